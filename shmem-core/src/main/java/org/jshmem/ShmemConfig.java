@@ -1,0 +1,197 @@
+package org.jshmem;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.function.Function;
+
+/**
+ * Every setting of jshmem, read from {@code JSHMEM_*} environment variables (the one place that
+ * reads or documents them). A record, so a program or a test may also build one directly.
+ *
+ * <table>
+ * <caption>Environment variables</caption>
+ * <tr><th>variable</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>{@code JSHMEM_SYMMETRIC_SIZE}</td><td>1G</td><td>bytes of symmetric heap per PE; accepts
+ *     suffixes K, M, G, T (powers of 1024), e.g. {@code 512M}, {@code 2G}</td></tr>
+ * <tr><td>{@code JSHMEM_BACKEND}</td><td>auto</td><td>{@code host} (shared memory), {@code cuda},
+ *     {@code hip}, or {@code auto}: a GPU when a driver and a device are present, else host</td></tr>
+ * <tr><td>{@code JSHMEM_DEVICE}</td><td>node-local rank mod device count</td><td>GPU ordinal for this PE</td></tr>
+ * <tr><td>{@code JSHMEM_DEBUG}</td><td>0</td><td>1: check that every PE passed the same arguments to
+ *     collective calls, and check bounds in device code</td></tr>
+ * <tr><td>{@code JSHMEM_BOOTSTRAP}</td><td>auto</td><td>{@code mpi}, {@code single} (one PE, no MPI),
+ *     or {@code auto}: mpi when started by mpirun</td></tr>
+ * <tr><td>{@code JSHMEM_SHM_DIR}</td><td>/dev/shm</td><td>where node-shared memory files are made
+ *     (and unlinked as soon as every PE has mapped them)</td></tr>
+ * <tr><td>{@code JSHMEM_LIVENESS_MS}</td><td>200</td><td>how often a waiting PE checks that the others are
+ *     still alive; a dead PE is reported within about this time</td></tr>
+ * <tr><td>{@code JSHMEM_SPIN}</td><td>4096</td><td>busy-wait iterations before a wait starts yielding the
+ *     CPU (use a small value when PEs outnumber cores)</td></tr>
+ * </table>
+ *
+ * @param symmetricSize heap bytes per PE
+ * @param backend       which memory holds the heap
+ * @param device        GPU ordinal, or empty for node-local rank modulo device count
+ * @param debug         argument and bounds checks for collective and device calls
+ * @param bootstrap     how PEs find each other
+ * @param shmDir        directory for node-shared memory files
+ * @param livenessMillis interval of the dead-PE check in waits
+ * @param spinIterations busy-wait iterations before yielding
+ */
+public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                          BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations) {
+
+    /** Where the symmetric heap lives. */
+    public enum BackendKind {
+        /** Host shared memory (a /dev/shm file mapped by every PE of the node). */
+        HOST,
+        /** NVIDIA GPU memory through CUDA. */
+        CUDA,
+        /** AMD GPU memory through HIP. */
+        HIP,
+        /** A GPU when one is usable, else host. */
+        AUTO
+    }
+
+    /** How the PEs of a job find each other. */
+    public enum BootstrapKind {
+        /** OpenMPI's Java bindings (the job was started with mpirun). */
+        MPI,
+        /** A single PE, no MPI. */
+        SINGLE,
+        /** MPI when started by mpirun, else a single PE. */
+        AUTO
+    }
+
+    /** Default heap size per PE, as NVSHMEM's. */
+    public static final long DEFAULT_SYMMETRIC_SIZE = 1L << 30;
+
+    public ShmemConfig {
+        if (symmetricSize <= 0) {
+            throw new IllegalArgumentException("symmetric heap size must be positive, got " + symmetricSize);
+        }
+        if (livenessMillis <= 0) {
+            throw new IllegalArgumentException("liveness interval must be positive, got " + livenessMillis);
+        }
+        if (spinIterations < 0) {
+            throw new IllegalArgumentException("spin iterations must not be negative, got " + spinIterations);
+        }
+    }
+
+    /** The settings of this process's environment. */
+    public static ShmemConfig fromEnvironment() {
+        return fromMap(System.getenv());
+    }
+
+    /** The settings described by {@code env}, a map of environment variables. */
+    public static ShmemConfig fromMap(Map<String, String> env) {
+        return new ShmemConfig(
+                read(env, "JSHMEM_SYMMETRIC_SIZE", DEFAULT_SYMMETRIC_SIZE, ShmemConfig::parseSize),
+                read(env, "JSHMEM_BACKEND", BackendKind.AUTO, v -> parseEnum(BackendKind.class, v)),
+                read(env, "JSHMEM_DEVICE", OptionalInt.empty(), v -> OptionalInt.of(parseNonNegativeInt(v))),
+                read(env, "JSHMEM_DEBUG", false, ShmemConfig::parseFlag),
+                read(env, "JSHMEM_BOOTSTRAP", BootstrapKind.AUTO, v -> parseEnum(BootstrapKind.class, v)),
+                read(env, "JSHMEM_SHM_DIR", Path.of("/dev/shm"), Path::of),
+                read(env, "JSHMEM_LIVENESS_MS", 200L, v -> (long) parseNonNegativeInt(v)),
+                read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt));
+    }
+
+    /** A copy with another heap size. */
+    public ShmemConfig withSymmetricSize(long bytes) {
+        return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations);
+    }
+
+    /** A copy with another backend. */
+    public ShmemConfig withBackend(BackendKind kind) {
+        return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations);
+    }
+
+    /** A copy with debug checks on or off. */
+    public ShmemConfig withDebug(boolean on) {
+        return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations);
+    }
+
+    /**
+     * Parses a byte count: a number with an optional suffix K, M, G or T (binary multiples,
+     * case-insensitive, an optional trailing B), e.g. {@code 4096}, {@code 512M}, {@code 2G}.
+     */
+    public static long parseSize(String text) {
+        String s = text.trim().toUpperCase(Locale.ROOT);
+        if (s.endsWith("IB")) {
+            s = s.substring(0, s.length() - 2);
+        } else if (s.endsWith("B") && s.length() > 1 && !Character.isDigit(s.charAt(s.length() - 2))) {
+            s = s.substring(0, s.length() - 1);
+        }
+        int shift = 0;
+        if (!s.isEmpty()) {
+            switch (s.charAt(s.length() - 1)) {
+                case 'K' -> shift = 10;
+                case 'M' -> shift = 20;
+                case 'G' -> shift = 30;
+                case 'T' -> shift = 40;
+                default -> shift = -1;
+            }
+            if (shift >= 0) {
+                s = s.substring(0, s.length() - 1);
+            } else {
+                shift = 0;
+            }
+        }
+        long n;
+        try {
+            n = Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a size: '" + text + "' (use a number with an optional K, M, G or T suffix, e.g. 512M)");
+        }
+        if (n <= 0 || n > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException("size out of range: '" + text + "'");
+        }
+        return n << shift;
+    }
+
+    private static <T> T read(Map<String, String> env, String name, T fallback, Function<String, T> parse) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return parse.apply(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("environment variable " + name + "=" + value + " is invalid: " + e.getMessage(), e);
+        }
+    }
+
+    private static <E extends Enum<E>> E parseEnum(Class<E> type, String value) {
+        try {
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            StringBuilder choices = new StringBuilder();
+            for (E c : type.getEnumConstants()) {
+                choices.append(choices.isEmpty() ? "" : ", ").append(c.name().toLowerCase(Locale.ROOT));
+            }
+            throw new IllegalArgumentException("expected one of " + choices);
+        }
+    }
+
+    private static boolean parseFlag(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "1", "true", "yes", "on" -> true;
+            case "0", "false", "no", "off" -> false;
+            default -> throw new IllegalArgumentException("expected 0 or 1");
+        };
+    }
+
+    private static int parseNonNegativeInt(String value) {
+        int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a non-negative integer");
+        }
+        if (n < 0) {
+            throw new IllegalArgumentException("expected a non-negative integer");
+        }
+        return n;
+    }
+}

@@ -1,0 +1,36 @@
+package org.jshmem.bootstrap;
+
+/**
+ * How the PEs of a job find each other at start-up: ranks, node-local ranks, and two collective
+ * exchanges. Used only while setting up and tearing down (and by debug checks); data never moves
+ * through it. An interface so that jshmem can start under other launchers, and tests without MPI.
+ */
+public interface Bootstrap extends AutoCloseable {
+    /** This process's rank in the job, {@code 0 .. size()-1}; it becomes the PE number. */
+    int rank();
+
+    /** Number of processes in the job. */
+    int size();
+
+    /** Rank among the processes on this node. */
+    int localRank();
+
+    /** Number of processes on this node. */
+    int localSize();
+
+    /**
+     * Collective: every process passes {@code mine} (same length everywhere) and gets all of them,
+     * rank 0's first.
+     */
+    byte[] allgather(byte[] mine);
+
+    /** Collective: returns when every process has called it. */
+    void barrier();
+
+    /** Short description for messages, e.g. "OpenMPI 4.1.4 (mpirun)". */
+    String describe();
+
+    /** Ends this bootstrap (finalizes MPI if it started it). */
+    @Override
+    void close();
+}

@@ -1,0 +1,107 @@
+package org.jshmem.bootstrap;
+
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.jshmem.BootstrapException;
+
+/**
+ * Bootstrap over OpenMPI's Java bindings ({@code mpi.jar} with {@code libmpi_java.so}).
+ * Initializes MPI unless the program already did, and finalizes only what it initialized.
+ * Only {@link Bootstraps} refers to this class, so a missing {@code mpi.jar} is reported there.
+ */
+final class MpiBootstrap implements Bootstrap {
+    private final boolean ownsMpi;
+    private final Intracomm world;
+    private final Intracomm node;
+    private final int rank;
+    private final int size;
+    private final int localRank;
+    private final int localSize;
+    private boolean closed;
+
+    MpiBootstrap() {
+        try {
+            ownsMpi = !MPI.isInitialized();
+            if (ownsMpi) {
+                MPI.Init(new String[0]);
+            }
+            world = MPI.COMM_WORLD;
+            rank = world.getRank();
+            size = world.getSize();
+            node = world.splitType(Intracomm.TYPE_SHARED, rank, MPI.INFO_NULL);
+            localRank = node.getRank();
+            localSize = node.getSize();
+        } catch (MPIException e) {
+            throw new BootstrapException("MPI start-up failed in MPI_Init or MPI_Comm_split_type: " + e.getMessage()
+                    + ". Check that the program was started with mpirun (or bin/jshmemrun) of the same OpenMPI as libmpi_java.so.", e);
+        }
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int localRank() {
+        return localRank;
+    }
+
+    @Override
+    public int localSize() {
+        return localSize;
+    }
+
+    @Override
+    public byte[] allgather(byte[] mine) {
+        byte[] all = new byte[mine.length * size];
+        try {
+            world.allGather(mine, mine.length, MPI.BYTE, all, mine.length, MPI.BYTE);
+        } catch (MPIException e) {
+            throw new BootstrapException("MPI_Allgather of " + mine.length + " bytes failed: " + e.getMessage(), e);
+        }
+        return all;
+    }
+
+    @Override
+    public void barrier() {
+        try {
+            world.barrier();
+        } catch (MPIException e) {
+            throw new BootstrapException("MPI_Barrier failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String describe() {
+        String lib;
+        try {
+            lib = MPI.getLibVersion().lines().findFirst().orElse("MPI").trim();
+        } catch (RuntimeException | LinkageError e) {
+            lib = "MPI";
+        }
+        return lib + ", rank " + rank + " of " + size;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            node.free();
+            if (ownsMpi && !MPI.isFinalized()) {
+                MPI.Finalize();
+            }
+        } catch (MPIException e) {
+            throw new BootstrapException("MPI_Finalize failed: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.jshmem.host;
+
+/**
+ * Layout of the node-shared control block, the first part of the node's shared-memory file, used
+ * by every backend for host-side synchronisation and liveness. Offsets in bytes.
+ *
+ * <pre>
+ * 0               header: MAGIC (long), VERSION (int), N_PES (int), HEAP_STRIDE (long), CONTROL_SIZE (long)
+ * PE_SLOTS        one slot per PE, PE_SLOT_SIZE bytes: pid (long), state (int)
+ * SYNC            MAX_TEAMS x N_PES cells of SYNC_CELL bytes: a barrier generation (long) at 0,
+ *                 a spare counter for collectives (long) at SYNC_AUX; each cell has its own cache lines
+ * heap            (host backend only) N_PES heaps, HEAP_STRIDE apart, starting at controlSize(N_PES)
+ * </pre>
+ * Each PE writes only its own slot and its own sync cells and reads the others', so no two PEs
+ * write the same cache line.
+ */
+public final class ControlDescriptor {
+    public static final long MAGIC = 0x4A5348_4D454D31L; // "JSHMEM1"
+    public static final int VERSION = 1;
+
+    public static final long MAGIC_OFFSET = 0;
+    public static final long VERSION_OFFSET = 8;
+    public static final long N_PES_OFFSET = 12;
+    public static final long HEAP_STRIDE_OFFSET = 16;
+    public static final long CONTROL_SIZE_OFFSET = 24;
+
+    public static final long PE_SLOTS = 4096;
+    public static final long PE_SLOT_SIZE = 128;
+    public static final long SLOT_PID = 0;
+    public static final long SLOT_STATE = 8;
+
+    /** PE states; written with release order by the PE itself (or its shutdown hook). */
+    public static final int STATE_UNSET = 0;
+    public static final int STATE_RUNNING = 1;
+    public static final int STATE_FINALIZED = 2;
+    public static final int STATE_FAILED = 3;
+
+    /** Teams that can exist at once (team slot 0 is the world team, 1 the node team). */
+    public static final int MAX_TEAMS = 64;
+    public static final long SYNC_CELL = 128;
+    public static final long SYNC_GENERATION = 0;
+    public static final long SYNC_AUX = 64;
+
+    /** Host heaps start at a multiple of this, and are this far apart at least. */
+    public static final long HEAP_ALIGNMENT = 2L << 20;
+
+    private ControlDescriptor() {
+    }
+
+    public static long slot(int pe) {
+        return PE_SLOTS + pe * PE_SLOT_SIZE;
+    }
+
+    public static long syncBase(int nPes) {
+        return roundUp(PE_SLOTS + nPes * PE_SLOT_SIZE, 4096);
+    }
+
+    public static long syncCell(int nPes, int team, int pe) {
+        return syncBase(nPes) + ((long) team * nPes + pe) * SYNC_CELL;
+    }
+
+    public static long controlSize(int nPes) {
+        return roundUp(syncBase(nPes) + (long) MAX_TEAMS * nPes * SYNC_CELL, HEAP_ALIGNMENT);
+    }
+
+    public static long roundUp(long value, long multiple) {
+        return (value + multiple - 1) / multiple * multiple;
+    }
+}

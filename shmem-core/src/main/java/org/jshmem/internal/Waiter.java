@@ -1,0 +1,43 @@
+package org.jshmem.internal;
+
+/**
+ * How a PE waits: busy-spin first (lowest latency when every PE has a core), then yield the CPU
+ * (PEs that outnumber cores get to run), then park briefly (stop burning a core on long waits).
+ * Every so often it asks the {@link PeWatch} whether the PEs being waited for are still alive,
+ * so a wait on a dead PE ends in an exception instead of a hang.
+ *
+ * <p>Use: {@code for (int n = 0; !condition(); ) n = waiter.idle(n, "barrierAll");}
+ */
+public final class Waiter {
+    private static final int YIELDS = 20_000;
+    private static final long PARK_NANOS = 20_000;
+    private static final int CHECK_MASK = 255;
+
+    private final int spins;
+    private final PeWatch watch;
+
+    public Waiter(int spinIterations, PeWatch watch) {
+        this.spins = spinIterations;
+        this.watch = watch;
+    }
+
+    /**
+     * One idle step of a wait; returns the next step number.
+     *
+     * @param step   0 on the first call of a wait, then the value returned before
+     * @param waitingIn what the caller waits in, for the error message if a PE is found dead
+     */
+    public int idle(int step, String waitingIn) {
+        if (step < spins) {
+            Thread.onSpinWait();
+        } else if (step < spins + YIELDS) {
+            Thread.yield();
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
+        }
+        if ((step & CHECK_MASK) == CHECK_MASK) {
+            watch.checkPeriodically(waitingIn);
+        }
+        return step == Integer.MAX_VALUE ? spins + YIELDS : step + 1;
+    }
+}

@@ -1,0 +1,75 @@
+package org.jshmem.spi;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Moves data between this PE and the heaps of the PEs (this one included). The core checks every
+ * argument before calling, so a backend may assume PE numbers and offsets are valid, atomics are
+ * aligned and lengths fit. Offsets are bytes from the start of a PE's symmetric heap.
+ *
+ * <p>Ordering, as OpenSHMEM 1.5 promises it: a blocking put returns when its source may be reused
+ * (not when it is visible at the target); {@link #fence()} orders the puts, stores and atomics to
+ * each PE issued before it before those issued after it; {@link #quiet()} completes (makes visible)
+ * every operation issued before it. Stores of {@link #store} are release stores, loads of
+ * {@link #load} acquire loads; fetching atomics are sequentially consistent.
+ */
+public interface Backend extends AutoCloseable {
+    /** Short description for messages and benchmark headers. */
+    String describe();
+
+    /** Heap bytes per PE that the core may hand out, from offset {@link #heapStart()}. */
+    long heapSize();
+
+    /** First offset the core may hand out; the bytes below are the backend's own. */
+    long heapStart();
+
+    /** Copies {@code src} (host memory) to {@code pe}'s heap at {@code offset}; returns when src may be reused. */
+    void put(int pe, long offset, MemorySegment src);
+
+    /** Like {@link #put} but may return before the copy; {@link #quiet()} completes it. */
+    default void putNbi(int pe, long offset, MemorySegment src) {
+        put(pe, offset, src);
+    }
+
+    /** Copies {@code dst.byteSize()} bytes from {@code pe}'s heap at {@code offset} into {@code dst} (host memory). */
+    void get(MemorySegment dst, int pe, long offset);
+
+    /** Like {@link #get} but may return before the copy; {@link #quiet()} completes it. */
+    default void getNbi(MemorySegment dst, int pe, long offset) {
+        get(dst, pe, offset);
+    }
+
+    /**
+     * Copies {@code bytes} from {@code srcPe}'s heap to {@code dstPe}'s heap; one of the two is
+     * this PE. Blocking unless {@code nbi}.
+     */
+    void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi);
+
+    /** Atomic store of the low {@code width} (1, 2, 4, 8) bytes of {@code bits}, release order. */
+    void store(int pe, long offset, int width, long bits);
+
+    /** Atomic load of {@code width} (1, 2, 4, 8) bytes, acquire order, zero-extended. */
+    long load(int pe, long offset, int width);
+
+    /** An atomic on a 4-byte int; returns the old value for fetching forms, else anything. */
+    int atomicInt(AtomicOp op, int pe, long offset, int value, int comparand);
+
+    /** An atomic on an 8-byte long; returns the old value for fetching forms, else anything. */
+    long atomicLong(AtomicOp op, int pe, long offset, long value, long comparand);
+
+    /** Orders earlier puts, stores and atomics to each PE before later ones. */
+    void fence();
+
+    /** Completes every earlier put, get, store and atomic of this PE. */
+    void quiet();
+
+    /**
+     * This PE's heap as host memory that Java may read and write directly, or {@code null} when
+     * the heap is not host-accessible (GPU memory).
+     */
+    MemorySegment localHeap();
+
+    /** Releases the heap; no call follows. */
+    @Override
+    void close();
+}

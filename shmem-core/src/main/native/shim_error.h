@@ -1,0 +1,44 @@
+/*
+ * shim_error.h - how the shim reports failure (as Aeron's C client does): every exported
+ * function returns 0 on success and -1 on failure, and leaves a message in a thread-local
+ * buffer that jshmem_rt_last_error() returns and Java turns into a GpuException.
+ * The message names the runtime call and the error: "cudaMemcpyAsync: invalid argument (cudaErrorInvalidValue)".
+ */
+#ifndef JSHMEM_SHIM_ERROR_H
+#define JSHMEM_SHIM_ERROR_H
+
+#include "gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sets the thread's last error message (printf-style) and returns -1. */
+int jshmem_rt_fail(const char *fmt, ...);
+/* The calling thread's last error message ("" if none). */
+const char *jshmem_rt_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Evaluates a runtime call; on failure records "<call text>: <string> (<name>)" and returns -1. */
+#define GPU_TRY(call)                                                                        \
+  do {                                                                                       \
+    gpuError_t jshmem_err_ = (call);                                                         \
+    if (jshmem_err_ != gpuSuccess)                                                           \
+      return jshmem_rt_fail("%s: %s (%s)", #call, gpuGetErrorString(jshmem_err_),             \
+                            gpuGetErrorName(jshmem_err_));                                   \
+  } while (0)
+
+/* After a kernel launch: reports a launch failure the same way. */
+#define GPU_TRY_LAUNCH(kernel_name) GPU_TRY_NAMED(gpuGetLastError(), "launch of " kernel_name)
+#define GPU_TRY_NAMED(call, what)                                                            \
+  do {                                                                                       \
+    gpuError_t jshmem_err_ = (call);                                                         \
+    if (jshmem_err_ != gpuSuccess)                                                           \
+      return jshmem_rt_fail("%s: %s (%s)", what, gpuGetErrorString(jshmem_err_),              \
+                            gpuGetErrorName(jshmem_err_));                                   \
+  } while (0)
+
+#endif /* JSHMEM_SHIM_ERROR_H */

@@ -1,0 +1,88 @@
+/*
+ * jshmem_state.h - the contract between the Java runtime, the native shim and device code.
+ *
+ * One device symbol, jshmem_device_state (of type jshmem_device_state_t), holds what a kernel
+ * needs to reach every PE's heap: it is defined in each module that includes <jshmem/jshmem.h>,
+ * and the Java side fills it when it loads the module (and the shim fills its own copy).
+ * Java mirrors every constant here in org.jshmem.gpu.GpuHeapDescriptor: change both together.
+ *
+ * Heap of every PE (same layout on each, JSHMEM_INTERNAL_SIZE + JSHMEM_SYMMETRIC_SIZE bytes):
+ *   [0, JSHMEM_INTERNAL_SIZE)        jshmem's own: barrier and collective flags (below)
+ *   [JSHMEM_INTERNAL_SIZE, heap_size) what shmem.malloc hands out
+ */
+#ifndef JSHMEM_STATE_H
+#define JSHMEM_STATE_H
+
+#include <stdint.h>
+
+#define JSHMEM_MAX_PES 64          /* PEs a GPU heap can be shared by (one node) */
+#define JSHMEM_MAX_TEAMS 64        /* team slots; 0 = world, 1 = node */
+
+/* Internal region, offsets from each heap's base. Every cell is 8 bytes on its own 128-byte line
+ * where peers write it, so that no two writers share a line. */
+#define JSHMEM_CELL 128ull
+/* sync[team][pe]: the barrier generation that PE `pe` reached in team `team`, written by `pe`
+ * into every member's heap (system scope, release). */
+#define JSHMEM_SYNC_OFFSET 0ull
+#define JSHMEM_SYNC_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_MAX_PES * JSHMEM_CELL)
+/* gen[team]: this PE's own last barrier generation in `team` (read and written by itself only). */
+#define JSHMEM_GEN_OFFSET (JSHMEM_SYNC_OFFSET + JSHMEM_SYNC_BYTES)
+#define JSHMEM_GEN_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_CELL)
+/* coll[team][pe]: a second flag per team and PE for collectives (same rules as sync). */
+#define JSHMEM_COLL_OFFSET (JSHMEM_GEN_OFFSET + JSHMEM_GEN_BYTES)
+#define JSHMEM_COLL_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_MAX_PES * JSHMEM_CELL)
+/* Total reserved at the start of each heap (room to grow; a multiple of 2 MiB). */
+#define JSHMEM_INTERNAL_SIZE (2ull << 20)
+
+#define JSHMEM_SYNC_CELL(team, pe) \
+  (JSHMEM_SYNC_OFFSET + ((unsigned long long)(team) * JSHMEM_MAX_PES + (unsigned long long)(pe)) * JSHMEM_CELL)
+#define JSHMEM_GEN_CELL(team) (JSHMEM_GEN_OFFSET + (unsigned long long)(team) * JSHMEM_CELL)
+#define JSHMEM_COLL_CELL(team, pe) \
+  (JSHMEM_COLL_OFFSET + ((unsigned long long)(team) * JSHMEM_MAX_PES + (unsigned long long)(pe)) * JSHMEM_CELL)
+
+/* Comparison codes (org.jshmem.Cmp ordinal) */
+#define JSHMEM_CMP_EQ 0
+#define JSHMEM_CMP_NE 1
+#define JSHMEM_CMP_GT 2
+#define JSHMEM_CMP_GE 3
+#define JSHMEM_CMP_LT 4
+#define JSHMEM_CMP_LE 5
+
+/* Signal operations (org.jshmem.SignalOp ordinal) */
+#define JSHMEM_SIGNAL_SET 0
+#define JSHMEM_SIGNAL_ADD 1
+
+/* Atomic operations (org.jshmem.AtomicOp ordinal) */
+#define JSHMEM_AMO_FETCH 0
+#define JSHMEM_AMO_SET 1
+#define JSHMEM_AMO_SWAP 2
+#define JSHMEM_AMO_COMPARE_SWAP 3
+#define JSHMEM_AMO_ADD 4
+#define JSHMEM_AMO_FETCH_ADD 5
+#define JSHMEM_AMO_AND 6
+#define JSHMEM_AMO_FETCH_AND 7
+#define JSHMEM_AMO_OR 8
+#define JSHMEM_AMO_FETCH_OR 9
+#define JSHMEM_AMO_XOR 10
+#define JSHMEM_AMO_FETCH_XOR 11
+
+/* Team descriptor, as device code sees a team: members are start + i * stride (world PEs). */
+typedef struct jshmem_team_desc {
+  int32_t start;
+  int32_t stride;
+  int32_t size;
+  int32_t slot;                    /* sync slot, 0 .. JSHMEM_MAX_TEAMS-1 */
+} jshmem_team_desc_t;
+
+typedef struct jshmem_device_state {
+  int32_t my_pe;
+  int32_t n_pes;
+  int32_t debug;                   /* 1: device calls check PE range and heap bounds, and trap */
+  int32_t reserved0;
+  uint64_t heap_size;              /* bytes per PE, internal region included */
+  char *heap_base;                 /* this PE's heap, as this process maps it */
+  char *peer_base[JSHMEM_MAX_PES]; /* every PE's heap as this process maps it; [my_pe] == heap_base */
+  jshmem_team_desc_t teams[JSHMEM_MAX_TEAMS];  /* slot 0 = world; size 0 = free slot */
+} jshmem_device_state_t;
+
+#endif /* JSHMEM_STATE_H */
