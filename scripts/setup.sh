@@ -96,8 +96,8 @@ say "OpenMPI Java bindings: $mpi_jar"
 # 4. Make the jar visible to Maven (compile-time dependency of the bootstrap)
 if [ ! -f "$root/build/mpi/.installed" ]; then
   command -v mvn >/dev/null || die "Maven (mvn) not found: install it (apt-get install maven)"
-  JAVA_HOME=$jdk mvn -q -B install:install-file -Dfile="$mpi_jar" -DgroupId=org.open-mpi \
-    -DartifactId=mpi-java -Dversion=4.1 -Dpackaging=jar >/dev/null \
+  (cd / && JAVA_HOME=$jdk MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow" mvn -q -B install:install-file -Dfile="$mpi_jar" -DgroupId=org.open-mpi \
+    -DartifactId=mpi-java -Dversion=4.1 -Dpackaging=jar >/dev/null) \
     || die "mvn install:install-file of $mpi_jar failed"
   touch "$root/build/mpi/.installed"
 fi
@@ -113,5 +113,7 @@ export JAVA_HOME=$jdk
 export PATH=$jdk/bin:\$PATH
 export JSHMEM_MPI_JAR=$mpi_jar
 export JSHMEM_MPI_LIB_DIR=$mpi_lib_dir
+# Maven's own libraries warn about sun.misc.Unsafe on JDK 24+; this keeps its output readable.
+export MAVEN_OPTS="\${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
 ENV
 say "ready (environment in build/env.sh)"

@@ -82,7 +82,7 @@ final class MpiBootstrap implements Bootstrap {
     public String describe() {
         String lib;
         try {
-            lib = MPI.getLibVersion().lines().findFirst().orElse("MPI").trim();
+            lib = MPI.getLibVersion().split("[,\n]")[0].trim();
         } catch (RuntimeException | LinkageError e) {
             lib = "MPI";
         }

@@ -34,6 +34,8 @@ public final class ControlDescriptor {
     public static final int STATE_RUNNING = 1;
     public static final int STATE_FINALIZED = 2;
     public static final int STATE_FAILED = 3;
+    /** In {@code close()}: waiting for the others to close too. */
+    public static final int STATE_CLOSING = 4;
 
     /** Teams that can exist at once (team slot 0 is the world team, 1 the node team). */
     public static final int MAX_TEAMS = 64;

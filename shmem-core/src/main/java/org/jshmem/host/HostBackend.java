@@ -3,7 +3,7 @@ package org.jshmem.host;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import org.jshmem.spi.AtomicOp;
+import org.jshmem.AtomicOp;
 import org.jshmem.spi.Backend;
 
 /**

@@ -206,7 +206,15 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     }
 
     private void markFailedIfRunning() {
-        INT.compareAndSet(mapping, slot(myPe) + SLOT_STATE, STATE_RUNNING, STATE_FAILED);
+        int state = (int) INT.getAcquire(mapping, slot(myPe) + SLOT_STATE);
+        if (state == STATE_RUNNING || state == STATE_CLOSING) {
+            INT.setRelease(mapping, slot(myPe) + SLOT_STATE, STATE_FAILED);
+        }
+    }
+
+    /** Marks this PE as closing: it waits for the others in {@code close()}. */
+    public void markClosing() {
+        INT.compareAndSet(mapping, slot(myPe) + SLOT_STATE, STATE_RUNNING, STATE_CLOSING);
     }
 
     /** Marks this PE finished (a normal {@code close()}); peers stop expecting it. */

@@ -1,5 +1,9 @@
 package org.jshmem.internal;
 
+import static org.jshmem.host.ControlDescriptor.STATE_CLOSING;
+import static org.jshmem.host.ControlDescriptor.STATE_FAILED;
+import static org.jshmem.host.ControlDescriptor.STATE_FINALIZED;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.jshmem.PeFailedException;
@@ -22,17 +26,20 @@ public final class PeWatch {
         int state(int pe);
     }
 
+    /** The name waits in {@code close()} pass as {@code waitingIn}. */
+    public static final String CLOSE = "close";
+
     private final PeTable table;
     private final long intervalNanos;
     private final ProcessHandle[] handles;
-    private final boolean[] finishedBefore;
+    private final boolean[] leftBefore;
     private long lastCheck;
 
     public PeWatch(PeTable table, long intervalMillis) {
         this.table = table;
         this.intervalNanos = intervalMillis * 1_000_000L;
         this.handles = new ProcessHandle[table.nPes()];
-        this.finishedBefore = new boolean[table.nPes()];
+        this.leftBefore = new boolean[table.nPes()];
         this.lastCheck = System.nanoTime();
     }
 
@@ -46,10 +53,13 @@ public final class PeWatch {
     }
 
     /**
-     * Checks every other PE now. A PE that finished normally counts as gone only when it is seen
-     * finished twice in a row, so that a wait its last write completes is not reported.
+     * Checks every other PE now; throws {@link PeFailedException} naming the PEs that are gone.
+     * A PE that is closing or has closed counts as gone only when seen so twice in a row, so that
+     * a wait its last write completes is not reported; while this PE itself closes
+     * ({@code waitingIn} is {@link #CLOSE}), closing and closed PEs are expected.
      */
     public void checkNow(String waitingIn) {
+        boolean inClose = CLOSE.equals(waitingIn);
         List<Integer> dead = new ArrayList<>();
         List<String> why = new ArrayList<>();
         for (int pe = 0; pe < table.nPes(); pe++) {
@@ -57,15 +67,17 @@ public final class PeWatch {
                 continue;
             }
             int state = table.state(pe);
+            boolean leaving = state == STATE_CLOSING || state == STATE_FINALIZED;
             String reason = null;
-            if (state == org.jshmem.host.ControlDescriptor.STATE_FAILED) {
+            if (state == STATE_FAILED) {
                 reason = "exited with an error";
-            } else if (state == org.jshmem.host.ControlDescriptor.STATE_FINALIZED) {
-                if (finishedBefore[pe]) {
-                    reason = "already finished (closed jshmem), so it will never take part in this call";
+            } else if (leaving && !inClose) {
+                if (leftBefore[pe]) {
+                    reason = state == STATE_CLOSING ? "is closing jshmem (in close())" : "has closed jshmem";
+                    reason += ", so it will not take part in this call: the PEs made different calls";
                 }
-                finishedBefore[pe] = true;
-            } else if (!alive(pe)) {
+                leftBefore[pe] = true;
+            } else if (state != STATE_FINALIZED && !alive(pe)) {
                 reason = "died (its process " + table.pid(pe) + " is gone: killed or crashed)";
             }
             if (reason != null) {

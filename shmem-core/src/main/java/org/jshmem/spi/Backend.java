@@ -1,6 +1,8 @@
 package org.jshmem.spi;
 
 import java.lang.foreign.MemorySegment;
+import org.jshmem.AtomicOp;
+import org.jshmem.SignalOp;
 
 /**
  * Moves data between this PE and the heaps of the PEs (this one included). The core checks every
@@ -44,6 +46,33 @@ public interface Backend extends AutoCloseable {
      * this PE. Blocking unless {@code nbi}.
      */
     void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi);
+
+    /**
+     * Put with signal: copies {@code src} to {@code pe}'s heap at {@code offset}, then updates the
+     * 8-byte signal at {@code sigOffset} on {@code pe}; whoever sees the signal sees the data.
+     * Blocking unless {@code nbi} (then {@link #quiet()} completes it).
+     */
+    default void putSignal(int pe, long offset, MemorySegment src, long sigOffset, long signal, SignalOp op, boolean nbi) {
+        put(pe, offset, src);
+        signal(pe, sigOffset, signal, op);
+    }
+
+    /** Like {@link #putSignal} with the data taken from {@code srcPe}'s (this PE's) heap at {@code srcOffset}. */
+    default void copySignal(int pe, long offset, int srcPe, long srcOffset, long bytes, long sigOffset, long signal,
+                            SignalOp op, boolean nbi) {
+        copy(pe, offset, srcPe, srcOffset, bytes, false);
+        signal(pe, sigOffset, signal, op);
+    }
+
+    /** Updates a signal after earlier puts to {@code pe}: a fence, then a release store or an atomic add. */
+    private void signal(int pe, long sigOffset, long signal, SignalOp op) {
+        fence();
+        if (op == SignalOp.SET) {
+            store(pe, sigOffset, 8, signal);
+        } else {
+            atomicLong(AtomicOp.ADD, pe, sigOffset, signal, 0);
+        }
+    }
 
     /** Atomic store of the low {@code width} (1, 2, 4, 8) bytes of {@code bits}, release order. */
     void store(int pe, long offset, int width, long bits);

@@ -1,4 +1,4 @@
-package org.jshmem.spi;
+package org.jshmem;
 
 /** The atomic memory operations a backend performs; the {@code FETCH_*} forms return the old value. */
 public enum AtomicOp {

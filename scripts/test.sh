@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The README's second command: sets up what is missing (with hipcc for the HIP compile check),
+# builds everything and runs every test: unit tests, and the multi-PE tests, which start real
+# mpirun jobs of 1 to 4 PEs on this machine. On a GPU machine, JSHMEM_BACKEND=cuda runs the
+# multi-PE suite on the GPU backend.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/setup.sh --hip
+. build/env.sh
+mvn -B verify "$@"

@@ -1,0 +1,152 @@
+package org.jshmem;
+
+/**
+ * Atomic memory operations on 4-byte ints and 8-byte longs of any PE's symmetric heap
+ * (OpenSHMEM 1.5 section 9.7). The target must be naturally aligned (offset a multiple of the
+ * width), else {@link MisalignedAtomicException}. Fetching operations return the value before
+ * the operation and are sequentially consistent; non-fetching ones are ordered by
+ * {@link Shmem#fence()} and completed by {@link Shmem#quiet()}. Atomics of different widths on
+ * the same bytes are not atomic with respect to each other.
+ */
+public sealed interface AtomicOperations permits Shmem {
+
+    /** Returns the value of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default int atomicFetchInt(SymmetricSegment dest, long offset, int pe) {
+        return ((Shmem) this).atomicInt("atomicFetchInt", AtomicOp.FETCH, dest, offset, 0, 0, pe);
+    }
+
+    /** Sets the value to {@code value} of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicSetInt(SymmetricSegment dest, long offset, int value, int pe) {
+        ((Shmem) this).atomicInt("atomicSetInt", AtomicOp.SET, dest, offset, value, 0, pe);
+    }
+
+    /** Sets the value to {@code value} and returns the old one of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default int atomicSwapInt(SymmetricSegment dest, long offset, int value, int pe) {
+        return ((Shmem) this).atomicInt("atomicSwapInt", AtomicOp.SWAP, dest, offset, value, 0, pe);
+    }
+
+    /** Adds {@code value} of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicAddInt(SymmetricSegment dest, long offset, int value, int pe) {
+        ((Shmem) this).atomicInt("atomicAddInt", AtomicOp.ADD, dest, offset, value, 0, pe);
+    }
+
+    /** Adds {@code value} and returns the old value of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default int atomicFetchAddInt(SymmetricSegment dest, long offset, int value, int pe) {
+        return ((Shmem) this).atomicInt("atomicFetchAddInt", AtomicOp.FETCH_ADD, dest, offset, value, 0, pe);
+    }
+
+    /** Adds one of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicIncInt(SymmetricSegment dest, long offset, int pe) {
+        ((Shmem) this).atomicInt("atomicIncInt", AtomicOp.ADD, dest, offset, 1, 0, pe);
+    }
+
+    /** Adds one and returns the old value of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default int atomicFetchIncInt(SymmetricSegment dest, long offset, int pe) {
+        return ((Shmem) this).atomicInt("atomicFetchIncInt", AtomicOp.FETCH_ADD, dest, offset, 1, 0, pe);
+    }
+
+    /** Bitwise-ands {@code value} in of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicAndInt(SymmetricSegment dest, long offset, int value, int pe) {
+        ((Shmem) this).atomicInt("atomicAndInt", AtomicOp.AND, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-ands {@code value} in and returns the old value of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default int atomicFetchAndInt(SymmetricSegment dest, long offset, int value, int pe) {
+        return ((Shmem) this).atomicInt("atomicFetchAndInt", AtomicOp.FETCH_AND, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-ors {@code value} in of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicOrInt(SymmetricSegment dest, long offset, int value, int pe) {
+        ((Shmem) this).atomicInt("atomicOrInt", AtomicOp.OR, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-ors {@code value} in and returns the old value of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default int atomicFetchOrInt(SymmetricSegment dest, long offset, int value, int pe) {
+        return ((Shmem) this).atomicInt("atomicFetchOrInt", AtomicOp.FETCH_OR, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-xors {@code value} in of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicXorInt(SymmetricSegment dest, long offset, int value, int pe) {
+        ((Shmem) this).atomicInt("atomicXorInt", AtomicOp.XOR, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-xors {@code value} in and returns the old value of the int at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default int atomicFetchXorInt(SymmetricSegment dest, long offset, int value, int pe) {
+        return ((Shmem) this).atomicInt("atomicFetchXorInt", AtomicOp.FETCH_XOR, dest, offset, value, 0, pe);
+    }
+
+    /** If the int at byte {@code offset} of {@code dest} on PE {@code pe} equals {@code expected}, sets it to {@code value}; returns the old value. */
+    default int atomicCompareSwapInt(SymmetricSegment dest, long offset, int expected, int value, int pe) {
+        return ((Shmem) this).atomicInt("atomicCompareSwapInt", AtomicOp.COMPARE_SWAP, dest, offset, value, expected, pe);
+    }
+
+    /** Returns the value of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default long atomicFetchLong(SymmetricSegment dest, long offset, int pe) {
+        return ((Shmem) this).atomicLong("atomicFetchLong", AtomicOp.FETCH, dest, offset, 0, 0, pe);
+    }
+
+    /** Sets the value to {@code value} of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicSetLong(SymmetricSegment dest, long offset, long value, int pe) {
+        ((Shmem) this).atomicLong("atomicSetLong", AtomicOp.SET, dest, offset, value, 0, pe);
+    }
+
+    /** Sets the value to {@code value} and returns the old one of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default long atomicSwapLong(SymmetricSegment dest, long offset, long value, int pe) {
+        return ((Shmem) this).atomicLong("atomicSwapLong", AtomicOp.SWAP, dest, offset, value, 0, pe);
+    }
+
+    /** Adds {@code value} of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicAddLong(SymmetricSegment dest, long offset, long value, int pe) {
+        ((Shmem) this).atomicLong("atomicAddLong", AtomicOp.ADD, dest, offset, value, 0, pe);
+    }
+
+    /** Adds {@code value} and returns the old value of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default long atomicFetchAddLong(SymmetricSegment dest, long offset, long value, int pe) {
+        return ((Shmem) this).atomicLong("atomicFetchAddLong", AtomicOp.FETCH_ADD, dest, offset, value, 0, pe);
+    }
+
+    /** Adds one of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicIncLong(SymmetricSegment dest, long offset, int pe) {
+        ((Shmem) this).atomicLong("atomicIncLong", AtomicOp.ADD, dest, offset, 1, 0, pe);
+    }
+
+    /** Adds one and returns the old value of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default long atomicFetchIncLong(SymmetricSegment dest, long offset, int pe) {
+        return ((Shmem) this).atomicLong("atomicFetchIncLong", AtomicOp.FETCH_ADD, dest, offset, 1, 0, pe);
+    }
+
+    /** Bitwise-ands {@code value} in of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicAndLong(SymmetricSegment dest, long offset, long value, int pe) {
+        ((Shmem) this).atomicLong("atomicAndLong", AtomicOp.AND, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-ands {@code value} in and returns the old value of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default long atomicFetchAndLong(SymmetricSegment dest, long offset, long value, int pe) {
+        return ((Shmem) this).atomicLong("atomicFetchAndLong", AtomicOp.FETCH_AND, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-ors {@code value} in of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicOrLong(SymmetricSegment dest, long offset, long value, int pe) {
+        ((Shmem) this).atomicLong("atomicOrLong", AtomicOp.OR, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-ors {@code value} in and returns the old value of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default long atomicFetchOrLong(SymmetricSegment dest, long offset, long value, int pe) {
+        return ((Shmem) this).atomicLong("atomicFetchOrLong", AtomicOp.FETCH_OR, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-xors {@code value} in of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default void atomicXorLong(SymmetricSegment dest, long offset, long value, int pe) {
+        ((Shmem) this).atomicLong("atomicXorLong", AtomicOp.XOR, dest, offset, value, 0, pe);
+    }
+
+    /** Bitwise-xors {@code value} in and returns the old value of the long at byte {@code offset} of {@code dest} on PE {@code pe}, atomically. */
+    default long atomicFetchXorLong(SymmetricSegment dest, long offset, long value, int pe) {
+        return ((Shmem) this).atomicLong("atomicFetchXorLong", AtomicOp.FETCH_XOR, dest, offset, value, 0, pe);
+    }
+
+    /** If the long at byte {@code offset} of {@code dest} on PE {@code pe} equals {@code expected}, sets it to {@code value}; returns the old value. */
+    default long atomicCompareSwapLong(SymmetricSegment dest, long offset, long expected, long value, int pe) {
+        return ((Shmem) this).atomicLong("atomicCompareSwapLong", AtomicOp.COMPARE_SWAP, dest, offset, value, expected, pe);
+    }
+}

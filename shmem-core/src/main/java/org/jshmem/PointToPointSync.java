@@ -1,0 +1,198 @@
+package org.jshmem;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * Point-to-point synchronisation (OpenSHMEM 1.5 sections 9.8 and 9.10): put-with-signal, signal
+ * reads and waits, and waits and tests on this PE's symmetric variables ("ivars").
+ *
+ * <p>Ordering: a put-with-signal delivers its data before its signal, so a PE that sees the
+ * signal (through {@link #signalWaitUntil} or {@link #signalFetch}) sees the data. Waits and
+ * tests read with acquire order: what the writer did before its release store or atomic is
+ * visible after the wait returns. Waits end in a {@link PeFailedException} if a PE dies.
+ */
+public sealed interface PointToPointSync permits Shmem {
+
+    /**
+     * Copies {@code src} to {@code dest} on PE {@code pe}, then updates the 8-byte signal at
+     * {@code signalOffset} of {@code signal} on that PE ({@code op} SET or ADD of {@code value}).
+     * Returns when {@code src} may be reused.
+     */
+    void putSignal(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
+                   long signalOffset, long value, SignalOp op, int pe);
+
+    /** Non-blocking {@link #putSignal(SymmetricSegment, long, MemorySegment, SymmetricSegment, long, long, SignalOp, int)}. */
+    void putSignalNbi(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
+                      long signalOffset, long value, SignalOp op, int pe);
+
+    /** Put-with-signal whose data is {@code bytes} of this PE's {@code src} at {@code srcOffset}. */
+    void putSignal(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
+                   SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe);
+
+    /** Reads this PE's signal at {@code signalOffset} of {@code signal} (acquire). */
+    long signalFetch(SymmetricSegment signal, long signalOffset);
+
+    /** Waits until this PE's signal satisfies {@code cmp value}; returns the signal's value then. */
+    long signalWaitUntil(SymmetricSegment signal, long signalOffset, Cmp cmp, long value);
+
+    /** Waits until this PE's int at byte {@code offset} of {@code ivar} satisfies {@code cmp value}. */
+    default void waitUntilInt(SymmetricSegment ivar, long offset, Cmp cmp, int value) {
+        Shmem s = (Shmem) this;
+        long at = s.ivars("waitUntilInt", ivar, offset, 1, 4);
+        for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
+            n = s.waiter().idle(n, "waitUntilInt");
+        }
+    }
+
+    /** Whether this PE's int at byte {@code offset} of {@code ivar} satisfies {@code cmp value} now. */
+    default boolean testInt(SymmetricSegment ivar, long offset, Cmp cmp, int value) {
+        Shmem s = (Shmem) this;
+        return cmp.test(s.loadLocal(s.ivars("testInt", ivar, offset, 1, 4), 4), value);
+    }
+
+    /**
+     * Waits until every one of the {@code count} ints from byte {@code offset} of {@code ivars}
+     * satisfies {@code cmp value}, except those whose {@code ignore} entry is true
+     * ({@code ignore} may be null).
+     */
+    default void waitUntilAllInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        waitFor((Shmem) this, "waitUntilAllInt", ivars, offset, count, 4, ignore, cmp, value, Want.ALL);
+    }
+
+    /** Waits until one of the ints satisfies {@code cmp value}; returns its index, or -1 if all are ignored. */
+    default int waitUntilAnyInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        int[] hit = waitFor((Shmem) this, "waitUntilAnyInt", ivars, offset, count, 4, ignore, cmp, value, Want.ANY);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /**
+     * Waits until at least one of the ints satisfies {@code cmp value}; returns the indices of all
+     * that do (empty if all are ignored).
+     */
+    default int[] waitUntilSomeInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        return waitFor((Shmem) this, "waitUntilSomeInt", ivars, offset, count, 4, ignore, cmp, value, Want.SOME);
+    }
+
+    /** Whether every not-ignored int satisfies {@code cmp value} now. */
+    default boolean testAllInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Shmem s = (Shmem) this;
+        long at = s.ivars("testAllInt", ivars, offset, count, 4);
+        return scan(s, at, count, 4, ignore, cmp, value).length == count - ignored(ignore, count, "testAllInt");
+    }
+
+    /** The index of a not-ignored int that satisfies {@code cmp value} now, or -1. */
+    default int testAnyInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Shmem s = (Shmem) this;
+        int[] hit = scan(s, s.ivars("testAnyInt", ivars, offset, count, 4), count, 4, ignore, cmp, value);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /** The indices of the not-ignored ints that satisfy {@code cmp value} now. */
+    default int[] testSomeInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Shmem s = (Shmem) this;
+        return scan(s, s.ivars("testSomeInt", ivars, offset, count, 4), count, 4, ignore, cmp, value);
+    }
+
+    /** Waits until this PE's long at byte {@code offset} of {@code ivar} satisfies {@code cmp value}. */
+    default void waitUntilLong(SymmetricSegment ivar, long offset, Cmp cmp, long value) {
+        Shmem s = (Shmem) this;
+        long at = s.ivars("waitUntilLong", ivar, offset, 1, 8);
+        for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
+            n = s.waiter().idle(n, "waitUntilLong");
+        }
+    }
+
+    /** Whether this PE's long at byte {@code offset} of {@code ivar} satisfies {@code cmp value} now. */
+    default boolean testLong(SymmetricSegment ivar, long offset, Cmp cmp, long value) {
+        Shmem s = (Shmem) this;
+        return cmp.test(s.loadLocal(s.ivars("testLong", ivar, offset, 1, 8), 8), value);
+    }
+
+    /**
+     * Waits until every one of the {@code count} longs from byte {@code offset} of {@code ivars}
+     * satisfies {@code cmp value}, except those whose {@code ignore} entry is true
+     * ({@code ignore} may be null).
+     */
+    default void waitUntilAllLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        waitFor((Shmem) this, "waitUntilAllLong", ivars, offset, count, 8, ignore, cmp, value, Want.ALL);
+    }
+
+    /** Waits until one of the longs satisfies {@code cmp value}; returns its index, or -1 if all are ignored. */
+    default int waitUntilAnyLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        int[] hit = waitFor((Shmem) this, "waitUntilAnyLong", ivars, offset, count, 8, ignore, cmp, value, Want.ANY);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /**
+     * Waits until at least one of the longs satisfies {@code cmp value}; returns the indices of all
+     * that do (empty if all are ignored).
+     */
+    default int[] waitUntilSomeLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        return waitFor((Shmem) this, "waitUntilSomeLong", ivars, offset, count, 8, ignore, cmp, value, Want.SOME);
+    }
+
+    /** Whether every not-ignored long satisfies {@code cmp value} now. */
+    default boolean testAllLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Shmem s = (Shmem) this;
+        long at = s.ivars("testAllLong", ivars, offset, count, 8);
+        return scan(s, at, count, 8, ignore, cmp, value).length == count - ignored(ignore, count, "testAllLong");
+    }
+
+    /** The index of a not-ignored long that satisfies {@code cmp value} now, or -1. */
+    default int testAnyLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Shmem s = (Shmem) this;
+        int[] hit = scan(s, s.ivars("testAnyLong", ivars, offset, count, 8), count, 8, ignore, cmp, value);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /** The indices of the not-ignored longs that satisfy {@code cmp value} now. */
+    default int[] testSomeLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Shmem s = (Shmem) this;
+        return scan(s, s.ivars("testSomeLong", ivars, offset, count, 8), count, 8, ignore, cmp, value);
+    }
+
+    /** What a multi-variable wait waits for. */
+    enum Want { ALL, ANY, SOME }
+
+    private static int[] waitFor(Shmem s, String call, SymmetricSegment ivars, long offset, int count, int width,
+                                 boolean[] ignore, Cmp cmp, long value, Want want) {
+        long at = s.ivars(call, ivars, offset, count, width);
+        int active = count - ignored(ignore, count, call);
+        if (active == 0) {
+            return new int[0];
+        }
+        for (int n = 0; ; n = s.waiter().idle(n, call)) {
+            int[] hit = scan(s, at, count, width, ignore, cmp, value);
+            if (want == Want.ALL ? hit.length == active : hit.length > 0) {
+                return hit;
+            }
+        }
+    }
+
+    private static int[] scan(Shmem s, long at, int count, int width, boolean[] ignore, Cmp cmp, long value) {
+        int[] hit = new int[count];
+        int found = 0;
+        for (int i = 0; i < count; i++) {
+            if ((ignore == null || !ignore[i]) && cmp.test(s.loadLocal(at + (long) i * width, width), value)) {
+                hit[found++] = i;
+            }
+        }
+        return found == count ? hit : Arrays.copyOf(hit, found);
+    }
+
+    private static int ignored(boolean[] ignore, int count, String call) {
+        if (ignore == null) {
+            return 0;
+        }
+        if (ignore.length < count) {
+            throw new IllegalArgumentException(call + ": the ignore array has " + ignore.length + " entries for "
+                    + count + " variables");
+        }
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            n += ignore[i] ? 1 : 0;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,105 @@
+package org.jshmem.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts a real jshmem job: {@code mpirun -np N java ... MainClass args}, one JVM per PE, with
+ * this JVM's class path, and collects its output. Every job has a timeout; on timeout the
+ * whole process tree is killed and the result says so.
+ */
+public final class MpiJob {
+    private final int np;
+    private final Class<?> main;
+    private final List<String> args = new ArrayList<>();
+    private final List<String> mpirunOptions = new ArrayList<>();
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private Duration timeout = Duration.ofSeconds(120);
+
+    private MpiJob(int np, Class<?> main) {
+        this.np = np;
+        this.main = main;
+        env.put("JSHMEM_SYMMETRIC_SIZE", "64M");
+    }
+
+    /** A job of {@code np} PEs running {@code main}. */
+    public static MpiJob of(int np, Class<?> main) {
+        return new MpiJob(np, main);
+    }
+
+    public MpiJob args(String... a) {
+        args.addAll(List.of(a));
+        return this;
+    }
+
+    public MpiJob env(String name, String value) {
+        env.put(name, value);
+        return this;
+    }
+
+    /** Extra options for mpirun, e.g. {@code --enable-recovery}. */
+    public MpiJob mpirun(String... options) {
+        mpirunOptions.addAll(List.of(options));
+        return this;
+    }
+
+    public MpiJob timeout(Duration t) {
+        timeout = t;
+        return this;
+    }
+
+    /** Runs the job to its end (or its timeout). */
+    public JobResult run() {
+        List<String> cmd = new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", Integer.toString(np)));
+        cmd.addAll(mpirunOptions);
+        cmd.add(Path.java());
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED",
+                "-Djava.library.path=" + System.getProperty("java.library.path"),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4", "-Xshare:auto",
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        pb.environment().putAll(env);
+        long t0 = System.nanoTime();
+        try {
+            Process p = pb.start();
+            StringBuilder out = new StringBuilder();
+            Thread reader = Thread.ofVirtual().start(() -> {
+                try {
+                    out.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    out.append("[output lost: ").append(e).append("]");
+                }
+            });
+            boolean done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!done) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor();
+            }
+            reader.join(10_000);
+            return new JobResult(np, done ? p.exitValue() : -1, !done, out.toString(),
+                    Duration.ofNanos(System.nanoTime() - t0));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start mpirun: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final class Path {
+        static String java() {
+            return java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        }
+    }
+}
