@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.bootstrap.Bootstraps;
+import org.jshmem.gpu.GpuBackend;
 import org.jshmem.heap.SymmetricAllocator;
 import org.jshmem.host.NodeBarrier;
 import org.jshmem.host.NodeSharedMemory;
@@ -40,7 +41,8 @@ import org.jshmem.spi.BackendFactory;
  * <p>Threads: puts, gets, atomics and waits may be called from several threads at once;
  * collective calls (allocation, barriers, close) from one thread at a time per PE.
  */
-public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOperations, PointToPointSync {
+public final class Shmem
+        implements AutoCloseable, RemoteMemoryAccess, AtomicOperations, PointToPointSync, StreamOperations {
     private static final AtomicReference<Shmem> CURRENT = new AtomicReference<>();
     private static final int DEBUG_RECORD = 256;
 
@@ -218,23 +220,10 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
         SymmetricAllocator.Allocated a = (SymmetricAllocator.Allocated) r;
         SymmetricSegment segment = new SymmetricSegment(this, a.offset(), bytes, call);
         if (zero && bytes > 0) {
-            zeroLocal(a.offset(), bytes);
+            backend.clearLocal(a.offset(), bytes);
         }
         barrierAll();
         return segment;
-    }
-
-    private void zeroLocal(long heapOffset, long bytes) {
-        MemorySegment local = backend.localHeap();
-        if (local != null) {
-            local.asSlice(heapOffset - heapStart, bytes).fill((byte) 0);
-        } else {
-            byte[] zeros = new byte[(int) Math.min(bytes, 1 << 20)];
-            for (long done = 0; done < bytes; done += zeros.length) {
-                long n = Math.min(zeros.length, bytes - done);
-                backend.put(myPe, heapOffset + done, MemorySegment.ofArray(zeros).asSlice(0, n));
-            }
-        }
     }
 
     private static long suggestedSize(long needed) {
@@ -545,6 +534,16 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
 
     Backend backend() {
         return backend;
+    }
+
+    /** The GPU backend, or an exception saying that {@code call} needs a GPU heap. */
+    GpuBackend gpu(String call) {
+        checkOpen(call);
+        if (backend instanceof GpuBackend g) {
+            return g;
+        }
+        throw new ShmemStateException(call + " needs the symmetric heap in GPU memory (JSHMEM_BACKEND=cuda or hip);"
+                + " this PE runs on " + backend.describe());
     }
 
     NodeBarrier nodeBarrier() {

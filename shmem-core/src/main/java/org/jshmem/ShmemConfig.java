@@ -28,6 +28,8 @@ import java.util.function.Function;
  *     still alive; a dead PE is reported within about this time</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>4096</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU (use a small value when PEs outnumber cores)</td></tr>
+ * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies up to this size run as
+ *     a copy kernel on the SMs (faster for medium sizes), larger ones on the copy engine</td></tr>
  * </table>
  *
  * @param symmetricSize heap bytes per PE
@@ -38,9 +40,11 @@ import java.util.function.Function;
  * @param shmDir        directory for node-shared memory files
  * @param livenessMillis interval of the dead-PE check in waits
  * @param spinIterations busy-wait iterations before yielding
+ * @param smCopyMaxBytes largest on-stream GPU copy done by SM kernel rather than copy engine
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
-                          BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations) {
+                          BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                          long smCopyMaxBytes) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -94,22 +98,23 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 read(env, "JSHMEM_BOOTSTRAP", BootstrapKind.AUTO, v -> parseEnum(BootstrapKind.class, v)),
                 read(env, "JSHMEM_SHM_DIR", Path.of("/dev/shm"), Path::of),
                 read(env, "JSHMEM_LIVENESS_MS", 200L, v -> (long) parseNonNegativeInt(v)),
-                read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt));
+                read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt),
+                read(env, "JSHMEM_SM_COPY_MAX", 8L << 20, ShmemConfig::parseSizeOrZero));
     }
 
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
-        return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations);
+        return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
-        return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations);
+        return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
-        return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations);
+        return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes);
     }
 
     /**
@@ -148,6 +153,10 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
             throw new IllegalArgumentException("size out of range: '" + text + "'");
         }
         return n << shift;
+    }
+
+    private static long parseSizeOrZero(String text) {
+        return text.trim().equals("0") ? 0 : parseSize(text);
     }
 
     private static <T> T read(Map<String, String> env, String name, T fallback, Function<String, T> parse) {

@@ -98,6 +98,11 @@ public interface Backend extends AutoCloseable {
      */
     MemorySegment localHeap();
 
+    /** Zeroes {@code bytes} of this PE's heap from {@code offset} (for calloc). */
+    default void clearLocal(long offset, long bytes) {
+        localHeap().asSlice(offset - heapStart(), bytes).fill((byte) 0);
+    }
+
     /** Releases the heap; no call follows. */
     @Override
     void close();

@@ -1,0 +1,101 @@
+package org.jshmem;
+
+import java.lang.foreign.MemorySegment;
+import org.jshmem.gpu.GpuBackend;
+import org.jshmem.gpu.Shim;
+
+/**
+ * Operations queued on a GPU stream (NVSHMEM's {@code nvshmemx_*_on_stream}): they run in the
+ * stream's order, after the kernels and copies queued before them, and the host does not wait.
+ * Only on GPU heaps ({@code JSHMEM_BACKEND=cuda|hip}); on the host backend they throw
+ * {@link ShmemStateException}. Sources and destinations are symmetric segments.
+ */
+public sealed interface StreamOperations permits Shmem {
+
+    /** A new stream on this PE's device. */
+    default ShmemStream createStream() {
+        Shmem s = (Shmem) this;
+        s.gpu("createStream");
+        return new ShmemStream(s, Shim.streamCreate());
+    }
+
+    /** A new event, able to time ({@link ShmemEvent#elapsedMillisSince}). */
+    default ShmemEvent createEvent() {
+        Shmem s = (Shmem) this;
+        s.gpu("createEvent");
+        return new ShmemEvent(s, Shim.eventCreate(true));
+    }
+
+    /** Queues a copy of {@code bytes} of this PE's {@code src} to {@code dest} on PE {@code pe}. */
+    default void putOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
+                             int pe, ShmemStream stream) {
+        Shmem s = (Shmem) this;
+        GpuBackend gpu = s.gpu("putOnStream");
+        long d = s.target("putOnStream", dest, destOffset, bytes, pe);
+        long f = s.target("putOnStream", src, srcOffset, bytes, s.myPe());
+        gpu.copyOnStream(pe, d, s.myPe(), f, bytes, stream.handle("putOnStream"));
+    }
+
+    /** Queues a copy of {@code bytes} of {@code src} on PE {@code pe} into this PE's {@code dest}. */
+    default void getOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
+                             int pe, ShmemStream stream) {
+        Shmem s = (Shmem) this;
+        GpuBackend gpu = s.gpu("getOnStream");
+        long d = s.target("getOnStream", dest, destOffset, bytes, s.myPe());
+        long f = s.target("getOnStream", src, srcOffset, bytes, pe);
+        gpu.copyOnStream(s.myPe(), d, pe, f, bytes, stream.handle("getOnStream"));
+    }
+
+    /** Queues a put-with-signal: the data, then the signal update, both on PE {@code pe}. */
+    default void putSignalOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset,
+                                   long bytes, SymmetricSegment signal, long signalOffset, long value, SignalOp op,
+                                   int pe, ShmemStream stream) {
+        Shmem s = (Shmem) this;
+        GpuBackend gpu = s.gpu("putSignalOnStream");
+        long d = s.target("putSignalOnStream", dest, destOffset, bytes, pe);
+        long f = s.target("putSignalOnStream", src, srcOffset, bytes, s.myPe());
+        long g = s.target("putSignalOnStream", signal, signalOffset, Long.BYTES, pe, Long.BYTES);
+        gpu.putSignalOnStream(pe, d, f, bytes, g, value, op, stream.handle("putSignalOnStream"));
+    }
+
+    /** Makes the stream wait until this PE's signal satisfies {@code cmp value}. */
+    default void signalWaitUntilOnStream(SymmetricSegment signal, long signalOffset, Cmp cmp, long value,
+                                         ShmemStream stream) {
+        Shmem s = (Shmem) this;
+        GpuBackend gpu = s.gpu("signalWaitUntilOnStream");
+        long g = s.target("signalWaitUntilOnStream", signal, signalOffset, Long.BYTES, s.myPe(), Long.BYTES);
+        gpu.signalWaitOnStream(g, cmp, value, stream.handle("signalWaitUntilOnStream"));
+    }
+
+    /**
+     * Completes the stream's earlier operations before its later ones. Operations queued on one
+     * stream already complete in order, so this queues nothing; it exists for NVSHMEM parity.
+     */
+    default void quietOnStream(ShmemStream stream) {
+        Shmem s = (Shmem) this;
+        s.gpu("quietOnStream");
+        stream.handle("quietOnStream");
+    }
+
+    /** Queues a barrier over all PEs: completes the stream's earlier operations, then waits for every PE's. */
+    default void barrierAllOnStream(ShmemStream stream) {
+        Shmem s = (Shmem) this;
+        s.gpu("barrierAllOnStream").barrierOnStream(0, stream.handle("barrierAllOnStream"));
+    }
+
+    /** Queues a synchronisation of all PEs (no completion of earlier puts). */
+    default void syncAllOnStream(ShmemStream stream) {
+        Shmem s = (Shmem) this;
+        s.gpu("syncAllOnStream").syncOnStream(0, stream.handle("syncAllOnStream"));
+    }
+
+    /**
+     * The device address of this PE's copy of {@code segment} (plus {@code offset}), to pass to a
+     * kernel. Only on GPU heaps; the address is not dereferenceable from Java.
+     */
+    default MemorySegment deviceAddress(SymmetricSegment segment, long offset) {
+        Shmem s = (Shmem) this;
+        GpuBackend gpu = s.gpu("deviceAddress");
+        return gpu.address(s.myPe(), s.target("deviceAddress", segment, offset, 0, s.myPe()));
+    }
+}

@@ -1,0 +1,412 @@
+package org.jshmem.gpu;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.jshmem.gpu.GpuHeapDescriptor.INTERNAL_SIZE;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.jshmem.AtomicOp;
+import org.jshmem.BootstrapException;
+import org.jshmem.Cmp;
+import org.jshmem.ShmemConfig;
+import org.jshmem.SignalOp;
+import org.jshmem.bootstrap.Bootstrap;
+import org.jshmem.spi.Backend;
+
+/**
+ * The heap in GPU memory: each PE allocates its heap with finegrained-alloc on its device,
+ * exports it, and opens every other PE's heap through IPC, so any PE's heap is a device address
+ * in this process. Host-called operations run in order on one internal stream (copy engine for
+ * data, one-thread kernels for atomics); the blocking ones wait for it. The device state (peer
+ * table, teams) is kept here and pushed to the shim and to every loaded user module.
+ */
+public final class GpuBackend implements Backend {
+    private static final long STAGING_BYTES = 4L << 20;
+    private static final long HANDLE_BYTES = 256;
+
+    private final String platform;
+    private final int myPe;
+    private final int nPes;
+    private final int device;
+    private final Shim.DeviceInfo deviceInfo;
+    private final long heapBytes;
+    private final long[] peerBase;
+    private final MemorySegment stream;
+    private final MemorySegment staging;
+    private final MemorySegment scratch;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment state;
+    private final List<Consumer<MemorySegment>> stateListeners = new CopyOnWriteArrayList<>();
+    private final long smCopyMax;
+
+    GpuBackend(ShmemConfig config, Bootstrap boot, String platform) {
+        this.platform = platform;
+        this.myPe = boot.rank();
+        this.nPes = boot.size();
+        if (nPes > GpuHeapDescriptor.MAX_PES) {
+            throw new BootstrapException("a GPU heap is shared by at most " + GpuHeapDescriptor.MAX_PES + " PEs; this job has "
+                    + nPes);
+        }
+        int count = Shim.deviceCount();
+        this.device = config.device().orElse(boot.localRank() % count);
+        if (device >= count) {
+            throw new BootstrapException("JSHMEM_DEVICE=" + device + " but PE " + myPe + " sees " + count + " "
+                    + platform.toUpperCase() + " device(s) (0.." + (count - 1) + ")");
+        }
+        Shim.setDevice(device);
+        this.deviceInfo = Shim.deviceInfo(device);
+        this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
+        this.smCopyMax = config.smCopyMaxBytes();
+        this.stream = Shim.streamCreate();
+        this.staging = Shim.hostAlloc(STAGING_BYTES);
+        this.scratch = Shim.hostAlloc(64);
+        this.peerBase = new long[nPes];
+        MemorySegment heap = allocateAndExchange(boot);
+        this.state = arena.allocate(GpuHeapDescriptor.STATE);
+        fillState(config.debug());
+        Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
+        Shim.streamSynchronize(stream);
+        Shim.setState(state);
+        boot.barrier();   // every PE's internal region is zero before anyone signals into it
+    }
+
+    /** Allocates this PE's heap, shares its IPC handle and opens every peer's. */
+    private MemorySegment allocateAndExchange(Bootstrap boot) {
+        MemorySegment heap = null;
+        String error = null;
+        byte[] record = new byte[(int) HANDLE_BYTES];
+        try (Arena a = Arena.ofConfined()) {
+            heap = Shim.heapAlloc(heapBytes);
+            MemorySegment handle = a.allocate(HANDLE_BYTES - 8);
+            long len = Shim.ipcExport(heap, handle);
+            MemorySegment rec = MemorySegment.ofArray(record);
+            rec.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, len);
+            MemorySegment.copy(handle, 0, rec, 8, len);
+        } catch (RuntimeException e) {
+            error = e.getMessage();
+            record[0] = -1;
+            record[1] = -1;
+        }
+        byte[] all = boot.allgather(record);
+        StringBuilder failed = new StringBuilder();
+        for (int pe = 0; pe < nPes; pe++) {
+            if (all[pe * (int) HANDLE_BYTES] == -1 && all[pe * (int) HANDLE_BYTES + 1] == -1) {
+                failed.append(failed.isEmpty() ? "" : ", ").append(pe);
+            }
+        }
+        if (!failed.isEmpty()) {
+            if (heap != null) {
+                Shim.heapFree(heap);
+            }
+            throw new BootstrapException("allocating the GPU heap (" + heapBytes + " bytes per PE) failed on PE(s) " + failed
+                    + (error != null ? "; here: " + error : "") + ". Lower JSHMEM_SYMMETRIC_SIZE or check the devices.");
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment allSeg = MemorySegment.ofArray(all);
+            for (int pe = 0; pe < nPes; pe++) {
+                if (pe == myPe) {
+                    peerBase[pe] = heap.address();
+                    continue;
+                }
+                long off = (long) pe * HANDLE_BYTES;
+                long len = allSeg.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
+                MemorySegment handle = a.allocate(len);
+                MemorySegment.copy(allSeg, off + 8, handle, 0, len);
+                peerBase[pe] = Shim.ipcImport(handle, len, "PE " + pe + "'s heap").address();
+            }
+        }
+        return heap;
+    }
+
+    private void fillState(boolean debug) {
+        state.set(JAVA_INT, GpuHeapDescriptor.MY_PE, myPe);
+        state.set(JAVA_INT, GpuHeapDescriptor.N_PES, nPes);
+        state.set(JAVA_INT, GpuHeapDescriptor.DEBUG, debug ? 1 : 0);
+        state.set(JAVA_LONG, GpuHeapDescriptor.HEAP_SIZE, heapBytes);
+        state.set(ADDRESS, GpuHeapDescriptor.HEAP_BASE, MemorySegment.ofAddress(peerBase[myPe]));
+        for (int pe = 0; pe < nPes; pe++) {
+            state.set(ADDRESS, GpuHeapDescriptor.PEER_BASE + pe * ADDRESS.byteSize(), MemorySegment.ofAddress(peerBase[pe]));
+        }
+        writeTeam(0, 0, 1, nPes);   // world
+        writeTeam(1, 0, 1, nPes);   // node-shared: the same PEs, jshmem runs on one node
+    }
+
+    private void writeTeam(int slot, int start, int stride, int size) {
+        long at = GpuHeapDescriptor.TEAMS + slot * GpuHeapDescriptor.TEAM.byteSize();
+        state.set(JAVA_INT, at, start);
+        state.set(JAVA_INT, at + 4, stride);
+        state.set(JAVA_INT, at + 8, size);
+        state.set(JAVA_INT, at + 12, slot);
+    }
+
+    /** Records a team (size 0 frees the slot) in the device state and pushes it everywhere. */
+    public synchronized void setTeam(int slot, int start, int stride, int size) {
+        writeTeam(slot, start, stride, size);
+        Shim.setState(state);
+        stateListeners.forEach(l -> l.accept(state));
+    }
+
+    /** The device state struct ({@code jshmem_device_state_t}), for modules that bind it. */
+    public MemorySegment deviceState() {
+        return state;
+    }
+
+    /** Calls {@code listener} with the state now and whenever it changes (a loaded module keeps its copy current). */
+    public void addStateListener(Consumer<MemorySegment> listener) {
+        stateListeners.add(listener);
+        listener.accept(state);
+    }
+
+    public void removeStateListener(Consumer<MemorySegment> listener) {
+        stateListeners.remove(listener);
+    }
+
+    /** Device address of {@code offset} in {@code pe}'s heap, as this process maps it. */
+    public MemorySegment address(int pe, long offset) {
+        return MemorySegment.ofAddress(peerBase[pe] + offset);
+    }
+
+    /** The device this PE uses. */
+    public Shim.DeviceInfo deviceInfo() {
+        return deviceInfo;
+    }
+
+    /** The internal stream host-called operations run on. */
+    MemorySegment internalStream() {
+        return stream;
+    }
+
+    @Override
+    public String describe() {
+        return platform.toUpperCase() + " GPU memory on " + deviceInfo;
+    }
+
+    @Override
+    public long heapSize() {
+        return heapBytes - INTERNAL_SIZE;
+    }
+
+    @Override
+    public long heapStart() {
+        return INTERNAL_SIZE;
+    }
+
+    // ---------------------------------------------------------------- host-called operations
+
+    @Override
+    public synchronized void put(int pe, long offset, MemorySegment src) {
+        toDevice(address(pe, offset), src, false);
+    }
+
+    @Override
+    public synchronized void putNbi(int pe, long offset, MemorySegment src) {
+        toDevice(address(pe, offset), src, true);
+    }
+
+    @Override
+    public synchronized void get(MemorySegment dst, int pe, long offset) {
+        fromDevice(dst, address(pe, offset));
+    }
+
+    @Override
+    public synchronized void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
+        Shim.memcpyAsync(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, stream);
+        if (!nbi) {
+            Shim.streamSynchronize(stream);
+        }
+    }
+
+    /**
+     * Host memory to device: native segments go straight to the copy engine; Java arrays go
+     * through pinned staging (the runtime cannot read the Java heap). Returns with the source
+     * reusable; {@code nbi} only skips the final wait where the source is already staged.
+     */
+    private void toDevice(MemorySegment dst, MemorySegment src, boolean nbi) {
+        long n = src.byteSize();
+        if (src.isNative()) {
+            Shim.memcpyAsync(dst, src, n, stream);
+            Shim.streamSynchronize(stream);
+            return;
+        }
+        for (long done = 0; done < n; done += STAGING_BYTES) {
+            long chunk = Math.min(STAGING_BYTES, n - done);
+            if (done > 0) {
+                Shim.streamSynchronize(stream);   // staging is free again
+            }
+            MemorySegment.copy(src, done, staging, 0, chunk);
+            Shim.memcpyAsync(MemorySegment.ofAddress(dst.address() + done), staging, chunk, stream);
+        }
+        if (!nbi || n > STAGING_BYTES) {
+            Shim.streamSynchronize(stream);
+        }
+    }
+
+    private void fromDevice(MemorySegment dst, MemorySegment src) {
+        long n = dst.byteSize();
+        if (dst.isNative()) {
+            Shim.memcpyAsync(dst, src, n, stream);
+            Shim.streamSynchronize(stream);
+            return;
+        }
+        for (long done = 0; done < n; done += STAGING_BYTES) {
+            long chunk = Math.min(STAGING_BYTES, n - done);
+            Shim.memcpyAsync(staging, MemorySegment.ofAddress(src.address() + done), chunk, stream);
+            Shim.streamSynchronize(stream);
+            MemorySegment.copy(staging, 0, dst, done, chunk);
+        }
+    }
+
+    @Override
+    public synchronized void putSignal(int pe, long offset, MemorySegment src, long sigOffset, long signal, SignalOp op,
+                                       boolean nbi) {
+        toDevice(address(pe, offset), src, false);
+        signalAsync(pe, sigOffset, signal, op);
+        if (!nbi) {
+            Shim.streamSynchronize(stream);
+        }
+    }
+
+    @Override
+    public synchronized void copySignal(int pe, long offset, int srcPe, long srcOffset, long bytes, long sigOffset,
+                                        long signal, SignalOp op, boolean nbi) {
+        Shim.putSignalAsync(address(pe, offset), address(srcPe, srcOffset), bytes, address(pe, sigOffset), signal,
+                op.code(), stream);
+        if (!nbi) {
+            Shim.streamSynchronize(stream);
+        }
+    }
+
+    private void signalAsync(int pe, long sigOffset, long signal, SignalOp op) {
+        Shim.putSignalAsync(address(pe, sigOffset), MemorySegment.NULL, 0, address(pe, sigOffset), signal, op.code(), stream);
+    }
+
+    @Override
+    public synchronized void store(int pe, long offset, int width, long bits) {
+        scratch.set(JAVA_LONG, 0, bits);   // little-endian: the low `width` bytes come first
+        Shim.memcpyAsync(address(pe, offset), scratch, width, stream);
+        Shim.streamSynchronize(stream);
+    }
+
+    @Override
+    public synchronized long load(int pe, long offset, int width) {
+        scratch.set(JAVA_LONG, 0, 0);
+        Shim.memcpyAsync(scratch, address(pe, offset), width, stream);
+        Shim.streamSynchronize(stream);
+        return scratch.get(JAVA_LONG, 0) & (width == 8 ? -1L : (1L << (8 * width)) - 1);
+    }
+
+    @Override
+    public synchronized int atomicInt(AtomicOp op, int pe, long offset, int value, int comparand) {
+        Shim.amo(address(pe, offset), Integer.BYTES, op.code(), value & 0xFFFF_FFFFL, comparand & 0xFFFF_FFFFL,
+                scratch, stream);
+        return scratch.get(JAVA_INT, 0);
+    }
+
+    @Override
+    public synchronized long atomicLong(AtomicOp op, int pe, long offset, long value, long comparand) {
+        Shim.amo(address(pe, offset), Long.BYTES, op.code(), value, comparand, scratch, stream);
+        return scratch.get(JAVA_LONG, 0);
+    }
+
+    @Override
+    public void fence() {
+        // every host-called operation runs in order on one stream
+    }
+
+    @Override
+    public synchronized void quiet() {
+        Shim.streamSynchronize(stream);
+    }
+
+    @Override
+    public MemorySegment localHeap() {
+        return null;
+    }
+
+    @Override
+    public synchronized void clearLocal(long offset, long bytes) {
+        Shim.memsetAsync(address(myPe, offset), 0, bytes, stream);
+        Shim.streamSynchronize(stream);
+    }
+
+    // ---------------------------------------------------------------- on-stream operations
+
+    /** Enqueues a copy between heaps: SM kernel up to the configured size, copy engine above. */
+    public void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment onStream) {
+        MemorySegment dst = address(dstPe, dstOffset);
+        MemorySegment src = address(srcPe, srcOffset);
+        if (bytes <= smCopyMax) {
+            Shim.copySmAsync(dst, src, bytes, smBlocks(bytes), onStream);
+        } else {
+            Shim.memcpyAsync(dst, src, bytes, onStream);
+        }
+    }
+
+    private int smBlocks(long bytes) {
+        long perBlock = 32L << 10;   // about 32 KiB of work per block, at most two blocks per SM
+        return (int) Math.max(1, Math.min(2L * deviceInfo.multiprocessors(), (bytes + perBlock - 1) / perBlock));
+    }
+
+    public void putSignalOnStream(int pe, long dstOffset, long srcOffset, long bytes, long sigOffset, long signal,
+                                  SignalOp op, MemorySegment onStream) {
+        Shim.putSignalAsync(address(pe, dstOffset), address(myPe, srcOffset), bytes, address(pe, sigOffset), signal,
+                op.code(), onStream);
+    }
+
+    public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {
+        MemorySegment sig = address(myPe, sigOffset);
+        if (cmp == Cmp.EQ || cmp == Cmp.GE) {
+            Shim.streamWaitValue64(onStream, sig, value, cmp.code());
+        } else {
+            Shim.signalWaitAsync(sig, cmp.code(), value, onStream);
+        }
+    }
+
+    public void barrierOnStream(int teamSlot, MemorySegment onStream) {
+        Shim.barrierAsync(teamSlot, onStream);
+    }
+
+    public void syncOnStream(int teamSlot, MemorySegment onStream) {
+        Shim.syncAsync(teamSlot, onStream);
+    }
+
+    @Override
+    public synchronized void close() {
+        RuntimeException first = null;
+        for (Runnable step : new Runnable[] {
+            () -> Shim.streamSynchronize(stream),
+            this::closePeers,
+            () -> Shim.heapFree(address(myPe, 0)),
+            () -> Shim.streamDestroy(stream),
+            () -> Shim.hostFree(staging),
+            () -> Shim.hostFree(scratch)}) {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        arena.close();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private void closePeers() {
+        for (int pe = 0; pe < nPes; pe++) {
+            if (pe != myPe) {
+                Shim.ipcClose(address(pe, 0));
+            }
+        }
+    }
+
+    private static long roundUp(long v, long m) {
+        return (v + m - 1) / m * m;
+    }
+}

@@ -1,0 +1,59 @@
+package org.jshmem.gpu;
+
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.MemoryLayout.sequenceLayout;
+import static java.lang.foreign.MemoryLayout.structLayout;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.StructLayout;
+
+/**
+ * The GPU heap layout and the device state struct, mirrored from
+ * {@code shmem-device/include/jshmem/jshmem_state.h}: change both together (a test compares them).
+ */
+public final class GpuHeapDescriptor {
+    public static final int MAX_PES = 64;
+    public static final int MAX_TEAMS = 64;
+    public static final long CELL = 128;
+    public static final long SYNC_OFFSET = 0;
+    public static final long SYNC_BYTES = (long) MAX_TEAMS * MAX_PES * CELL;
+    public static final long GEN_OFFSET = SYNC_OFFSET + SYNC_BYTES;
+    public static final long GEN_BYTES = MAX_TEAMS * CELL;
+    public static final long COLL_OFFSET = GEN_OFFSET + GEN_BYTES;
+    public static final long COLL_BYTES = (long) MAX_TEAMS * MAX_PES * CELL;
+    /** Bytes at the start of every PE's heap that jshmem keeps for itself. */
+    public static final long INTERNAL_SIZE = 2L << 20;
+
+    /** {@code jshmem_team_desc_t}: members are world PEs start + i * stride, i < size. */
+    public static final StructLayout TEAM = structLayout(
+            JAVA_INT.withName("start"), JAVA_INT.withName("stride"), JAVA_INT.withName("size"), JAVA_INT.withName("slot"));
+
+    /** {@code jshmem_device_state_t}. */
+    public static final StructLayout STATE = structLayout(
+            JAVA_INT.withName("my_pe"),
+            JAVA_INT.withName("n_pes"),
+            JAVA_INT.withName("debug"),
+            JAVA_INT.withName("reserved0"),
+            JAVA_LONG.withName("heap_size"),
+            ADDRESS.withName("heap_base"),
+            sequenceLayout(MAX_PES, ADDRESS).withName("peer_base"),
+            sequenceLayout(MAX_TEAMS, TEAM).withName("teams"));
+
+    public static final long MY_PE = STATE.byteOffset(groupElement("my_pe"));
+    public static final long N_PES = STATE.byteOffset(groupElement("n_pes"));
+    public static final long DEBUG = STATE.byteOffset(groupElement("debug"));
+    public static final long HEAP_SIZE = STATE.byteOffset(groupElement("heap_size"));
+    public static final long HEAP_BASE = STATE.byteOffset(groupElement("heap_base"));
+    public static final long PEER_BASE = STATE.byteOffset(groupElement("peer_base"));
+    public static final long TEAMS = STATE.byteOffset(groupElement("teams"));
+
+    private GpuHeapDescriptor() {
+    }
+
+    /** Offset of sync cell [team][pe] in a heap. */
+    public static long syncCell(int team, int pe) {
+        return SYNC_OFFSET + ((long) team * MAX_PES + pe) * CELL;
+    }
+}

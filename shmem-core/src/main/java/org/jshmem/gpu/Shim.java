@@ -1,0 +1,441 @@
+package org.jshmem.gpu;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import org.jshmem.GpuException;
+
+/**
+ * The native shim ({@code libjshmem_cuda.so} or {@code libjshmem_hip.so}, one C source):
+ * a method handle per function, and Java wrappers that turn its {@code -1} returns into a
+ * {@link GpuException} carrying the shim's message ("cudaMemcpyAsync: invalid argument ...").
+ * The platform is fixed by {@link ShimPlatform#choose} before this class is first used.
+ * Pointers, streams, events and modules are {@link MemorySegment} addresses.
+ */
+public final class Shim {
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIB = NativeLibraries.load(ShimPlatform.chosenLibrary());
+    private static final FunctionDescriptor INT_ADDR = FunctionDescriptor.of(JAVA_INT, ADDRESS);
+
+    private static final MethodHandle LAST_ERROR = h("jshmem_rt_last_error", FunctionDescriptor.of(ADDRESS));
+    private static final MethodHandle DEVICE_COUNT = h("jshmem_rt_device_count", INT_ADDR);
+    private static final MethodHandle SET_DEVICE = h("jshmem_rt_set_device", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle DEVICE_INFO = h("jshmem_rt_device_info", FunctionDescriptor.of(JAVA_INT,
+            JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle CAN_ACCESS_PEER = h("jshmem_rt_can_access_peer",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle DEVICE_SYNCHRONIZE = h("jshmem_rt_device_synchronize", FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle HEAP_ALLOC = h("jshmem_rt_heap_alloc", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle HEAP_FREE = h("jshmem_rt_heap_free", INT_ADDR);
+    private static final MethodHandle IPC_EXPORT = h("jshmem_rt_ipc_export",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle IPC_IMPORT = h("jshmem_rt_ipc_import",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+    private static final MethodHandle IPC_CLOSE = h("jshmem_rt_ipc_close", INT_ADDR);
+    private static final MethodHandle MEMSET_ASYNC = h("jshmem_rt_memset_async",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle HOST_ALLOC = h("jshmem_rt_host_alloc", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle HOST_FREE = h("jshmem_rt_host_free", INT_ADDR);
+    private static final MethodHandle STREAM_CREATE = h("jshmem_rt_stream_create", INT_ADDR);
+    private static final MethodHandle STREAM_DESTROY = h("jshmem_rt_stream_destroy", INT_ADDR);
+    private static final MethodHandle STREAM_SYNCHRONIZE = h("jshmem_rt_stream_synchronize", INT_ADDR);
+    private static final MethodHandle EVENT_CREATE = h("jshmem_rt_event_create", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle EVENT_DESTROY = h("jshmem_rt_event_destroy", INT_ADDR);
+    private static final MethodHandle EVENT_RECORD = h("jshmem_rt_event_record", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle EVENT_SYNCHRONIZE = h("jshmem_rt_event_synchronize", INT_ADDR);
+    private static final MethodHandle EVENT_ELAPSED = h("jshmem_rt_event_elapsed_ms",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle STREAM_WAIT_EVENT = h("jshmem_rt_stream_wait_event",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle MEMCPY_ASYNC = h("jshmem_rt_memcpy_async",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+    private static final MethodHandle MEMCPY2D_ASYNC = h("jshmem_rt_memcpy2d_async", FunctionDescriptor.of(JAVA_INT,
+            ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
+    private static final MethodHandle WAIT_VALUE64 = h("jshmem_rt_stream_wait_value64",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle WRITE_VALUE64 = h("jshmem_rt_stream_write_value64",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    private static final MethodHandle AMO = h("jshmem_rt_amo", FunctionDescriptor.of(JAVA_INT,
+            ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
+    private static final MethodHandle SET_STATE = h("jshmem_rt_set_state", INT_ADDR);
+    private static final MethodHandle COPY_SM_ASYNC = h("jshmem_rt_copy_sm_async",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+    private static final MethodHandle PUT_SIGNAL_ASYNC = h("jshmem_rt_put_signal_async", FunctionDescriptor.of(JAVA_INT,
+            ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+    private static final MethodHandle SIGNAL_WAIT_ASYNC = h("jshmem_rt_signal_wait_async",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle BARRIER_ASYNC = h("jshmem_rt_barrier_async",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle SYNC_ASYNC = h("jshmem_rt_sync_async", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle MODULE_LOAD = h("jshmem_rt_module_load", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle MODULE_UNLOAD = h("jshmem_rt_module_unload", INT_ADDR);
+    private static final MethodHandle MODULE_FUNCTION = h("jshmem_rt_module_function",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle MODULE_GLOBAL = h("jshmem_rt_module_global",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle LAUNCH = h("jshmem_rt_launch", FunctionDescriptor.of(JAVA_INT, ADDRESS,
+            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle SET_MAX_DYNAMIC_SHARED = h("jshmem_rt_func_set_max_dynamic_shared",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RTC_COMPILE = h("jshmem_rt_rtc_compile", FunctionDescriptor.of(JAVA_INT,
+            ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle FREE_BUFFER = h("jshmem_rt_free_buffer", FunctionDescriptor.ofVoid(ADDRESS));
+
+    private Shim() {
+    }
+
+    private static MethodHandle h(String name, FunctionDescriptor fd) {
+        MemorySegment symbol = LIB.find(name).orElseThrow(() -> new IllegalStateException(
+                "the native shim " + ShimPlatform.chosenLibrary() + " has no function " + name + " (stale build?)"));
+        return LINKER.downcallHandle(symbol, fd);
+    }
+
+    /** Turns a shim return code into an exception naming {@code call} and the shim's message. */
+    static void check(int rc, String call) {
+        if (rc != 0) {
+            throw new GpuException(call + " failed: " + lastError());
+        }
+    }
+
+    static String lastError() {
+        try {
+            MemorySegment s = (MemorySegment) LAST_ERROR.invokeExact();
+            return s.equals(MemorySegment.NULL) ? "(no message)" : s.reinterpret(4096).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A native call that returns the shim's 0 / -1. */
+    @FunctionalInterface
+    private interface NativeCall {
+        int run() throws Throwable;
+    }
+
+    /** Runs a native call; a -1 becomes a {@link GpuException} naming {@code what}. */
+    private static void call(String what, NativeCall c) {
+        int rc;
+        try {
+            rc = c.run();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, what);
+    }
+
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+
+    // ---------------------------------------------------------------- devices
+
+    public static int deviceCount() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment n = a.allocate(JAVA_INT);
+            call("device count", () -> (int) DEVICE_COUNT.invokeExact(n));
+            return n.get(JAVA_INT, 0);
+        }
+    }
+
+    public static void setDevice(int device) {
+        call("set device " + device, () -> (int) SET_DEVICE.invokeExact(device));
+    }
+
+    /** Name, compute capability, multiprocessors and memory of a device. */
+    public record DeviceInfo(int ordinal, String name, int ccMajor, int ccMinor, int multiprocessors, long memoryBytes) {
+        @Override
+        public String toString() {
+            return name + " (device " + ordinal + ", cc " + ccMajor + "." + ccMinor + ", " + multiprocessors + " SMs, "
+                    + memoryBytes / (1L << 30) + " GiB)";
+        }
+    }
+
+    public static DeviceInfo deviceInfo(int device) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment name = a.allocate(256);
+            MemorySegment ints = a.allocate(JAVA_INT, 3);
+            MemorySegment mem = a.allocate(JAVA_LONG);
+            call("device info " + device,
+                    () -> (int) DEVICE_INFO.invokeExact(device, name, 256, ints, ints.asSlice(4), ints.asSlice(8), mem));
+            return new DeviceInfo(device, name.getString(0), ints.get(JAVA_INT, 0), ints.get(JAVA_INT, 4),
+                    ints.get(JAVA_INT, 8), mem.get(JAVA_LONG, 0));
+        }
+    }
+
+    public static boolean canAccessPeer(int device, int peer) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment can = a.allocate(JAVA_INT);
+            call("peer access query " + device + "->" + peer, () -> (int) CAN_ACCESS_PEER.invokeExact(device, peer, can));
+            return can.get(JAVA_INT, 0) != 0;
+        }
+    }
+
+    public static void deviceSynchronize() {
+        call("device synchronize", () -> (int) DEVICE_SYNCHRONIZE.invokeExact());
+    }
+
+    // ---------------------------------------------------------------- memory
+
+    /** Allocates fine-grained, IPC-exportable device memory (through finegrained-alloc). */
+    public static MemorySegment heapAlloc(long bytes) {
+        return outPointer(HEAP_ALLOC, bytes, "allocate " + bytes + " bytes of device memory");
+    }
+
+    public static void heapFree(MemorySegment ptr) {
+        callPtr(HEAP_FREE, ptr, "free device memory");
+    }
+
+    /** Writes the IPC handle of {@code ptr} into {@code handle}; returns its length. */
+    public static long ipcExport(MemorySegment ptr, MemorySegment handle) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment len = a.allocate(JAVA_LONG);
+            len.set(JAVA_LONG, 0, handle.byteSize());
+            call("export IPC handle", () -> (int) IPC_EXPORT.invokeExact(ptr, handle, len));
+            return len.get(JAVA_LONG, 0);
+        }
+    }
+
+    public static MemorySegment ipcImport(MemorySegment handle, long length, String what) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            call("open IPC handle of " + what, () -> (int) IPC_IMPORT.invokeExact(handle, length, out));
+            return out.get(ADDRESS, 0);
+        }
+    }
+
+    public static void ipcClose(MemorySegment ptr) {
+        callPtr(IPC_CLOSE, ptr, "close IPC mapping");
+    }
+
+    public static void memsetAsync(MemorySegment ptr, int value, long bytes, MemorySegment stream) {
+        call("memset " + bytes + " bytes", () -> (int) MEMSET_ASYNC.invokeExact(ptr, value, bytes, stream));
+    }
+
+    /** Pinned (page-locked) host memory, as a segment of {@code bytes}. */
+    public static MemorySegment hostAlloc(long bytes) {
+        return outPointer(HOST_ALLOC, bytes, "allocate " + bytes + " bytes of pinned host memory").reinterpret(bytes);
+    }
+
+    public static void hostFree(MemorySegment ptr) {
+        callPtr(HOST_FREE, ptr, "free pinned host memory");
+    }
+
+    // ---------------------------------------------------------------- streams and events
+
+    public static MemorySegment streamCreate() {
+        return outPointer(STREAM_CREATE, "create stream");
+    }
+
+    public static void streamDestroy(MemorySegment stream) {
+        callPtr(STREAM_DESTROY, stream, "destroy stream");
+    }
+
+    public static void streamSynchronize(MemorySegment stream) {
+        callPtr(STREAM_SYNCHRONIZE, stream, "synchronize stream");
+    }
+
+    public static MemorySegment eventCreate(boolean timing) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            call("create event", () -> (int) EVENT_CREATE.invokeExact(out, timing ? 1 : 0));
+            return out.get(ADDRESS, 0);
+        }
+    }
+
+    public static void eventDestroy(MemorySegment event) {
+        callPtr(EVENT_DESTROY, event, "destroy event");
+    }
+
+    public static void eventRecord(MemorySegment event, MemorySegment stream) {
+        call("record event", () -> (int) EVENT_RECORD.invokeExact(event, stream));
+    }
+
+    public static void eventSynchronize(MemorySegment event) {
+        callPtr(EVENT_SYNCHRONIZE, event, "synchronize event");
+    }
+
+    public static float eventElapsedMillis(MemorySegment start, MemorySegment end) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ms = a.allocate(JAVA_FLOAT);
+            call("event elapsed time", () -> (int) EVENT_ELAPSED.invokeExact(start, end, ms));
+            return ms.get(JAVA_FLOAT, 0);
+        }
+    }
+
+    public static void streamWaitEvent(MemorySegment stream, MemorySegment event) {
+        call("stream wait event", () -> (int) STREAM_WAIT_EVENT.invokeExact(stream, event));
+    }
+
+    // ---------------------------------------------------------------- copies and stream memory operations
+
+    /** Copies between any host or device addresses (the runtime infers the direction), in stream order. */
+    public static void memcpyAsync(MemorySegment dst, MemorySegment src, long bytes, MemorySegment stream) {
+        call("copy of " + bytes + " bytes", () -> (int) MEMCPY_ASYNC.invokeExact(dst, src, bytes, stream));
+    }
+
+    public static void memcpy2dAsync(MemorySegment dst, long dpitch, MemorySegment src, long spitch, long width,
+                                     long height, MemorySegment stream) {
+        call("strided copy of " + height + " x " + width + " bytes", () -> (int) MEMCPY2D_ASYNC.invokeExact(dst, dpitch, src, spitch, width, height, stream));
+    }
+
+    /** Makes the stream wait until the 64-bit word at {@code addr} is EQ or GE {@code value} (cmp code). */
+    public static void streamWaitValue64(MemorySegment stream, MemorySegment addr, long value, int cmp) {
+        call("stream wait value", () -> (int) WAIT_VALUE64.invokeExact(stream, addr, value, cmp));
+    }
+
+    public static void streamWriteValue64(MemorySegment stream, MemorySegment addr, long value) {
+        call("stream write value", () -> (int) WRITE_VALUE64.invokeExact(stream, addr, value));
+    }
+
+    /**
+     * An atomic on device memory at system scope, by a one-thread kernel on {@code stream}; when
+     * {@code old} is not NULL the call waits for the kernel and the old value is written there.
+     */
+    public static void amo(MemorySegment addr, int width, int op, long value, long comparand, MemorySegment old,
+                           MemorySegment stream) {
+        call("atomic", () -> (int) AMO.invokeExact(addr, width, op, value, comparand, old, stream));
+    }
+
+    // ---------------------------------------------------------------- helper kernels (kernels.cu)
+
+    /** Copies the device state into the shim's own module. */
+    public static void setState(MemorySegment state) {
+        callPtr(SET_STATE, state, "set device state");
+    }
+
+    public static void copySmAsync(MemorySegment dst, MemorySegment src, long bytes, int blocks, MemorySegment stream) {
+        call("SM copy of " + bytes + " bytes", () -> (int) COPY_SM_ASYNC.invokeExact(dst, src, bytes, blocks, stream));
+    }
+
+    public static void putSignalAsync(MemorySegment dst, MemorySegment src, long bytes, MemorySegment signal, long value,
+                                      int op, MemorySegment stream) {
+        call("put with signal", () -> (int) PUT_SIGNAL_ASYNC.invokeExact(dst, src, bytes, signal, value, op, stream));
+    }
+
+    public static void signalWaitAsync(MemorySegment signal, int cmp, long value, MemorySegment stream) {
+        call("signal wait on stream", () -> (int) SIGNAL_WAIT_ASYNC.invokeExact(signal, cmp, value, stream));
+    }
+
+    public static void barrierAsync(int teamSlot, MemorySegment stream) {
+        call("barrier on stream", () -> (int) BARRIER_ASYNC.invokeExact(teamSlot, stream));
+    }
+
+    public static void syncAsync(int teamSlot, MemorySegment stream) {
+        call("sync on stream", () -> (int) SYNC_ASYNC.invokeExact(teamSlot, stream));
+    }
+
+    // ---------------------------------------------------------------- modules, launches, run-time compilation
+
+    public static MemorySegment moduleLoad(MemorySegment image) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            call("load module (" + image.byteSize() + " bytes)", () -> (int) MODULE_LOAD.invokeExact(image, out));
+            return out.get(ADDRESS, 0);
+        }
+    }
+
+    public static void moduleUnload(MemorySegment module) {
+        callPtr(MODULE_UNLOAD, module, "unload module");
+    }
+
+    public static MemorySegment moduleFunction(MemorySegment module, String name) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            MemorySegment cname = a.allocateFrom(name);
+            call("find kernel " + name, () -> (int) MODULE_FUNCTION.invokeExact(module, cname, out));
+            return out.get(ADDRESS, 0);
+        }
+    }
+
+    /** The device address and size of global {@code name} in a module, or NULL if absent. */
+    public static MemorySegment moduleGlobal(MemorySegment module, String name) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ptr = a.allocate(ADDRESS);
+            MemorySegment size = a.allocate(JAVA_LONG);
+            int rc = (int) MODULE_GLOBAL.invokeExact(module, a.allocateFrom(name), ptr, size);
+            return rc != 0 ? MemorySegment.NULL : ptr.get(ADDRESS, 0).reinterpret(size.get(JAVA_LONG, 0));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void launch(MemorySegment function, int gx, int gy, int gz, int bx, int by, int bz, int sharedBytes,
+                              MemorySegment stream, MemorySegment args, String kernel) {
+        call("launch of " + kernel + " <<<(" + gx + "," + gy + "," + gz + "), (" + bx + "," + by + "," + bz + "), "
+                            + sharedBytes + ">>>", () -> (int) LAUNCH.invokeExact(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, args));
+    }
+
+    public static void setMaxDynamicShared(MemorySegment function, int bytes) {
+        call("set dynamic shared memory to " + bytes, () -> (int) SET_MAX_DYNAMIC_SHARED.invokeExact(function, bytes));
+    }
+
+    /** What run-time compilation produced: the image (or null on failure) and the compiler's log. */
+    public record Compiled(byte[] image, String log, String error) {
+    }
+
+    public static Compiled rtcCompile(String source, String name, String[] options) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment opts = a.allocate(ADDRESS, Math.max(options.length, 1));
+            for (int i = 0; i < options.length; i++) {
+                opts.setAtIndex(ADDRESS, i, a.allocateFrom(options[i]));
+            }
+            MemorySegment image = a.allocate(ADDRESS);
+            MemorySegment size = a.allocate(JAVA_LONG);
+            MemorySegment log = a.allocate(ADDRESS);
+            int rc = (int) RTC_COMPILE.invokeExact(a.allocateFrom(source), a.allocateFrom(name), opts, options.length,
+                    image, size, log);
+            String error = rc != 0 ? lastError() : null;
+            String text = "";
+            MemorySegment logPtr = log.get(ADDRESS, 0);
+            if (!logPtr.equals(MemorySegment.NULL)) {
+                text = logPtr.reinterpret(Integer.MAX_VALUE).getString(0);
+                FREE_BUFFER.invokeExact(logPtr);
+            }
+            byte[] bytes = null;
+            MemorySegment img = image.get(ADDRESS, 0);
+            if (rc == 0 && !img.equals(MemorySegment.NULL)) {
+                bytes = img.reinterpret(size.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                FREE_BUFFER.invokeExact(img);
+            }
+            return new Compiled(bytes, text, error);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---------------------------------------------------------------- call helpers
+
+    private static void callPtr(MethodHandle h, MemorySegment ptr, String what) {
+        call(what, () -> (int) h.invokeExact(ptr));
+    }
+
+    private static MemorySegment outPointer(MethodHandle h, String what) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            call(what, () -> (int) h.invokeExact(out));
+            return out.get(ADDRESS, 0);
+        }
+    }
+
+    private static MemorySegment outPointer(MethodHandle h, long bytes, String what) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            call(what, () -> (int) h.invokeExact(bytes, out));
+            return out.get(ADDRESS, 0);
+        }
+    }
+}

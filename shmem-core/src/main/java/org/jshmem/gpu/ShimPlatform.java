@@ -1,0 +1,66 @@
+package org.jshmem.gpu;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Which GPU platform ({@code cuda} or {@code hip}) this process uses: probed before any GPU
+ * work, then fixed, so that {@link Shim}'s method handles can be static finals bound to one
+ * library.
+ */
+final class ShimPlatform {
+    private static String chosen;
+
+    private ShimPlatform() {
+    }
+
+    /** Fixes the platform for this process; {@link Shim} binds to it on first use. */
+    static synchronized void choose(String platform) {
+        if (chosen != null && !chosen.equals(platform)) {
+            throw new IllegalStateException("this process already uses the " + chosen + " shim; it cannot switch to " + platform);
+        }
+        chosen = platform;
+    }
+
+    static synchronized String chosenLibrary() {
+        if (chosen == null) {
+            throw new IllegalStateException("no GPU platform chosen (internal error: ShimPlatform.choose must run first)");
+        }
+        return "jshmem_" + chosen;
+    }
+
+    /**
+     * Whether {@code platform}'s shim loads and sees at least one device: null if so, else why not
+     * (missing library, no driver, no device), in words a user can act on.
+     */
+    static String unavailabilityCause(String platform) {
+        SymbolLookup lib;
+        try {
+            lib = NativeLibraries.load("jshmem_" + platform);
+        } catch (RuntimeException | LinkageError e) {
+            return "the " + platform + " shim could not be loaded: " + e.getMessage();
+        }
+        try (Arena a = Arena.ofConfined()) {
+            Linker linker = Linker.nativeLinker();
+            MethodHandle count = linker.downcallHandle(lib.find("jshmem_rt_device_count").orElseThrow(),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            MethodHandle error = linker.downcallHandle(lib.find("jshmem_rt_last_error").orElseThrow(),
+                    FunctionDescriptor.of(ADDRESS));
+            MemorySegment n = a.allocate(JAVA_INT);
+            if ((int) count.invokeExact(n) != 0) {
+                MemorySegment msg = (MemorySegment) error.invokeExact();
+                return "no usable " + platform.toUpperCase() + " driver or device (" + msg.reinterpret(4096).getString(0) + ")";
+            }
+            return n.get(JAVA_INT, 0) > 0 ? null : "no " + platform.toUpperCase() + " device is present";
+        } catch (Throwable t) {
+            return "probing the " + platform + " shim failed: " + t;
+        }
+    }
+}
