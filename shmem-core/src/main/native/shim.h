@@ -1,0 +1,145 @@
+/*
+ * shim.h - the C API of jshmem's native GPU layer (libjshmem_cuda.so / libjshmem_hip.so), called
+ * from Java through FFM. Flat on purpose: plain ints, sizes and pointers, no structs.
+ *
+ * Conventions
+ *   - Every function returns 0 on success and -1 on failure, unless stated; after -1,
+ *     jshmem_rt_last_error() holds "call: error string (error name)" for the calling thread.
+ *   - Pointers are device, host or unified addresses as the runtime sees them. Streams, events,
+ *     modules and functions are opaque handles (void*); a NULL stream is the legacy default stream.
+ *   - One device per process: jshmem_rt_set_device records it and every later call binds the
+ *     calling thread to it first (the runtime's current device is per OS thread, and Java may call
+ *     from any thread). Until set_device is called, the runtime's own current device is used.
+ *   - Comparison and atomic-operation codes are those of jshmem/jshmem_state.h (JSHMEM_CMP_*,
+ *     JSHMEM_AMO_*), the ordinals of org.jshmem.Cmp and org.jshmem.spi.AtomicOp.
+ */
+#ifndef JSHMEM_SHIM_H
+#define JSHMEM_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors and platform ---- */
+/* The calling thread's last error message ("" if none); never NULL. */
+const char *jshmem_rt_last_error(void);
+/* "cuda" or "hip". Never fails. */
+const char *jshmem_rt_platform(void);
+
+/* ---- devices ---- */
+int jshmem_rt_device_count(int *count);
+/* Makes `dev` the device of this process (see Conventions) and of the calling thread. */
+int jshmem_rt_set_device(int dev);
+int jshmem_rt_get_device(int *dev);
+/* Name (NUL-terminated, truncated to name_len), compute capability (HIP: the gfx major/minor the
+ * runtime reports), multiprocessor count and memory. Any output pointer may be NULL. */
+int jshmem_rt_device_info(int dev, char *name, int name_len, int *cc_major, int *cc_minor, int *sm_count,
+                          size_t *total_mem);
+/* *can = 1 if `dev` can map `peer`'s memory (always 1 when dev == peer). */
+int jshmem_rt_can_access_peer(int dev, int peer, int *can);
+int jshmem_rt_device_synchronize(void);
+
+/* ---- symmetric heap (finegrained-alloc) ---- */
+/* `bytes` of fine-grained, IPC-exportable memory on the current device. */
+int jshmem_rt_heap_alloc(size_t bytes, void **ptr);
+int jshmem_rt_heap_free(void *ptr);
+/* IPC handle of a heap_alloc pointer into `handle` (JSHMEM_RT_HANDLE_MAX bytes); *len = its length. */
+int jshmem_rt_ipc_export(void *ptr, void *handle, size_t *len);
+/* Maps a heap exported by another process (never this one: use the local pointer). */
+int jshmem_rt_ipc_import(const void *handle, size_t len, void **ptr);
+int jshmem_rt_ipc_close(void *ptr);
+#define JSHMEM_RT_HANDLE_MAX 128 /* == FG_HANDLE_MAX */
+/* Sets `n` bytes to `value`; returns when done. */
+int jshmem_rt_memset(void *ptr, int value, size_t n);
+int jshmem_rt_memset_async(void *ptr, int value, size_t n, void *stream);
+
+/* ---- pinned host memory ---- */
+/* Page-locked, portable (all devices) and mapped (device-accessible at the same address). */
+int jshmem_rt_host_alloc(size_t bytes, void **ptr);
+int jshmem_rt_host_free(void *ptr);
+/* Pins existing host memory (e.g. a Java MemorySegment), portable and mapped. */
+int jshmem_rt_host_register(void *ptr, size_t bytes);
+int jshmem_rt_host_unregister(void *ptr);
+
+/* ---- streams and events ---- */
+/* A non-blocking stream (no implicit synchronization with the legacy default stream). */
+int jshmem_rt_stream_create(void **stream);
+int jshmem_rt_stream_destroy(void *stream);
+int jshmem_rt_stream_synchronize(void *stream);
+/* *done = 1 if all work queued on the stream has completed, 0 if not. */
+int jshmem_rt_stream_query(void *stream, int *done);
+/* timing != 0: the event records time (for elapsed_ms); 0: lighter, for synchronization only. */
+int jshmem_rt_event_create(void **event, int timing);
+int jshmem_rt_event_destroy(void *event);
+int jshmem_rt_event_record(void *event, void *stream);
+int jshmem_rt_event_synchronize(void *event);
+/* Milliseconds between two recorded timing events. */
+int jshmem_rt_event_elapsed_ms(void *start, void *end, float *ms);
+/* Work queued on `stream` after this waits for `event`. */
+int jshmem_rt_stream_wait_event(void *stream, void *event);
+
+/* ---- copies (any direction, unified addressing) ---- */
+/* Returns when the copy is complete, also device-to-device (unlike cudaMemcpy). */
+int jshmem_rt_memcpy(void *dst, const void *src, size_t n);
+int jshmem_rt_memcpy_async(void *dst, const void *src, size_t n, void *stream);
+/* `height` rows of `width` bytes; rows start every dpitch / spitch bytes. */
+int jshmem_rt_memcpy2d_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                             size_t height, void *stream);
+
+/* ---- stream memory operations ---- */
+/* Work queued on `stream` after this waits until *addr == value (JSHMEM_CMP_EQ) or
+ * *addr >= value (JSHMEM_CMP_GE); other comparisons fail (use a wait kernel). GE is cyclic on
+ * CUDA ((int64_t)(*addr - value) >= 0) and plain unsigned on HIP: the same while the two differ
+ * by less than 2^63, as growing signal counters do. `addr`: 8-byte aligned device memory (e.g.
+ * this PE's heap) or registered host memory. */
+int jshmem_rt_stream_wait_value64(void *stream, void *addr, uint64_t value, int cmp);
+/* Writes `value` to *addr once the work queued before it on `stream` has completed (and its
+ * writes are visible). */
+int jshmem_rt_stream_write_value64(void *stream, void *addr, uint64_t value);
+
+/* ---- atomics from the host ---- */
+/* One JSHMEM_AMO_* operation on the 4- or 8-byte word at `addr` (naturally aligned; local heap or
+ * an imported peer heap), done by a one-thread kernel on `stream` with system scope. Waits for
+ * the stream and stores the previous value in *old (NULL: not wanted). COMPARE_SWAP stores
+ * `value` if the word equals `comparand`. For width 4 only the low 32 bits of value/comparand
+ * are used and *old is zero-extended. */
+int jshmem_rt_amo(void *addr, int width, int op, uint64_t value, uint64_t comparand, uint64_t *old,
+                  void *stream);
+/* The same for the non-fetching operations (SET, ADD, AND, OR, XOR), queued on `stream`
+ * without waiting. */
+int jshmem_rt_amo_async(void *addr, int width, int op, uint64_t value, void *stream);
+
+/* ---- modules: user kernels ---- */
+/* Loads a CUBIN, fatbin or PTX (CUDA) / code object (HIP) image. */
+int jshmem_rt_module_load(const void *image, void **module);
+int jshmem_rt_module_unload(void *module);
+int jshmem_rt_module_function(void *module, const char *name, void **fn);
+/* Device address and size of a __device__ variable of the module (e.g. jshmem_device_state). */
+int jshmem_rt_module_global(void *module, const char *name, void **ptr, size_t *bytes);
+/* Launches `fn`; args[i] points to the value of the i-th kernel parameter. */
+int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                     unsigned shared_bytes, void *stream, void **args);
+/* Allows launches of `fn` with up to `bytes` of dynamic shared memory (needed above 48 KiB on CUDA). */
+int jshmem_rt_func_set_max_dynamic_shared(void *fn, int bytes);
+
+/* ---- run-time compilation (NVRTC / hiprtc, loaded on first use) ---- */
+/* Compiles `source` (`name` is its file name in messages) for the current device. CUDA: a CUBIN
+ * for sm_XY of the current device, unless the options choose an architecture themselves
+ * (--gpu-architecture=/-arch=): compute_XY gives PTX (NUL-terminated), sm_XY a CUBIN.
+ * HIP: a code object for the current device's gfx target unless the options choose one.
+ * *image (size in *image_size) and *log (NUL-terminated, NULL when the log is empty) are
+ * malloc'd: free them with jshmem_rt_free_buffer. On a compile error returns -1 with the log
+ * in *log. */
+int jshmem_rt_rtc_compile(const char *source, const char *name, const char **options, int n_options, void **image,
+                          size_t *image_size, char **log);
+/* Frees a buffer returned by jshmem_rt_rtc_compile (NULL is fine). Never fails. */
+void jshmem_rt_free_buffer(void *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JSHMEM_SHIM_H */

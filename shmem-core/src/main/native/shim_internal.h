@@ -1,0 +1,19 @@
+/* shim_internal.h - what the shim's sources share and do not export. */
+#ifndef JSHMEM_SHIM_INTERNAL_H
+#define JSHMEM_SHIM_INTERNAL_H
+
+#include "shim_error.h"
+
+/* Binds the calling thread to the process's device (see shim.h, Conventions); 0 or -1. */
+int jshmem_bind_device(void);
+#define BIND_DEVICE()                                                                        \
+  do {                                                                                       \
+    if (jshmem_bind_device() != 0) return -1;                                                \
+  } while (0)
+
+/* Queues the one-thread atomic kernel (amo_kernels.cu). `out`, if not NULL, receives the old
+ * value: the device address of pinned, mapped host memory. */
+int jshmem_amo_launch(void *addr, int width, int op, unsigned long long value, unsigned long long comparand,
+                      unsigned long long *out, gpuStream_t stream);
+
+#endif /* JSHMEM_SHIM_INTERNAL_H */
