@@ -536,6 +536,19 @@ public final class Shmem
         return backend;
     }
 
+    /**
+     * The backend as {@code type} (e.g. {@link GpuBackend}), for jshmem's own modules such as the
+     * device library; throws if the heap is of another kind.
+     */
+    public <T> T unwrap(Class<T> type) {
+        checkOpen("unwrap");
+        if (type.isInstance(backend)) {
+            return type.cast(backend);
+        }
+        throw new ShmemStateException("this needs the symmetric heap in GPU memory (JSHMEM_BACKEND=cuda or hip);"
+                + " this PE runs on " + backend.describe());
+    }
+
     /** The GPU backend, or an exception saying that {@code call} needs a GPU heap. */
     GpuBackend gpu(String call) {
         checkOpen(call);

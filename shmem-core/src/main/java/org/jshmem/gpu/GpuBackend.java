@@ -167,6 +167,11 @@ public final class GpuBackend implements Backend {
         stateListeners.remove(listener);
     }
 
+    /** Copies host memory to a device address and waits: for module globals such as the device state. */
+    public synchronized void upload(MemorySegment deviceDst, MemorySegment hostSrc) {
+        toDevice(deviceDst, hostSrc, false);
+    }
+
     /** Device address of {@code offset} in {@code pe}'s heap, as this process maps it. */
     public MemorySegment address(int pe, long offset) {
         return MemorySegment.ofAddress(peerBase[pe] + offset);
