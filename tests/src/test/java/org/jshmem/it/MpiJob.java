@@ -27,6 +27,10 @@ public final class MpiJob {
         this.np = np;
         this.main = main;
         env.put("JSHMEM_SYMMETRIC_SIZE", "64M");
+        String backend = System.getProperty("jshmem.test.backend");
+        if (backend != null && !backend.isBlank()) {
+            env.put("JSHMEM_BACKEND", backend);   // run the suite on a GPU heap: -Djshmem.test.backend=cuda
+        }
     }
 
     /** A job of {@code np} PEs running {@code main}. */
@@ -63,7 +67,7 @@ public final class MpiJob {
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED",
                 "-Djava.library.path=" + System.getProperty("java.library.path"),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "-cp", classPath(), main.getName()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
@@ -95,6 +99,12 @@ public final class MpiJob {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The class path for the PEs: {@code jshmem.test.classpath} when set (console launcher), else this JVM's. */
+    private static String classPath() {
+        String cp = System.getProperty("jshmem.test.classpath");
+        return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }
 
     private static final class Path {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from .devpack (see scripts/device/pack.sh): GPU tests and benchmarks.
+#   gpu-run.sh tests [junit options]   the multi-PE suite on the GPU backend + the GPU-only tests
+#   gpu-run.sh gpu-tests               only the GPU-only tests (tag "gpu")
+#   gpu-run.sh anchors                 NVSHMEM / p2p anchors
+#   gpu-run.sh cmd ...                 any command with the environment set
+# Logs go to $OUT when it is set.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-/tmp/jshmem-out}
+mkdir -p "$out"
+export JSHMEM_MPI_JAR=$here/mpi.jar JSHMEM_MPI_LIB_DIR=/usr/lib/x86_64-linux-gnu
+cp="$here/lib/*:$here/mpi.jar"
+testcp="$here/tests.jar:$here/lib/*:$here/mpi.jar"
+junit() {
+  java -Djshmem.test.classpath="$testcp" -Djava.library.path=/usr/lib/x86_64-linux-gnu "$@"
+}
+step=${1:-tests}; shift || true
+case $step in
+  tests)
+    junit -Djshmem.test.backend=cuda -jar "$here/junit-platform-console-standalone.jar" execute \
+      -cp "$testcp" --select-package org.jshmem.it --details=tree --disable-banner "$@" 2>&1 | tee "$out/gpu-tests.log" ;;
+  gpu-tests)
+    junit -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --select-package org.jshmem.it \
+      --include-tag gpu --details=tree --disable-banner "$@" 2>&1 | tee "$out/gpu-only-tests.log" ;;
+  anchors)
+    bash "$here/anchors/run-nvshmem.sh" 2>&1 | tee "$out/anchor-nvshmem.log"
+    bash "$here/anchors/run-p2p.sh" 2>&1 | tee "$out/anchor-p2p.log" ;;
+  cmd) "$@" ;;
+  *) echo "unknown step $step" >&2; exit 2 ;;
+esac

@@ -1,0 +1,84 @@
+package org.jshmem.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Java mirror of {@code jshmem_state.h} must match the C header byte for byte: a C program
+ * built with the machine's C compiler prints the header's sizes, offsets and constants, and
+ * every one is compared with {@link GpuHeapDescriptor}.
+ */
+class GpuHeapDescriptorTest {
+    private static final Path HEADER_DIR = Path.of(System.getProperty("jshmem.home", "../"), "shmem-device", "include");
+
+    @Test
+    void javaLayoutMatchesTheCHeader(@TempDir Path dir) throws IOException, InterruptedException {
+        Path src = dir.resolve("layout.c");
+        Files.writeString(src, """
+                #include <stddef.h>
+                #include <stdio.h>
+                #include <jshmem/jshmem_state.h>
+                #define P(name, value) printf("%s %llu\\n", name, (unsigned long long)(value))
+                int main(void) {
+                  P("sizeof_state", sizeof(jshmem_device_state_t));
+                  P("sizeof_team", sizeof(jshmem_team_desc_t));
+                  P("my_pe", offsetof(jshmem_device_state_t, my_pe));
+                  P("n_pes", offsetof(jshmem_device_state_t, n_pes));
+                  P("debug", offsetof(jshmem_device_state_t, debug));
+                  P("heap_size", offsetof(jshmem_device_state_t, heap_size));
+                  P("heap_base", offsetof(jshmem_device_state_t, heap_base));
+                  P("peer_base", offsetof(jshmem_device_state_t, peer_base));
+                  P("teams", offsetof(jshmem_device_state_t, teams));
+                  P("max_pes", JSHMEM_MAX_PES);
+                  P("max_teams", JSHMEM_MAX_TEAMS);
+                  P("cell", JSHMEM_CELL);
+                  P("gen_offset", JSHMEM_GEN_OFFSET);
+                  P("coll_offset", JSHMEM_COLL_OFFSET);
+                  P("internal_size", JSHMEM_INTERNAL_SIZE);
+                  P("sync_cell_3_5", JSHMEM_SYNC_CELL(3, 5));
+                  return 0;
+                }
+                """);
+        Path exe = dir.resolve("layout");
+        run(dir, "cc", "-std=c11", "-Wall", "-Werror", "-I" + HEADER_DIR.toAbsolutePath(), src.toString(), "-o", exe.toString());
+        Map<String, Long> c = new HashMap<>();
+        for (String line : run(dir, exe.toString()).split("\n")) {
+            String[] kv = line.trim().split(" ");
+            c.put(kv[0], Long.parseLong(kv[1]));
+        }
+        assertEquals(c.get("sizeof_state"), GpuHeapDescriptor.STATE.byteSize());
+        assertEquals(c.get("sizeof_team"), GpuHeapDescriptor.TEAM.byteSize());
+        assertEquals(c.get("my_pe"), GpuHeapDescriptor.MY_PE);
+        assertEquals(c.get("n_pes"), GpuHeapDescriptor.N_PES);
+        assertEquals(c.get("debug"), GpuHeapDescriptor.DEBUG);
+        assertEquals(c.get("heap_size"), GpuHeapDescriptor.HEAP_SIZE);
+        assertEquals(c.get("heap_base"), GpuHeapDescriptor.HEAP_BASE);
+        assertEquals(c.get("peer_base"), GpuHeapDescriptor.PEER_BASE);
+        assertEquals(c.get("teams"), GpuHeapDescriptor.TEAMS);
+        assertEquals(c.get("max_pes"), GpuHeapDescriptor.MAX_PES);
+        assertEquals(c.get("max_teams"), GpuHeapDescriptor.MAX_TEAMS);
+        assertEquals(c.get("cell"), GpuHeapDescriptor.CELL);
+        assertEquals(c.get("gen_offset"), GpuHeapDescriptor.GEN_OFFSET);
+        assertEquals(c.get("coll_offset"), GpuHeapDescriptor.COLL_OFFSET);
+        assertEquals(c.get("internal_size"), GpuHeapDescriptor.INTERNAL_SIZE);
+        assertEquals(c.get("sync_cell_3_5"), GpuHeapDescriptor.syncCell(3, 5));
+    }
+
+    private static String run(Path dir, String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new AssertionError(String.join(" ", cmd) + " failed:\n" + out);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,37 @@
+package org.jshmem.it.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.jshmem.it.JobResult;
+import org.jshmem.it.MpiJob;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * On-stream operations on a GPU heap (tag "gpu": run on the GPU machine, see README; the CPU
+ * build excludes the tag rather than skipping it).
+ */
+@Tag("gpu")
+class GpuStreamOpsTest {
+    @ParameterizedTest(name = "{0} PEs")
+    @ValueSource(ints = {2})
+    void streamOperationsMoveExactData(int np) {
+        JobResult r = MpiJob.of(np, StreamOpsProgram.class).env("JSHMEM_BACKEND", "cuda")
+                .env("JSHMEM_SYMMETRIC_SIZE", "256M").run();
+        assertTrue(r.succeeded(), r::toString);
+        for (int pe = 0; pe < np; pe++) {
+            assertTrue(r.value(pe, "describe").startsWith("CUDA_GPU_memory"), r::toString);
+            for (long bytes : new long[] {8, 4096, (1 << 20) + 24, 16L << 20}) {
+                assertEquals(0, r.longValue(pe, "put." + bytes + ".mismatches"), "put " + bytes + " on PE " + pe);
+                assertEquals("true", r.value(pe, "put." + bytes + ".elapsedNonNegative"));
+                assertEquals(0, r.longValue(pe, "get." + bytes + ".mismatches"), "get " + bytes + " on PE " + pe);
+            }
+            assertEquals(100, r.longValue(pe, "ring.signal"));
+            assertEquals(0, r.longValue(pe, "ring.mismatches"));
+            assertEquals("done", r.value(pe, "barriers"));
+        }
+        assertEquals((long) np * (np + 1) / 2, r.longValue(0, "add.signal"));
+    }
+}

@@ -1,0 +1,108 @@
+package org.jshmem.it.gpu;
+
+import static org.jshmem.it.PeProgram.report;
+
+import org.jshmem.Cmp;
+import org.jshmem.Shmem;
+import org.jshmem.ShmemEvent;
+import org.jshmem.ShmemStream;
+import org.jshmem.SignalOp;
+import org.jshmem.SymmetricSegment;
+
+/**
+ * Runs on every PE of a GPU job: the on-stream operations. Each check fills buffers with a
+ * pattern that names the writer, moves them on a stream, and reports how many longs differ from
+ * what must have arrived (the test asserts 0) and a checksum (the test computes its own).
+ */
+public final class StreamOpsProgram {
+    static long pattern(int pe, long i, int salt) {
+        return pe * 1_000_000_007L + i * 31 + salt;
+    }
+
+    public static void main(String[] args) {
+        try (Shmem shmem = Shmem.init(); ShmemStream stream = shmem.createStream();
+             ShmemEvent start = shmem.createEvent(); ShmemEvent end = shmem.createEvent()) {
+            int me = shmem.myPe();
+            int n = shmem.nPes();
+            int right = (me + 1) % n;
+            int left = (me - 1 + n) % n;
+            report(me, "describe", shmem.describe().replace(' ', '_'));
+            long[] sizes = {8, 4096, (1 << 20) + 24, 16L << 20};
+            long max = sizes[sizes.length - 1];
+            SymmetricSegment src = shmem.malloc(max);
+            SymmetricSegment dst = shmem.malloc(max);
+            SymmetricSegment sig = shmem.calloc(4, Long.BYTES);
+            int salt = 0;
+            for (long bytes : sizes) {
+                int count = (int) (bytes / Long.BYTES);
+                // putOnStream: my src -> right's dst
+                salt++;
+                fill(shmem, src, count, me, salt);
+                shmem.barrierAll();
+                stream.record(start);
+                shmem.putOnStream(dst, 0, src, 0, bytes, right, stream);
+                shmem.barrierAllOnStream(stream);
+                stream.record(end);
+                stream.synchronize();
+                report(me, "put." + bytes + ".mismatches", mismatches(shmem, dst, count, left, salt));
+                report(me, "put." + bytes + ".elapsedNonNegative", end.elapsedMillisSince(start) >= 0);
+                shmem.barrierAll();
+                // getOnStream: left's src -> my dst
+                salt++;
+                fill(shmem, src, count, me, salt);
+                shmem.barrierAll();
+                shmem.getOnStream(dst, 0, src, 0, bytes, left, stream);
+                shmem.quietOnStream(stream);
+                stream.synchronize();
+                report(me, "get." + bytes + ".mismatches", mismatches(shmem, dst, count, left, salt));
+                shmem.barrierAll();
+            }
+            // put-with-signal ring on the stream, 100 rounds; each round waits for the left's signal
+            int rounds = 100;
+            int count = 4096 / Long.BYTES;
+            for (int r = 1; r <= rounds; r++) {
+                fill(shmem, src, count, me, 1000 + r);   // host-blocking: src holds round r's data
+                shmem.putSignalOnStream(dst, 0, src, 0, 4096, sig, 0, r, SignalOp.SET, right, stream);
+                shmem.signalWaitUntilOnStream(sig, 0, Cmp.GE, r, stream);
+                stream.synchronize();
+                shmem.barrierAll();   // nobody refills src before every PE's round-r put has landed
+            }
+            report(me, "ring.signal", shmem.signalFetch(sig, 0));
+            report(me, "ring.mismatches", mismatches(shmem, dst, count, left, 1000 + rounds));
+            // ADD signals from every PE into PE 0, waited for with a comparison the stream API lacks (NE -> kernel)
+            shmem.putSignalOnStream(dst, 0, src, 0, 8, sig, 8, me + 1, SignalOp.ADD, 0, stream);
+            if (me == 0) {
+                shmem.signalWaitUntilOnStream(sig, 8, Cmp.NE, 0, stream);
+                shmem.signalWaitUntilOnStream(sig, 8, Cmp.GE, (long) n * (n + 1) / 2, stream);
+            }
+            stream.synchronize();
+            shmem.barrierAll();
+            report(me, "add.signal", shmem.signalFetch(sig, 8));
+            // back-to-back barriers on the stream
+            for (int i = 0; i < 1000; i++) {
+                shmem.barrierAllOnStream(stream);
+            }
+            stream.synchronize();
+            report(me, "barriers", "done");
+        }
+    }
+
+    private static void fill(Shmem shmem, SymmetricSegment seg, int count, int pe, int salt) {
+        long[] v = new long[count];
+        for (int i = 0; i < count; i++) {
+            v[i] = pattern(pe, i, salt);
+        }
+        shmem.put(seg, 0, v, 0, count, shmem.myPe());
+        shmem.quiet();
+    }
+
+    private static long mismatches(Shmem shmem, SymmetricSegment seg, int count, int from, int salt) {
+        long[] v = new long[count];
+        shmem.get(v, 0, count, seg, 0, shmem.myPe());
+        long bad = 0;
+        for (int i = 0; i < count; i++) {
+            bad += v[i] == pattern(from, i, salt) ? 0 : 1;
+        }
+        return bad;
+    }
+}
