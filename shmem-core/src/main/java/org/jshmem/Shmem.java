@@ -213,7 +213,7 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
                     + " of %d. Free segments you no longer need, or raise JSHMEM_SYMMETRIC_SIZE (now %s), e.g."
                     + " JSHMEM_SYMMETRIC_SIZE=%s.", call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(),
                     allocator.capacity(), sizeText(config.symmetricSize()),
-                    sizeText(suggestedSize(config.symmetricSize() + bytes))), bytes, x.freeBytes());
+                    sizeText(suggestedSize(config.symmetricSize() + Math.min(bytes, 1L << 62)))), bytes, x.freeBytes());
         }
         SymmetricAllocator.Allocated a = (SymmetricAllocator.Allocated) r;
         SymmetricSegment segment = new SymmetricSegment(this, a.offset(), bytes, call);
@@ -239,7 +239,7 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
 
     private static long suggestedSize(long needed) {
         long s = 1L << 20;
-        while (s < needed) {
+        while (s < needed && s < 1L << 62) {   // needed may have overflowed, or be past any real heap
             s <<= 1;
         }
         return s;
