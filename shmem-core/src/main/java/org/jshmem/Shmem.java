@@ -159,7 +159,7 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
         if (count < 0 || size < 0) {
             throw new IllegalArgumentException("calloc(" + count + ", " + size + "): count and size must not be negative");
         }
-        return allocate("calloc(" + count + ", " + size + ")", Math.multiplyExact(count, size),
+        return allocate("calloc(" + count + ", " + size + ")", count != 0 && size > Long.MAX_VALUE / count ? Long.MAX_VALUE : count * size,
                 SymmetricAllocator.MIN_ALIGNMENT, true);
     }
 
