@@ -343,6 +343,7 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
         checkStrides("iput", destStride, srcStride, nelems);
         long span = nelems == 0 ? 0 : ((nelems - 1) * destStride + 1) * size;
         long base = target("iput", dest, destOffset, span, pe);
+        checkLocalSpan("iput", src, srcStride, size, nelems);
         for (long i = 0; i < nelems; i++) {
             backend.put(pe, base + i * destStride * size, src.asSlice(i * srcStride * size, size));
         }
@@ -355,8 +356,18 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
         checkStrides("iget", dstStride, srcStride, nelems);
         long span = nelems == 0 ? 0 : ((nelems - 1) * srcStride + 1) * size;
         long base = target("iget", src, srcOffset, span, pe);
+        checkLocalSpan("iget", dst, dstStride, size, nelems);
         for (long i = 0; i < nelems; i++) {
             backend.get(dst.asSlice(i * dstStride * size, size), pe, base + i * srcStride * size);
+        }
+    }
+
+    /** Checks that {@code nelems} elements {@code stride} apart fit in {@code local}, before any element moves. */
+    private static void checkLocalSpan(String call, MemorySegment local, long stride, long size, long nelems) {
+        if (nelems > 0 && (nelems - 1) * stride * size + size > local.byteSize()) {
+            throw new IndexOutOfBoundsException(call + ": " + nelems + " elements of " + size + " bytes, " + stride
+                    + " apart, need " + ((nelems - 1) * stride * size + size) + " bytes of the local segment, which has "
+                    + local.byteSize());
         }
     }
 
