@@ -25,6 +25,7 @@ public final class MpiJob {
     private final List<String> mpirunOptions = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private Duration timeout = Duration.ofSeconds(120);
+    private String classPath = System.getProperty("java.class.path");
 
     private MpiJob(int np, Class<?> main) {
         this.np = np;
@@ -53,6 +54,12 @@ public final class MpiJob {
         return this;
     }
 
+    /** The PEs' class path instead of this JVM's (e.g. one without mpi.jar). */
+    public MpiJob classPath(String cp) {
+        classPath = cp;
+        return this;
+    }
+
     public MpiJob timeout(Duration t) {
         timeout = t;
         return this;
@@ -75,7 +82,7 @@ public final class MpiJob {
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED",
                 "-Djava.library.path=" + System.getProperty("java.library.path"),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "-cp", classPath, main.getName()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
