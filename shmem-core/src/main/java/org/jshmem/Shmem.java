@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.bootstrap.Bootstraps;
 import org.jshmem.heap.SymmetricAllocator;
+import org.jshmem.host.ControlDescriptor;
 import org.jshmem.host.NodeBarrier;
 import org.jshmem.host.NodeSharedMemory;
 import org.jshmem.internal.PeWatch;
@@ -586,7 +587,7 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
         try {
             node.markClosing();
             backend.quiet();
-            barrier.sync(0, 0, 1, nPes, PeWatch.CLOSE);
+            barrier.sync(ControlDescriptor.CLOSE_SLOT, 0, 1, nPes, PeWatch.CLOSE);
             node.markFinalized();
         } catch (RuntimeException e) {
             node.markFailed();
