@@ -11,7 +11,9 @@ import org.jshmem.SymmetricSegment;
 /**
  * One PE (args[1]) dies while the others wait for it: PE 0 in barrierAll, the rest in
  * waitUntilLong on a flag it would set. {@code kill9}: it sends itself SIGKILL; {@code throw}: an
- * exception leaves its main without close(). The survivors report the PeFailedException.
+ * exception leaves its main without close(); {@code closeEarly}: an exception leaves a
+ * try-with-resources block, so it closes jshmem while the others still wait for it. The survivors
+ * report the PeFailedException.
  */
 public final class KillProgram {
     public static void main(String[] args) throws IOException, InterruptedException {
@@ -23,6 +25,11 @@ public final class KillProgram {
         report(me, "pid", ProcessHandle.current().pid());
         s.barrierAll();
         if (me == victim) {
+            if (how.equals("closeEarly")) {
+                try (s) {
+                    throw new IllegalStateException("PE " + me + " gives up and closes jshmem while the others wait");
+                }
+            }
             if (how.equals("kill9")) {
                 new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).inheritIO().start().waitFor();
                 Thread.sleep(60_000);    // not reached
