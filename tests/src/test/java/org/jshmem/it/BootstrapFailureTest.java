@@ -63,6 +63,18 @@ class BootstrapFailureTest {
     }
 
     @Test
+    void heapLargerThanTheShmDirectory() {
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_SYMMETRIC_SIZE", "64T").run();
+        assertFalse(r.timedOut(), r::toString);
+        assertTrue(r.exitCode() != 0, r::toString);
+        List<String> lines = r.linesWith("org.jshmem.BootstrapException: PE 0 could not create the node's shared memory:"
+                + " /dev/shm has");
+        assertFalse(lines.isEmpty(), r::toString);   // mpirun may end the other PE before it prints
+        assertTrue(lines.getFirst().contains("but 2 PEs x 65536.0 GiB of symmetric heap need"), lines.getFirst());
+        assertTrue(lines.getFirst().contains("Lower JSHMEM_SYMMETRIC_SIZE, or give /dev/shm more room"), lines.getFirst());
+    }
+
+    @Test
     void wrongMpiJar() throws IOException {
         // an mpi.MPI that is not OpenMPI's: it has none of the methods jshmem calls
         Path src = Files.createDirectories(tmp.resolve("src/mpi"));
