@@ -11,6 +11,7 @@ import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.bootstrap.Bootstraps;
 import org.jshmem.gpu.GpuBackend;
 import org.jshmem.heap.SymmetricAllocator;
+import org.jshmem.host.ControlDescriptor;
 import org.jshmem.host.NodeBarrier;
 import org.jshmem.host.NodeSharedMemory;
 import org.jshmem.internal.PeWatch;
@@ -161,7 +162,7 @@ public final class Shmem
         if (count < 0 || size < 0) {
             throw new IllegalArgumentException("calloc(" + count + ", " + size + "): count and size must not be negative");
         }
-        return allocate("calloc(" + count + ", " + size + ")", Math.multiplyExact(count, size),
+        return allocate("calloc(" + count + ", " + size + ")", count != 0 && size > Long.MAX_VALUE / count ? Long.MAX_VALUE : count * size,
                 SymmetricAllocator.MIN_ALIGNMENT, true);
     }
 
@@ -215,7 +216,7 @@ public final class Shmem
                     + " of %d. Free segments you no longer need, or raise JSHMEM_SYMMETRIC_SIZE (now %s), e.g."
                     + " JSHMEM_SYMMETRIC_SIZE=%s.", call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(),
                     allocator.capacity(), sizeText(config.symmetricSize()),
-                    sizeText(suggestedSize(config.symmetricSize() + bytes))), bytes, x.freeBytes());
+                    sizeText(suggestedSize(config.symmetricSize() + Math.min(bytes, 1L << 62)))), bytes, x.freeBytes());
         }
         SymmetricAllocator.Allocated a = (SymmetricAllocator.Allocated) r;
         SymmetricSegment segment = new SymmetricSegment(this, a.offset(), bytes, call);
@@ -228,7 +229,7 @@ public final class Shmem
 
     private static long suggestedSize(long needed) {
         long s = 1L << 20;
-        while (s < needed) {
+        while (s < needed && s < 1L << 62) {   // needed may have overflowed, or be past any real heap
             s <<= 1;
         }
         return s;
@@ -332,6 +333,7 @@ public final class Shmem
         checkStrides("iput", destStride, srcStride, nelems);
         long span = nelems == 0 ? 0 : ((nelems - 1) * destStride + 1) * size;
         long base = target("iput", dest, destOffset, span, pe);
+        checkLocalSpan("iput", src, srcStride, size, nelems);
         for (long i = 0; i < nelems; i++) {
             backend.put(pe, base + i * destStride * size, src.asSlice(i * srcStride * size, size));
         }
@@ -344,8 +346,18 @@ public final class Shmem
         checkStrides("iget", dstStride, srcStride, nelems);
         long span = nelems == 0 ? 0 : ((nelems - 1) * srcStride + 1) * size;
         long base = target("iget", src, srcOffset, span, pe);
+        checkLocalSpan("iget", dst, dstStride, size, nelems);
         for (long i = 0; i < nelems; i++) {
             backend.get(dst.asSlice(i * dstStride * size, size), pe, base + i * srcStride * size);
+        }
+    }
+
+    /** Checks that {@code nelems} elements {@code stride} apart fit in {@code local}, before any element moves. */
+    private static void checkLocalSpan(String call, MemorySegment local, long stride, long size, long nelems) {
+        if (nelems > 0 && (nelems - 1) * stride * size + size > local.byteSize()) {
+            throw new IndexOutOfBoundsException(call + ": " + nelems + " elements of " + size + " bytes, " + stride
+                    + " apart, need " + ((nelems - 1) * stride * size + size) + " bytes of the local segment, which has "
+                    + local.byteSize());
         }
     }
 
@@ -587,7 +599,7 @@ public final class Shmem
         try {
             node.markClosing();
             backend.quiet();
-            barrier.sync(0, 0, 1, nPes, PeWatch.CLOSE);
+            barrier.sync(ControlDescriptor.CLOSE_SLOT, 0, 1, nPes, PeWatch.CLOSE);
             node.markFinalized();
         } catch (RuntimeException e) {
             node.markFailed();

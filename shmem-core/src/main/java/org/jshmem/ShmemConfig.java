@@ -97,7 +97,7 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 read(env, "JSHMEM_DEBUG", false, ShmemConfig::parseFlag),
                 read(env, "JSHMEM_BOOTSTRAP", BootstrapKind.AUTO, v -> parseEnum(BootstrapKind.class, v)),
                 read(env, "JSHMEM_SHM_DIR", Path.of("/dev/shm"), Path::of),
-                read(env, "JSHMEM_LIVENESS_MS", 200L, v -> (long) parseNonNegativeInt(v)),
+                read(env, "JSHMEM_LIVENESS_MS", 200L, ShmemConfig::parsePositiveMillis),
                 read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt),
                 read(env, "JSHMEM_SM_COPY_MAX", 8L << 20, ShmemConfig::parseSizeOrZero));
     }
@@ -189,6 +189,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
             case "0", "false", "no", "off" -> false;
             default -> throw new IllegalArgumentException("expected 0 or 1");
         };
+    }
+
+    private static long parsePositiveMillis(String value) {
+        if (parseNonNegativeInt(value) == 0) {
+            throw new IllegalArgumentException("expected a positive integer (milliseconds)");
+        }
+        return Integer.parseInt(value);
     }
 
     private static int parseNonNegativeInt(String value) {

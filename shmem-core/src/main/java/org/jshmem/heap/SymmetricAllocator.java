@@ -51,6 +51,9 @@ public final class SymmetricAllocator {
             throw new IllegalArgumentException("alignment must be a power of two, got " + alignment);
         }
         long align = Math.max(alignment, MIN_ALIGNMENT);
+        if (bytes > capacity) {   // cannot fit; also keeps the rounding below from overflowing
+            return new Exhausted(freeBytes, largestFreeBlock());
+        }
         long size = roundUp(Math.max(bytes, 1), MIN_ALIGNMENT);
         for (Map.Entry<Long, Long> block : free.entrySet()) {
             long start = block.getKey();

@@ -39,6 +39,11 @@ public final class ControlDescriptor {
 
     /** Teams that can exist at once (team slot 0 is the world team, 1 the node team). */
     public static final int MAX_TEAMS = 64;
+    /**
+     * Team slot of the barrier in {@code close()}, used by nothing else: were it the world team's,
+     * a PE that closes early would complete the others' {@code barrierAll} in its place.
+     */
+    public static final int CLOSE_SLOT = MAX_TEAMS - 1;
     public static final long SYNC_CELL = 128;
     public static final long SYNC_GENERATION = 0;
     public static final long SYNC_AUX = 64;

@@ -12,13 +12,22 @@ import java.util.regex.Pattern;
  * What a job printed. PE programs report results as lines {@code PE <n> <key> <value>} (see
  * {@link PeProgram#report}); {@link #value(int, String)} finds them.
  */
-public record JobResult(int np, int exitCode, boolean timedOut, String output, Duration elapsed) {
+public record JobResult(int np, int exitCode, boolean timedOut, String output, Duration elapsed, List<String> peOutput) {
     private static final Pattern REPORT = Pattern.compile("^PE (\\d+) (\\S+) ?(.*)$", Pattern.MULTILINE);
 
-    /** Every key -> value that PE {@code pe} reported, in order. */
+    /** A result without separate per-PE output. */
+    public JobResult(int np, int exitCode, boolean timedOut, String output, Duration elapsed) {
+        this(np, exitCode, timedOut, output, elapsed, List.of());
+    }
+
+    /**
+     * Every key -> value that PE {@code pe} reported, in order: from that PE's own output when the
+     * job kept it apart (mpirun may split lines when it interleaves the PEs' output), else from
+     * the combined output.
+     */
     public Map<String, String> reports(int pe) {
         Map<String, String> m = new LinkedHashMap<>();
-        Matcher x = REPORT.matcher(output);
+        Matcher x = REPORT.matcher(pe < peOutput.size() ? peOutput.get(pe) : output);
         while (x.find()) {
             if (Integer.parseInt(x.group(1)) == pe) {
                 m.put(x.group(2), x.group(3).trim());

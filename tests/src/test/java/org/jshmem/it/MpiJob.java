@@ -3,12 +3,15 @@ package org.jshmem.it;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Starts a real jshmem job: {@code mpirun -np N java ... MainClass args}, one JVM per PE, with
@@ -22,6 +25,7 @@ public final class MpiJob {
     private final List<String> mpirunOptions = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private Duration timeout = Duration.ofSeconds(120);
+    private String classPath = defaultClassPath();
 
     private MpiJob(int np, Class<?> main) {
         this.np = np;
@@ -54,6 +58,12 @@ public final class MpiJob {
         return this;
     }
 
+    /** The PEs' class path instead of this JVM's (e.g. one without mpi.jar). */
+    public MpiJob classPath(String cp) {
+        classPath = cp;
+        return this;
+    }
+
     public MpiJob timeout(Duration t) {
         timeout = t;
         return this;
@@ -61,13 +71,22 @@ public final class MpiJob {
 
     /** Runs the job to its end (or its timeout). */
     public JobResult run() {
-        List<String> cmd = new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", Integer.toString(np)));
+        java.nio.file.Path perPe;
+        try {
+            perPe = Files.createTempDirectory("jshmem-it-output");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // mpirun interleaves the PEs' output in chunks that may split lines; it also writes each
+        // PE's output whole to its own file, which is where the reports are read from
+        List<String> cmd = new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", Integer.toString(np),
+                "--output-filename", perPe.toString()));
         cmd.addAll(mpirunOptions);
         cmd.add(Path.java());
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED",
                 "-Djava.library.path=" + System.getProperty("java.library.path"),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4", "-Xshare:auto",
-                "-cp", classPath(), main.getName()));
+                "-cp", classPath, main.getName()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
@@ -91,8 +110,8 @@ public final class MpiJob {
                 p.waitFor();
             }
             reader.join(10_000);
-            return new JobResult(np, done ? p.exitValue() : -1, !done, out.toString(),
-                    Duration.ofNanos(System.nanoTime() - t0));
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
+            return new JobResult(np, done ? p.exitValue() : -1, !done, out.toString(), elapsed, readPerPe(perPe));
         } catch (IOException e) {
             throw new UncheckedIOException("could not start mpirun: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -101,8 +120,31 @@ public final class MpiJob {
         }
     }
 
+    /** Each PE's standard output, from the files of mpirun's --output-filename (then deleted). */
+    private List<String> readPerPe(java.nio.file.Path dir) {
+        List<String> out = new ArrayList<>();
+        try {
+            for (int pe = 0; pe < np; pe++) {
+                String name = "rank." + pe;
+                try (Stream<java.nio.file.Path> files = Files.walk(dir)) {
+                    List<java.nio.file.Path> f = files.filter(x -> x.getFileName().toString().equals("stdout")
+                            && x.getParent().getFileName().toString().equals(name)).toList();
+                    out.add(f.isEmpty() ? "" : Files.readString(f.getFirst(), StandardCharsets.UTF_8));
+                }
+            }
+            try (Stream<java.nio.file.Path> files = Files.walk(dir)) {
+                for (java.nio.file.Path x : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(x);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the PEs' output in " + dir + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     /** The class path for the PEs: {@code jshmem.test.classpath} when set (console launcher), else this JVM's. */
-    private static String classPath() {
+    private static String defaultClassPath() {
         String cp = System.getProperty("jshmem.test.classpath");
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }

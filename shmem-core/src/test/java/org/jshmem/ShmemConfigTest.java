@@ -1,0 +1,146 @@
+package org.jshmem;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.jshmem.ShmemConfig.BackendKind;
+import org.jshmem.ShmemConfig.BootstrapKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ShmemConfigTest {
+
+    @ParameterizedTest
+    @CsvSource({
+        "4096, 4096",
+        "1, 1",
+        "1k, 1024",
+        "1K, 1024",
+        "512M, 536870912",
+        "512m, 536870912",
+        "2G, 2147483648",
+        "2g, 2147483648",
+        "3T, 3298534883328",
+        "' 64M ', 67108864",
+        "2GB, 2147483648",
+        "2GiB, 2147483648",
+        "100MB, 104857600",
+        "8388607T, 9223370937343148032",
+    })
+    void parsesSizes(String text, String expected) {
+        assertEquals(Long.parseLong(expected), ShmemConfig.parseSize(text));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "M", "abc", "1.5G", "-1", "0", "0M", "12Q", "1 G B", "0x100", "9223372036854775808", "8388608T"})
+    void rejectsBadSizesSayingWhat(String text) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.parseSize(text));
+        assertTrue(e.getMessage().contains("'" + text + "'"), "names the value: " + e.getMessage());
+    }
+
+    @Test
+    void badSizeMessageSaysHowToWriteOne() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.parseSize("lots"));
+        assertTrue(e.getMessage().contains("512M"), e.getMessage());
+    }
+
+    @Test
+    void defaults() {
+        ShmemConfig c = ShmemConfig.fromMap(Map.of());
+        assertEquals(1L << 30, c.symmetricSize());
+        assertEquals(ShmemConfig.DEFAULT_SYMMETRIC_SIZE, c.symmetricSize());
+        assertEquals(BackendKind.AUTO, c.backend());
+        assertEquals(OptionalInt.empty(), c.device());
+        assertFalse(c.debug());
+        assertEquals(BootstrapKind.AUTO, c.bootstrap());
+        assertEquals(Path.of("/dev/shm"), c.shmDir());
+        assertEquals(200, c.livenessMillis());
+        assertEquals(4096, c.spinIterations());
+    }
+
+    @Test
+    void readsEveryVariable() {
+        ShmemConfig c = ShmemConfig.fromMap(Map.of(
+                "JSHMEM_SYMMETRIC_SIZE", "512M",
+                "JSHMEM_BACKEND", "host",
+                "JSHMEM_DEVICE", "3",
+                "JSHMEM_DEBUG", "1",
+                "JSHMEM_BOOTSTRAP", "single",
+                "JSHMEM_SHM_DIR", "/tmp/x",
+                "JSHMEM_LIVENESS_MS", "50",
+                "JSHMEM_SPIN", "0"));
+        assertEquals(512L << 20, c.symmetricSize());
+        assertEquals(BackendKind.HOST, c.backend());
+        assertEquals(OptionalInt.of(3), c.device());
+        assertTrue(c.debug());
+        assertEquals(BootstrapKind.SINGLE, c.bootstrap());
+        assertEquals(Path.of("/tmp/x"), c.shmDir());
+        assertEquals(50, c.livenessMillis());
+        assertEquals(0, c.spinIterations());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"host, HOST", "HOST, HOST", "Cuda, CUDA", "hip, HIP", "auto, AUTO"})
+    void backendNames(String text, BackendKind kind) {
+        assertEquals(kind, ShmemConfig.fromMap(Map.of("JSHMEM_BACKEND", text)).backend());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"mpi, MPI", "MPI, MPI", "single, SINGLE", "Auto, AUTO"})
+    void bootstrapNames(String text, BootstrapKind kind) {
+        assertEquals(kind, ShmemConfig.fromMap(Map.of("JSHMEM_BOOTSTRAP", text)).bootstrap());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1, true", "true, true", "YES, true", "on, true", "0, false", "false, false", "no, false", "Off, false"})
+    void debugFlags(String text, boolean on) {
+        assertEquals(on, ShmemConfig.fromMap(Map.of("JSHMEM_DEBUG", text)).debug());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "JSHMEM_SYMMETRIC_SIZE | 12X     | 512M",
+        "JSHMEM_SYMMETRIC_SIZE | 0       | size",
+        "JSHMEM_BACKEND        | gpu     | host, cuda, hip, auto",
+        "JSHMEM_BOOTSTRAP      | pmi     | mpi, single, auto",
+        "JSHMEM_DEBUG          | 2       | 0 or 1",
+        "JSHMEM_DEVICE         | -1      | non-negative integer",
+        "JSHMEM_DEVICE         | first   | non-negative integer",
+        "JSHMEM_SPIN           | many    | non-negative integer",
+        "JSHMEM_LIVENESS_MS    | 0       | positive",
+        "JSHMEM_LIVENESS_MS    | soon    | integer",
+    })
+    void badValuesNameTheVariableTheValueAndWhatIsExpected(String name, String value, String expected) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ShmemConfig.fromMap(Map.of(name, value)));
+        String m = e.getMessage();
+        assertTrue(m.contains(name + "=" + value), "names the variable and value: " + m);
+        assertTrue(m.contains(expected), "says what is expected (" + expected + "): " + m);
+    }
+
+    @Test
+    void blankValuesMeanTheDefault() {
+        ShmemConfig c = ShmemConfig.fromMap(Map.of("JSHMEM_SYMMETRIC_SIZE", "  ", "JSHMEM_BACKEND", ""));
+        assertEquals(ShmemConfig.DEFAULT_SYMMETRIC_SIZE, c.symmetricSize());
+        assertEquals(BackendKind.AUTO, c.backend());
+    }
+
+    @Test
+    void withersChangeOneSetting() {
+        ShmemConfig c = ShmemConfig.fromMap(Map.of("JSHMEM_SPIN", "7"));
+        ShmemConfig d = c.withSymmetricSize(4096).withBackend(BackendKind.HOST).withDebug(true);
+        assertEquals(4096, d.symmetricSize());
+        assertEquals(BackendKind.HOST, d.backend());
+        assertTrue(d.debug());
+        assertEquals(7, d.spinIterations());
+        assertEquals(c.shmDir(), d.shmDir());
+        assertThrows(IllegalArgumentException.class, () -> c.withSymmetricSize(0));
+    }
+}

@@ -1,0 +1,486 @@
+package org.jshmem;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.jshmem.ShmemConfig.BackendKind;
+import org.jshmem.ShmemConfig.BootstrapKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A job of one PE ({@code JSHMEM_BOOTSTRAP=single}, host backend) that talks to itself: every
+ * call on PE 0, the error cases, and the life cycle (init, current, close, use after close and free).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class SinglePeShmemTest {
+    private static final long HEAP = 1L << 20;
+    private static final byte SENTINEL = (byte) 0xA5;
+
+    @TempDir
+    Path shmDir;
+
+    private Shmem shmem;
+
+    private ShmemConfig config(long heap) {
+        return new ShmemConfig(heap, BackendKind.HOST, OptionalInt.empty(), false, BootstrapKind.SINGLE, shmDir, 50, 64);
+    }
+
+    private Shmem start() {
+        shmem = Shmem.init(config(HEAP));
+        return shmem;
+    }
+
+    @AfterEach
+    void closeAndCheckNoFileIsLeft() throws IOException {
+        if (shmem != null) {
+            shmem.close();
+        }
+        assertThrows(ShmemStateException.class, Shmem::current, "no PE is left current after a test");
+        try (Stream<Path> left = Files.list(shmDir)) {
+            assertEquals(List.of(), left.toList(), "files left in JSHMEM_SHM_DIR");
+        }
+    }
+
+    // ------------------------------------------------------------------ life cycle
+
+    @Test
+    void currentBeforeInitSaysToCallInit() {
+        ShmemStateException e = assertThrows(ShmemStateException.class, Shmem::current);
+        assertTrue(e.getMessage().contains("Shmem.init()"), e.getMessage());
+    }
+
+    @Test
+    void initGivesPeZeroOfOne() {
+        Shmem s = start();
+        assertEquals(0, s.myPe());
+        assertEquals(1, s.nPes());
+        assertSame(s, Shmem.current());
+        assertEquals(HEAP, s.heapSize());
+        assertEquals(HEAP, s.heapFree());
+        assertTrue(s.describe().contains("host shared memory"), s.describe());
+        assertTrue(s.describe().contains("single PE"), s.describe());
+    }
+
+    @Test
+    void doubleInitIsRefusedAndLeavesTheFirstPeWorking() {
+        Shmem s = start();
+        ShmemStateException e = assertThrows(ShmemStateException.class, () -> Shmem.init(config(HEAP)));
+        assertTrue(e.getMessage().contains("already has a PE"), e.getMessage());
+        assertTrue(e.getMessage().contains("close it first"), e.getMessage());
+        assertSame(s, Shmem.current());
+        SymmetricSegment seg = s.malloc(8);
+        s.pLong(seg, 0, 42, 0);
+        assertEquals(42, s.gLong(seg, 0, 0));
+    }
+
+    @Test
+    void closeTwiceIsHarmlessAndInitAgainWorks() {
+        Shmem s = start();
+        s.close();
+        s.close();
+        assertThrows(ShmemStateException.class, Shmem::current);
+        Shmem t = start();
+        assertNotSame(s, t);
+        assertSame(t, Shmem.current());
+        assertEquals(0, t.malloc(16).heapOffset(), "a new PE has a fresh heap");
+    }
+
+    @Test
+    void useAfterCloseIsAnErrorNamingTheCall() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(64);
+        s.close();
+        List<Executable> calls = List.of(
+                () -> s.put(seg, 0, new int[] {1}, 0, 1, 0),
+                () -> s.get(new int[1], 0, 1, seg, 0, 0),
+                () -> s.pInt(seg, 0, 1, 0),
+                () -> s.gInt(seg, 0, 0),
+                () -> s.atomicFetchAddLong(seg, 0, 1, 0),
+                () -> s.signalFetch(seg, 0),
+                () -> s.signalWaitUntil(seg, 0, Cmp.EQ, 0),
+                () -> s.waitUntilInt(seg, 0, Cmp.EQ, 0),
+                () -> s.testLong(seg, 0, Cmp.EQ, 0),
+                () -> s.malloc(8),
+                () -> s.free(seg),
+                () -> s.barrierAll(),
+                () -> s.syncAll(),
+                () -> s.fence(),
+                () -> s.quiet(),
+                seg::local);
+        for (Executable call : calls) {
+            ShmemStateException e = assertThrows(ShmemStateException.class, call);
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        }
+        assertTrue(assertThrows(ShmemStateException.class, () -> s.malloc(8)).getMessage().startsWith("malloc(8)"));
+        shmem = null;
+    }
+
+    @Test
+    void useAfterFreeIsAnErrorAndTheBlockIsReused() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(256);
+        SymmetricSegment slice = seg.asSlice(8, 8);
+        s.free(seg);
+        assertTrue(seg.isFreed());
+        assertTrue(slice.isFreed());
+        for (Executable call : List.<Executable>of(
+                () -> s.pLong(seg, 0, 1, 0),
+                () -> s.gLong(slice, 0, 0),
+                () -> s.atomicAddInt(seg, 0, 1, 0),
+                () -> s.put(slice, 0, new byte[1], 0, 1, 0),
+                seg::local,
+                () -> s.free(seg))) {
+            ShmemStateException e = assertThrows(ShmemStateException.class, call);
+            assertTrue(e.getMessage().contains("freed"), e.getMessage());
+        }
+        SymmetricSegment again = s.calloc(32, 8);
+        assertEquals(seg.heapOffset(), again.heapOffset(), "the freed block is reused");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.free(again.asSlice(0, 8)));
+        assertTrue(e.getMessage().contains("slice"), e.getMessage());
+    }
+
+    @Test
+    void segmentOfAClosedInstanceIsRefusedByTheNextOne() {
+        Shmem s = start();
+        SymmetricSegment old = s.malloc(64);
+        s.close();
+        Shmem t = start();
+        ShmemStateException e = assertThrows(ShmemStateException.class, () -> t.pInt(old, 0, 1, 0));
+        assertTrue(e.getMessage().contains("another jshmem instance"), e.getMessage());
+    }
+
+    @Test
+    void staleFileOfADeadJobIsRemovedAndALiveOneKept() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        p.waitFor();
+        Path stale = Files.createFile(shmDir.resolve("jshmem-" + p.pid() + "-0123456789abcdef"));
+        Path live = Files.createFile(shmDir.resolve("jshmem-" + ProcessHandle.current().pid() + "-0123456789abcdef"));
+        start();
+        assertFalse(Files.exists(stale), "file of dead process " + p.pid() + " removed");
+        assertTrue(Files.exists(live), "file of a live process kept");
+        Files.delete(live);
+    }
+
+    // ------------------------------------------------------------------ data movement on PE 0
+
+    @Test
+    void putsAndGetsOfEveryType() {
+        Shmem s = start();
+        SymmetricSegment seg = s.calloc(64, 8);
+        s.put(seg, 0, new byte[] {9, 1, -2, 3}, 1, 3, 0);
+        byte[] b = new byte[4];
+        s.get(b, 1, 3, seg, 0, 0);
+        assertArrayEquals(new byte[] {0, 1, -2, 3}, b);
+
+        s.put(seg, 8, new short[] {-5, 300}, 0, 2, 0);
+        short[] sh = new short[2];
+        s.getNbi(sh, 0, 2, seg, 8, 0);
+        s.quiet();
+        assertArrayEquals(new short[] {-5, 300}, sh);
+
+        s.putNbi(seg, 16, new int[] {7, -8, 9}, 0, 3, 0);
+        s.quiet();
+        int[] in = new int[3];
+        s.get(in, 0, 3, seg, 16, 0);
+        assertArrayEquals(new int[] {7, -8, 9}, in);
+
+        s.put(seg, 32, new long[] {Long.MIN_VALUE, 1L << 40}, 0, 2, 0);
+        long[] lo = new long[2];
+        s.get(lo, 0, 2, seg, 32, 0);
+        assertArrayEquals(new long[] {Long.MIN_VALUE, 1L << 40}, lo);
+
+        s.put(seg, 48, new float[] {1.5f, -0.25f}, 0, 2, 0);
+        float[] fl = new float[2];
+        s.get(fl, 0, 2, seg, 48, 0);
+        assertArrayEquals(new float[] {1.5f, -0.25f}, fl);
+
+        s.put(seg, 56, new double[] {Math.PI, -1e300}, 0, 2, 0);
+        double[] db = new double[2];
+        s.get(db, 0, 2, seg, 56, 0);
+        assertArrayEquals(new double[] {Math.PI, -1e300}, db);
+
+        // segment forms, and the local view agrees
+        MemorySegment src = MemorySegment.ofArray(new long[] {11, 12, 13});
+        s.put(seg, 128, src, 0);
+        assertEquals(12, seg.local().get(ValueLayout.JAVA_LONG, 136));
+        s.put(seg, 256, seg, 128, 24, 0);
+        long[] copy = new long[3];
+        s.get(MemorySegment.ofArray(copy), seg, 256, 0);
+        assertArrayEquals(new long[] {11, 12, 13}, copy);
+        s.getNbi(seg, 384, seg, 256, 24, 0);
+        s.putNbi(seg, 408, seg, 384, 8, 0);
+        s.quiet();
+        assertEquals(11, s.gLong(seg, 408, 0));
+    }
+
+    @Test
+    void scalarPutAndGet() {
+        Shmem s = start();
+        SymmetricSegment seg = s.calloc(1, 64);
+        s.pByte(seg, 0, (byte) -3, 0);
+        s.pShort(seg, 2, (short) -30000, 0);
+        s.pInt(seg, 4, -123456789, 0);
+        s.pLong(seg, 8, -1234567890123L, 0);
+        s.pFloat(seg, 16, -2.5f, 0);
+        s.pDouble(seg, 24, 6.02e23, 0);
+        assertEquals((byte) -3, s.gByte(seg, 0, 0));
+        assertEquals((short) -30000, s.gShort(seg, 2, 0));
+        assertEquals(-123456789, s.gInt(seg, 4, 0));
+        assertEquals(-1234567890123L, s.gLong(seg, 8, 0));
+        assertEquals(-2.5f, s.gFloat(seg, 16, 0));
+        assertEquals(6.02e23, s.gDouble(seg, 24, 0));
+    }
+
+    @Test
+    void stridedPutAndGet() {
+        Shmem s = start();
+        SymmetricSegment seg = s.calloc(32, 4);
+        int[] src = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+        s.iput(seg, 4, 3, src, 1, 2, 4, 0);   // src[1,3,5,7] -> ints 1,4,7,10
+        int[] all = new int[12];
+        s.get(all, 0, 12, seg, 0, 0);
+        assertArrayEquals(new int[] {0, 1, 0, 0, 3, 0, 0, 5, 0, 0, 7, 0}, all);
+        int[] dst = {-1, -1, -1, -1, -1, -1, -1};
+        s.iget(dst, 0, 2, seg, 4, 3, 4, 0);   // ints 1,4,7,10 -> dst[0,2,4,6]
+        assertArrayEquals(new int[] {1, -1, 3, -1, 5, -1, 7}, dst);
+    }
+
+    @Test
+    void stridedPutWithATooShortSourceTouchesNoMemory() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(256);
+        seg.local().fill(SENTINEL);
+        MemorySegment shortSrc = MemorySegment.ofArray(new int[] {1, 2, 3});
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> s.iput(seg, 0, 1, shortSrc, 1, ValueLayout.JAVA_INT, 5, 0));
+        assertSentinel(seg.local(), 0, 256);
+        MemorySegment shortDst = MemorySegment.ofArray(new int[] {-7, -7, -7});
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> s.iget(shortDst, 1, seg, 0, 1, ValueLayout.JAVA_INT, 5, 0));
+        assertArrayEquals(new int[] {-7, -7, -7}, shortDst.toArray(ValueLayout.JAVA_INT));
+    }
+
+    @Test
+    void atomicsOnPeZero() {
+        Shmem s = start();
+        SymmetricSegment seg = s.calloc(4, 8);
+        s.atomicSetInt(seg, 0, 10, 0);
+        assertEquals(10, s.atomicFetchInt(seg, 0, 0));
+        assertEquals(10, s.atomicSwapInt(seg, 0, 20, 0));
+        assertEquals(20, s.atomicCompareSwapInt(seg, 0, 1, 30, 0));
+        assertEquals(20, s.atomicCompareSwapInt(seg, 0, 20, 30, 0));
+        assertEquals(30, s.atomicFetchAddInt(seg, 0, 5, 0));
+        assertEquals(35, s.atomicFetchIncInt(seg, 0, 0));
+        s.atomicAddInt(seg, 0, -6, 0);
+        s.atomicIncInt(seg, 0, 0);
+        assertEquals(31, s.atomicFetchAndInt(seg, 0, 0b10101, 0));
+        assertEquals(0b10101, s.atomicFetchOrInt(seg, 0, 0b1000, 0));
+        assertEquals(0b11101, s.atomicFetchXorInt(seg, 0, 0b110, 0));
+        s.atomicAndInt(seg, 0, 0b11010, 0);
+        s.atomicOrInt(seg, 0, 1 << 31, 0);
+        s.atomicXorInt(seg, 0, 1, 0);
+        assertEquals((0b11011 & 0b11010 | 1 << 31) ^ 1, s.atomicFetchInt(seg, 0, 0));
+
+        long big = 1L << 40;
+        s.atomicSetLong(seg, 8, big, 0);
+        assertEquals(big, s.atomicFetchLong(seg, 8, 0));
+        assertEquals(big, s.atomicSwapLong(seg, 8, big + 1, 0));
+        assertEquals(big + 1, s.atomicCompareSwapLong(seg, 8, big, 7, 0));
+        assertEquals(big + 1, s.atomicCompareSwapLong(seg, 8, big + 1, big * 3, 0));
+        assertEquals(big * 3, s.atomicFetchAddLong(seg, 8, big, 0));
+        assertEquals(big * 4, s.atomicFetchIncLong(seg, 8, 0));
+        s.atomicAddLong(seg, 8, -1, 0);
+        s.atomicIncLong(seg, 8, 0);
+        assertEquals(big * 4 + 1, s.atomicFetchAndLong(seg, 8, big * 4, 0));
+        assertEquals(big * 4, s.atomicFetchOrLong(seg, 8, 3, 0));
+        assertEquals(big * 4 + 3, s.atomicFetchXorLong(seg, 8, big * 4 + 1, 0));
+        s.atomicAndLong(seg, 8, 6, 0);
+        s.atomicOrLong(seg, 8, Long.MIN_VALUE, 0);
+        s.atomicXorLong(seg, 8, 1, 0);
+        assertEquals(Long.MIN_VALUE | 3, s.atomicFetchLong(seg, 8, 0));
+    }
+
+    @Test
+    void signalsAndWaitsOnPeZero() throws Exception {
+        Shmem s = start();
+        SymmetricSegment data = s.calloc(4, 8);
+        SymmetricSegment sig = s.calloc(2, 8);
+        s.putSignal(data, 0, MemorySegment.ofArray(new long[] {5, 6}), sig, 0, 9, SignalOp.SET, 0);
+        assertEquals(9, s.signalFetch(sig, 0));
+        assertEquals(9, s.signalWaitUntil(sig, 0, Cmp.EQ, 9));
+        s.putSignalNbi(data, 16, MemorySegment.ofArray(new long[] {7}), sig, 0, 3, SignalOp.ADD, 0);
+        s.quiet();
+        assertEquals(12, s.signalWaitUntil(sig, 0, Cmp.GE, 10));
+        s.putSignal(data, 24, data, 0, 8, sig, 8, -1, SignalOp.ADD, 0);
+        assertEquals(-1, s.signalFetch(sig, 8));
+        long[] got = new long[4];
+        s.get(got, 0, 4, data, 0, 0);
+        assertArrayEquals(new long[] {5, 6, 7, 5}, got);
+
+        // a wait that another thread of this PE ends
+        SymmetricSegment flags = s.calloc(4, 8);
+        Thread setter = Thread.ofPlatform().start(() -> {
+            sleep(30);
+            s.atomicSetLong(flags, 8, 77, 0);
+            sleep(30);
+            s.atomicSetInt(flags, 0, 5, 0);
+        });
+        s.waitUntilLong(flags, 8, Cmp.EQ, 77);
+        s.waitUntilInt(flags, 0, Cmp.GT, 4);
+        setter.join();
+        assertTrue(s.testInt(flags, 0, Cmp.EQ, 5));
+        assertFalse(s.testInt(flags, 0, Cmp.NE, 5));
+        assertTrue(s.testLong(flags, 8, Cmp.LE, 77));
+        assertFalse(s.testLong(flags, 8, Cmp.LT, 77));
+        assertEquals(1, s.testAnyLong(flags, 0, 4, null, Cmp.EQ, 77));
+        assertArrayEquals(new int[] {1}, s.testSomeLong(flags, 0, 4, null, Cmp.EQ, 77));
+        assertFalse(s.testAllLong(flags, 0, 4, null, Cmp.EQ, 77));
+        assertTrue(s.testAllLong(flags, 0, 4, new boolean[] {true, false, true, true}, Cmp.EQ, 77));
+        assertEquals(-1, s.waitUntilAnyLong(flags, 0, 4, new boolean[] {true, true, true, true}, Cmp.EQ, 1));
+        s.barrierAll();
+        s.syncAll();
+        s.fence();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------ errors touch no memory
+
+    @Test
+    void peOutOfRange() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(256);
+        seg.local().fill(SENTINEL);
+        for (int pe : new int[] {1, -1, Integer.MAX_VALUE}) {
+            PeOutOfRangeException e = assertThrows(PeOutOfRangeException.class, () -> s.pInt(seg, 0, 0, pe));
+            assertEquals(pe, e.pe());
+            assertTrue(e.getMessage().contains("pInt: PE " + pe + " is out of range"), e.getMessage());
+            assertTrue(e.getMessage().contains("only PE 0"), e.getMessage());
+        }
+        assertThrows(PeOutOfRangeException.class, () -> s.put(seg, 0, new long[4], 0, 4, 1));
+        assertThrows(PeOutOfRangeException.class, () -> s.atomicAddLong(seg, 0, 1, 1));
+        assertThrows(PeOutOfRangeException.class,
+                () -> s.putSignal(seg, 0, MemorySegment.ofArray(new long[2]), seg, 128, 1, SignalOp.SET, 1));
+        assertSentinel(seg.local(), 0, 256);
+    }
+
+    @Test
+    void outsideTheAllocation() {
+        Shmem s = start();
+        SymmetricSegment before = s.malloc(256);
+        SymmetricSegment seg = s.malloc(256);
+        SymmetricSegment after = s.malloc(256);
+        MemorySegment all = before.local().reinterpret(768);
+        assertEquals(seg.heapOffset(), before.heapOffset() + 256, "the three blocks are adjacent");
+        all.fill(SENTINEL);
+        HeapBoundsException e = assertThrows(HeapBoundsException.class, () -> s.put(seg, 252, new long[1], 0, 1, 0));
+        assertTrue(e.getMessage().contains("offset 252 + length 8"), e.getMessage());
+        assertTrue(e.getMessage().contains("heap offset " + seg.heapOffset()), e.getMessage());
+        assertTrue(e.getMessage().contains("offset + length <= 256"), e.getMessage());
+        assertThrows(HeapBoundsException.class, () -> s.put(seg, -8, new long[1], 0, 1, 0));
+        assertThrows(HeapBoundsException.class, () -> s.get(new byte[2], 0, 2, seg, 255, 0));
+        assertThrows(HeapBoundsException.class, () -> s.iput(seg, 0, 100, new int[3], 0, 1, 3, 0));
+        assertThrows(HeapBoundsException.class, () -> s.put(seg, 0, after, 0, 512, 0));
+        assertThrows(HeapBoundsException.class, () -> s.put(seg, Long.MAX_VALUE - 2, new byte[4], 0, 4, 0));
+        assertThrows(HeapBoundsException.class, () -> s.atomicAddLong(seg, 256, 1, 0));
+        assertThrows(HeapBoundsException.class, () -> seg.asSlice(200, 100));
+        SymmetricSegment slice = seg.asSlice(64, 16);
+        assertThrows(HeapBoundsException.class, () -> s.pLong(slice, 12, 1, 0));
+        assertThrows(HeapBoundsException.class,
+                () -> s.putSignal(seg, 0, MemorySegment.ofArray(new long[2]), seg, 256, 1, SignalOp.SET, 0));
+        assertThrows(HeapBoundsException.class, () -> s.waitUntilAllInt(seg, 200, 20, null, Cmp.EQ, 0));
+        assertSentinel(all, 0, 768);
+    }
+
+    @Test
+    void misalignedAtomics() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(256);
+        seg.local().fill(SENTINEL);
+        MisalignedAtomicException e = assertThrows(MisalignedAtomicException.class, () -> s.atomicAddLong(seg, 4, 1, 0));
+        assertTrue(e.getMessage().contains("offset 4"), e.getMessage());
+        assertTrue(e.getMessage().contains("multiple of 8"), e.getMessage());
+        assertThrows(MisalignedAtomicException.class, () -> s.atomicCompareSwapInt(seg, 2, 0, 1, 0));
+        assertThrows(MisalignedAtomicException.class, () -> s.atomicSetInt(seg.asSlice(1, 8), 0, 1, 0));
+        assertThrows(MisalignedAtomicException.class, () -> s.pLong(seg, 12, 1, 0));
+        assertThrows(MisalignedAtomicException.class,
+                () -> s.putSignal(seg, 0, MemorySegment.ofArray(new long[2]), seg, 129, 1, SignalOp.ADD, 0));
+        assertThrows(MisalignedAtomicException.class, () -> s.signalWaitUntil(seg, 4, Cmp.EQ, 0));
+        assertThrows(MisalignedAtomicException.class, () -> s.waitUntilInt(seg, 3, Cmp.EQ, 0));
+        assertSentinel(seg.local(), 0, 256);
+    }
+
+    @Test
+    void heapExhaustedSaysAskedFreeAndHowToRaiseTheSize() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(HEAP / 2);
+        seg.local().fill(SENTINEL);
+        HeapExhaustedException e = assertThrows(HeapExhaustedException.class, () -> s.malloc(HEAP));
+        assertEquals(HEAP, e.requested());
+        assertEquals(HEAP / 2, e.free());
+        String m = e.getMessage();
+        assertTrue(m.contains("malloc(" + HEAP + ") on PE 0"), m);
+        assertTrue(m.contains(HEAP + " bytes asked"), m);
+        assertTrue(m.contains(HEAP / 2 + " bytes free"), m);
+        assertTrue(m.contains("JSHMEM_SYMMETRIC_SIZE (now 1M)"), m);
+        assertTrue(m.contains("JSHMEM_SYMMETRIC_SIZE=2M"), m);
+        assertEquals(HEAP / 2, s.heapFree(), "a failed malloc allocates nothing");
+        assertSentinel(seg.local(), 0, HEAP / 2);
+        assertEquals(HEAP / 2, s.malloc(HEAP / 2).heapOffset(), "the rest is still usable");
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void hugeRequestsAreExhaustedNotWrappedOrHung() {
+        Shmem s = start();
+        for (long bytes : new long[] {1L << 62, (1L << 62) + 1, Long.MAX_VALUE}) {
+            HeapExhaustedException e = assertThrows(HeapExhaustedException.class, () -> s.malloc(bytes));
+            assertTrue(e.getMessage().contains("JSHMEM_SYMMETRIC_SIZE"), e.getMessage());
+            assertThrows(HeapExhaustedException.class, () -> s.align(4096, bytes));
+        }
+        assertThrows(HeapExhaustedException.class, () -> s.calloc(Long.MAX_VALUE, 2));
+        assertEquals(HEAP, s.heapFree());
+        assertEquals(0, s.malloc(HEAP).heapOffset());
+    }
+
+    @Test
+    void badAllocationArguments() {
+        Shmem s = start();
+        assertThrows(IllegalArgumentException.class, () -> s.malloc(-1));
+        assertThrows(IllegalArgumentException.class, () -> s.calloc(-1, 8));
+        assertThrows(IllegalArgumentException.class, () -> s.align(3, 8));
+        assertEquals(HEAP, s.heapFree());
+    }
+
+    private static void assertSentinel(MemorySegment m, long from, long to) {
+        for (long i = from; i < to; i++) {
+            if (m.get(ValueLayout.JAVA_BYTE, i) != SENTINEL) {
+                throw new AssertionError("byte " + i + " was overwritten: " + m.get(ValueLayout.JAVA_BYTE, i));
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package org.jshmem.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.zip.ZipEntry;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** PEs started by mpirun whose class path lacks OpenMPI's Java bindings, or has a wrong mpi.jar. */
+class BootstrapFailureTest {
+    @TempDir
+    Path tmp;
+
+    /** This JVM's class path without the entries that hold OpenMPI's mpi.MPI. */
+    static List<String> classPathWithoutMpi() throws IOException {
+        List<String> kept = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path p = Path.of(entry);
+            boolean mpi;
+            if (Files.isDirectory(p)) {
+                mpi = Files.exists(p.resolve("mpi/MPI.class"));
+            } else if (Files.isRegularFile(p)) {
+                try (JarFile jar = new JarFile(p.toFile())) {
+                    mpi = jar.getEntry("mpi/MPI.class") != null;
+                }
+            } else {
+                mpi = false;
+            }
+            if (!mpi) {
+                kept.add(entry);
+            }
+        }
+        return kept;
+    }
+
+    @Test
+    void mpiJarMissing() throws IOException {
+        List<String> cp = classPathWithoutMpi();
+        assertTrue(cp.size() < System.getProperty("java.class.path").split(File.pathSeparator).length,
+                "the test's own class path has mpi.jar to leave out");
+        JobResult r = MpiJob.of(2, InitProgram.class).classPath(String.join(File.pathSeparator, cp)).run();
+        assertFalse(r.timedOut(), r::toString);
+        assertTrue(r.exitCode() != 0, r::toString);
+        List<String> lines = r.linesWith("org.jshmem.BootstrapException: OpenMPI's Java bindings (class mpi.MPI, in"
+                + " mpi.jar) are not on the class path, although this process was started by mpirun");
+        assertFalse(lines.isEmpty(), r::toString);
+        assertTrue(lines.getFirst().contains("Start the program with bin/jshmemrun"), lines.getFirst());
+        assertTrue(lines.getFirst().contains("scripts/setup.sh"), lines.getFirst());
+        assertTrue(r.reports(0).isEmpty() && r.reports(1).isEmpty(), "no PE started: " + r);
+    }
+
+    @Test
+    void heapLargerThanTheShmDirectory() {
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_SYMMETRIC_SIZE", "64T").run();
+        assertFalse(r.timedOut(), r::toString);
+        assertTrue(r.exitCode() != 0, r::toString);
+        List<String> lines = r.linesWith("org.jshmem.BootstrapException: PE 0 could not create the node's shared memory:"
+                + " /dev/shm has");
+        assertFalse(lines.isEmpty(), r::toString);   // mpirun may end the other PE before it prints
+        assertTrue(lines.getFirst().contains("but 2 PEs x 65536.0 GiB of symmetric heap need"), lines.getFirst());
+        assertTrue(lines.getFirst().contains("Lower JSHMEM_SYMMETRIC_SIZE, or give /dev/shm more room"), lines.getFirst());
+    }
+
+    @Test
+    void wrongMpiJar() throws IOException {
+        // an mpi.MPI that is not OpenMPI's: it has none of the methods jshmem calls
+        Path src = Files.createDirectories(tmp.resolve("src/mpi"));
+        Files.writeString(src.resolve("MPI.java"), "package mpi;\npublic class MPI {\n    public static final String VERSION = \"fake\";\n}\n");
+        Path classes = Files.createDirectories(tmp.resolve("classes"));
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        assertEquals(0, javac.run(null, null, null, "-d", classes.toString(), src.resolve("MPI.java").toString()));
+        Path jar = tmp.resolve("mpi.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new ZipEntry("mpi/MPI.class"));
+            Files.copy(classes.resolve("mpi/MPI.class"), (OutputStream) out);
+            out.closeEntry();
+        }
+        List<String> cp = classPathWithoutMpi();
+        cp.add(jar.toString());
+        JobResult r = MpiJob.of(2, InitProgram.class).classPath(String.join(File.pathSeparator, cp)).run();
+        assertFalse(r.timedOut(), r::toString);
+        assertTrue(r.exitCode() != 0, r::toString);
+        List<String> lines = r.linesWith("org.jshmem.BootstrapException: the mpi.jar on the class path does not match"
+                + " this OpenMPI's libmpi_java.so");
+        assertFalse(lines.isEmpty(), r::toString);
+        assertTrue(lines.getFirst().contains("Rebuild it from the installed OpenMPI's source"), lines.getFirst());
+        assertTrue(lines.getFirst().contains("scripts/setup.sh"), lines.getFirst());
+    }
+}

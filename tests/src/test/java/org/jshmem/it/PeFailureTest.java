@@ -1,0 +1,54 @@
+package org.jshmem.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A PE that dies while the others wait for it, under {@code mpirun --enable-recovery} so that
+ * mpirun itself does not end the survivors: jshmem must. They must stop with a PeFailedException
+ * naming the dead PE, whether they wait in a barrier or in a waitUntil; the whole job must end
+ * within 20 seconds (the job's timeout); and no shared-memory file of the job may be left.
+ */
+class PeFailureTest {
+
+    @ParameterizedTest(name = "{0} PEs, PE {2} {1}")
+    @CsvSource({"4, kill9, 3", "3, kill9, 1", "2, kill9, 0", "3, throw, 2", "3, closeEarly, 1", "2, closeEarly, 1"})
+    void survivorsStopNamingTheDeadPe(int n, String how, int victim) {
+        JobResult r = MpiJob.of(n, KillProgram.class).args(how, Integer.toString(victim)).mpirun("--enable-recovery")
+                .env("JSHMEM_SYMMETRIC_SIZE", "8M").timeout(Duration.ofSeconds(20)).run();
+        assertFalse(r.timedOut(), () -> "the survivors did not stop within 20 s: " + r);
+        String death = switch (how) {
+            case "kill9" -> "PE " + victim + " died (its process " + r.longValue(victim, "pid") + " is gone: killed or crashed)";
+            case "throw" -> "PE " + victim + " exited with an error";
+            default -> "PE " + victim + " is closing jshmem (in close()), so it will not take part in this call:"
+                    + " the PEs made different calls";
+        };
+        for (int pe = 0; pe < n; pe++) {
+            if (pe == victim) {
+                assertFalse(r.reports(pe).containsKey("failed"), "the victim got no further");
+                continue;
+            }
+            String waitingIn = pe == 0 ? "barrierAll" : "waitUntilLong";
+            String failed = r.value(pe, "failed");
+            assertTrue(failed.startsWith(death + ", while PE " + pe + " was waiting in " + waitingIn + "."),
+                    "PE " + pe + ": " + failed);
+            assertTrue(failed.contains("look at the output of PE " + victim), failed);
+            assertEquals(List.of(victim).toString(), r.value(pe, "failedPes"), "PE " + pe);
+            String close = r.value(pe, "close");
+            if (how.equals("closeEarly")) {
+                assertEquals("no exception", close, "PE " + pe + " closes with the PE that closed early");
+            } else {
+                assertTrue(close.startsWith("PeFailedException | ") && close.contains(death), "PE " + pe + " close: " + close);
+            }
+        }
+        for (int pe = 0; pe < n; pe++) {
+            assertEquals(List.of(), ShmFiles.ofJob(ShmFiles.DEFAULT_DIR, r.longValue(pe, "pid")), "files left");
+        }
+    }
+}
