@@ -70,7 +70,7 @@ public final class Shmem
         this.heapStart = backend.heapStart();
         this.allocator = new SymmetricAllocator(heapStart, backend.heapSize());
         this.watch = new PeWatch(node, config.livenessMillis());
-        this.waiter = new Waiter(config.spinIterations(), watch);
+        this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch);
         this.barrier = new NodeBarrier(node, waiter);
     }
 

@@ -26,8 +26,9 @@ import java.util.function.Function;
  *     (and unlinked as soon as every PE has mapped them)</td></tr>
  * <tr><td>{@code JSHMEM_LIVENESS_MS}</td><td>200</td><td>how often a waiting PE checks that the others are
  *     still alive; a dead PE is reported within about this time</td></tr>
- * <tr><td>{@code JSHMEM_SPIN}</td><td>4096</td><td>busy-wait iterations before a wait starts yielding the
- *     CPU (use a small value when PEs outnumber cores)</td></tr>
+ * <tr><td>{@code JSHMEM_SPIN}</td><td>auto</td><td>busy-wait iterations before a wait starts yielding the
+ *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
+ *     the PE it waits for needs)</td></tr>
  * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies up to this size run as
  *     a copy kernel on the SMs (faster for medium sizes), larger ones on the copy engine</td></tr>
  * </table>
@@ -39,7 +40,7 @@ import java.util.function.Function;
  * @param bootstrap     how PEs find each other
  * @param shmDir        directory for node-shared memory files
  * @param livenessMillis interval of the dead-PE check in waits
- * @param spinIterations busy-wait iterations before yielding
+ * @param spinIterations busy-wait iterations before yielding, or {@link #AUTO_SPIN}
  * @param smCopyMaxBytes largest on-stream GPU copy done by SM kernel rather than copy engine
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
@@ -68,6 +69,9 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         AUTO
     }
 
+    /** {@code spinIterations} value meaning: choose from the number of PEs per core. */
+    public static final int AUTO_SPIN = -1;
+
     /** Default heap size per PE, as NVSHMEM's. */
     public static final long DEFAULT_SYMMETRIC_SIZE = 1L << 30;
 
@@ -78,7 +82,7 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         if (livenessMillis <= 0) {
             throw new IllegalArgumentException("liveness interval must be positive, got " + livenessMillis);
         }
-        if (spinIterations < 0) {
+        if (spinIterations < AUTO_SPIN) {
             throw new IllegalArgumentException("spin iterations must not be negative, got " + spinIterations);
         }
     }
@@ -98,8 +102,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 read(env, "JSHMEM_BOOTSTRAP", BootstrapKind.AUTO, v -> parseEnum(BootstrapKind.class, v)),
                 read(env, "JSHMEM_SHM_DIR", Path.of("/dev/shm"), Path::of),
                 read(env, "JSHMEM_LIVENESS_MS", 200L, ShmemConfig::parsePositiveMillis),
-                read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt),
+                read(env, "JSHMEM_SPIN", AUTO_SPIN, v -> v.equalsIgnoreCase("auto") ? AUTO_SPIN : parseNonNegativeInt(v)),
                 read(env, "JSHMEM_SM_COPY_MAX", 8L << 20, ShmemConfig::parseSizeOrZero));
+    }
+
+    /**
+     * Busy-wait iterations to use on a node running {@code localPes} PEs: the configured number,
+     * or for {@link #AUTO_SPIN} 4096 when every PE has a core and 0 when they outnumber the cores.
+     */
+    public int spinIterationsFor(int localPes) {
+        if (spinIterations != AUTO_SPIN) {
+            return spinIterations;
+        }
+        return localPes > Runtime.getRuntime().availableProcessors() ? 0 : 4096;
     }
 
     /** A copy with another heap size. */

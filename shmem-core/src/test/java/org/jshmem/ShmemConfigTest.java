@@ -62,7 +62,9 @@ class ShmemConfigTest {
         assertEquals(BootstrapKind.AUTO, c.bootstrap());
         assertEquals(Path.of("/dev/shm"), c.shmDir());
         assertEquals(200, c.livenessMillis());
-        assertEquals(4096, c.spinIterations());
+        assertEquals(ShmemConfig.AUTO_SPIN, c.spinIterations());
+        assertEquals(4096, c.spinIterationsFor(1));
+        assertEquals(0, c.spinIterationsFor(Runtime.getRuntime().availableProcessors() + 1));
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -40,7 +41,9 @@ class SinglePeShmemTest {
     private Shmem shmem;
 
     private ShmemConfig config(long heap) {
-        return new ShmemConfig(heap, BackendKind.HOST, OptionalInt.empty(), false, BootstrapKind.SINGLE, shmDir, 50, 64);
+        return ShmemConfig.fromMap(Map.of("JSHMEM_SYMMETRIC_SIZE", Long.toString(heap), "JSHMEM_BACKEND", "host",
+                "JSHMEM_BOOTSTRAP", "single", "JSHMEM_SHM_DIR", shmDir.toString(), "JSHMEM_LIVENESS_MS", "50",
+                "JSHMEM_SPIN", "64"));
     }
 
     private Shmem start() {
