@@ -29,7 +29,7 @@
 JSHMEM_DEVICE_NOINLINE void jshmemi_fail(const char *fn, const char *arg, const char *what, int pe,
                                          long long offset, unsigned long long bytes) {
   printf("jshmem: %s: %s%s%s (PE %d, n_pes %d / offset %lld, bytes %llu, heap_size %llu)\n", fn,
-         arg != nullptr ? arg : "", arg != nullptr ? ": " : "", what, pe,
+         arg != 0 ? arg : "", arg != 0 ? ": " : "", what, pe,
          (int)jshmem_device_state.n_pes, offset, bytes,
          (unsigned long long)jshmem_device_state.heap_size);
   jshmemi_trap();
@@ -39,7 +39,7 @@ JSHMEM_DEVICE_NOINLINE void jshmemi_fail(const char *fn, const char *arg, const 
 JSHMEM_DEVICE_NOINLINE void jshmemi_check_pe(const char *fn, int pe) {
   if (pe < 0 || pe >= jshmem_device_state.n_pes || pe >= JSHMEM_MAX_PES)
     jshmemi_fail(fn, "pe", "PE out of range", pe, 0, 0);
-  else if (jshmem_device_state.peer_base[pe] == nullptr)
+  else if (jshmem_device_state.peer_base[pe] == 0)
     jshmemi_fail(fn, "pe", "PE's heap is not mapped in this process", pe, 0, 0);
 }
 
@@ -50,12 +50,12 @@ JSHMEM_DEVICE_NOINLINE void jshmemi_check_sym(const char *fn, const char *what, 
   const char *base = jshmem_device_state.heap_base;
   unsigned long long size = jshmem_device_state.heap_size;
   long long off = (long long)(jshmemi_addr(p) - jshmemi_addr(base));
-  const char *msg = nullptr;
+  const char *msg = 0;
   if (off < 0 || (unsigned long long)off > size || bytes > size - (unsigned long long)off)
     msg = "address range outside the symmetric heap";
   else if ((unsigned long long)off < JSHMEM_INTERNAL_SIZE)
     msg = "address in jshmem's internal region (below the first malloc'd byte)";
-  if (msg != nullptr) jshmemi_fail(fn, what, msg, pe, off, bytes);
+  if (msg != 0) jshmemi_fail(fn, what, msg, pe, off, bytes);
 }
 
 /* p is aligned to `align` bytes (a power of two). */

@@ -29,9 +29,9 @@ JSHMEM_DEVICE_INLINE T *jshmemi_ptr(T *sym, int pe) {
 JSHMEM_DEVICE_INLINE void *jshmem_ptr(const void *dest, int pe) {
   const jshmem_device_state_t &s = jshmem_device_state;
   unsigned long long off = jshmemi_addr(dest) - jshmemi_addr(s.heap_base);
-  if (pe < 0 || pe >= s.n_pes || pe >= JSHMEM_MAX_PES || off >= s.heap_size) return nullptr;
+  if (pe < 0 || pe >= s.n_pes || pe >= JSHMEM_MAX_PES || off >= s.heap_size) return 0;
   char *base = s.peer_base[pe];
-  return base == nullptr ? nullptr : (void *)(base + off);
+  return base == 0 ? 0 : (void *)(base + off);
 }
 
 /* ---- teams ---------------------------------------------------------------------------------
