@@ -84,7 +84,7 @@ JSHMEM_DEVICE_INLINE void jshmemi_amo_set(T *p, T v) {
   X(ulonglong, unsigned long long)
 
 #define JSHMEMI_AMO_CHECK(PTR, T, PE) \
-  JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "dest", PTR, sizeof(T), PE))
+  JSHMEMI_DEBUG(jshmemi_check_amo(__func__, #PTR, PTR, sizeof(T), PE))
 
 #define JSHMEMI_AMO_FETCH_OP(NAME, T, OP, IMPL)                                                  \
   JSHMEM_DEVICE_INLINE T jshmem_##NAME##_atomic_fetch_##OP(T *dest, T value, int pe) {           \

@@ -52,9 +52,11 @@ JSHMEM_DEVICE void jshmemi_copy_with(char *dst, const char *src, size_t bytes, s
   for (size_t i = tail + tid; i < bytes; i += nthreads) dst[i] = src[i];
 }
 
-/* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap). */
+/* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap).
+ * Out of line: one copy of the loops per module instead of one per call site keeps kernels
+ * small and run-time compilation fast; the call costs a few instructions. */
 template <int UNROLL>
-JSHMEM_DEVICE void jshmemi_copy(void *dst, const void *src, size_t bytes, size_t tid,
+JSHMEM_DEVICE_NOINLINE void jshmemi_copy(void *dst, const void *src, size_t bytes, size_t tid,
                                 size_t nthreads) {
   char *d = (char *)dst;
   const char *s = (const char *)src;

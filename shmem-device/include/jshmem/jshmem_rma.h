@@ -83,6 +83,7 @@ JSHMEMI_RMA_MEM(_nbi_block, JSHMEMI_BLOCK, false)   /* jshmem_putmem_nbi_block, 
   X(double, double)                                                                              \
   X(uint32, uint32_t)                                                                            \
   X(uint64, uint64_t)                                                                            \
+  X(ulonglong, unsigned long long)                                                               \
   X(size, size_t)
 
 #define JSHMEMI_RMA_TYPED_SCOPE(NAME, T, SUFFIX, SCOPE, BLOCKING)                                \

@@ -42,14 +42,13 @@ JSHMEM_DEVICE_INLINE void jshmemi_signal(uint64_t *sig, uint64_t value, int sig_
  * Release at system scope: this thread's earlier operations are visible before the signal. */
 JSHMEM_DEVICE_INLINE void jshmem_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op,
                                            int pe) {
-  JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "sig_addr", sig_addr, 8, pe);
-                jshmemi_check_sig_op(__func__, sig_op));
+  JSHMEMI_DEBUG(jshmemi_check_signal(__func__, sig_addr, sig_op, pe));
   jshmemi_signal(jshmemi_ptr(sig_addr, pe), signal, sig_op);
 }
 
 /* The local signal word's value (acquire load, system scope). */
 JSHMEM_DEVICE_INLINE uint64_t jshmem_signal_fetch(const uint64_t *sig_addr) {
-  JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "sig_addr", sig_addr, 8, jshmem_device_state.my_pe));
+  JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "sig_addr", sig_addr, 8, JSHMEM_CMP_EQ));
   return (uint64_t)jshmemi_ld_acquire_sys((const unsigned long long *)sig_addr);
 }
 
@@ -57,8 +56,7 @@ JSHMEM_DEVICE_INLINE uint64_t jshmem_signal_fetch(const uint64_t *sig_addr) {
  * comparison) and returns the value that satisfied it. Acquire loads, system scope. */
 JSHMEM_DEVICE_INLINE uint64_t jshmem_signal_wait_until(uint64_t *sig_addr, int cmp,
                                                        uint64_t cmp_value) {
-  JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "sig_addr", sig_addr, 8, jshmem_device_state.my_pe);
-                jshmemi_check_cmp(__func__, cmp));
+  JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "sig_addr", sig_addr, 8, cmp));
   return (uint64_t)jshmemi_wait_until((const unsigned long long *)sig_addr, cmp,
                                       (unsigned long long)cmp_value);
 }
@@ -72,9 +70,7 @@ template <int Scope>
 JSHMEM_DEVICE_INLINE void jshmemi_putmem_signal(const char *fn, void *dest, const void *source,
                                                 size_t bytes, uint64_t *sig_addr, uint64_t signal,
                                                 int sig_op, int pe) {
-  JSHMEMI_DEBUG(jshmemi_check_rma(fn, "dest", dest, bytes, pe);
-                jshmemi_check_amo(fn, "sig_addr", sig_addr, 8, pe);
-                jshmemi_check_sig_op(fn, sig_op));
+  JSHMEMI_DEBUG(jshmemi_check_put_signal(fn, dest, bytes, sig_addr, sig_op, pe));
   jshmemi_group_copy<Scope>(jshmemi_ptr(dest, pe), source, bytes);
   jshmemi_group_sync<Scope>();
   if (jshmemi_group_leader<Scope>()) jshmemi_signal(jshmemi_ptr(sig_addr, pe), signal, sig_op);
@@ -117,15 +113,11 @@ JSHMEM_FOR_RMA_TYPES(JSHMEMI_PUT_SIGNAL_TYPED)
  * T = int, long, longlong, uint32, uint64, ulonglong. */
 #define JSHMEMI_WAIT_TYPED(NAME, T)                                                              \
   JSHMEM_DEVICE_INLINE void jshmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value) {          \
-    JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "ivar", ivar, sizeof(T),                           \
-                                    jshmem_device_state.my_pe);                                  \
-                  jshmemi_check_cmp(__func__, cmp));                                             \
+    JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "ivar", ivar, sizeof(T), cmp));                   \
     (void)jshmemi_wait_until((const T *)ivar, cmp, cmp_value);                                   \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE int jshmem_##NAME##_test(T *ivar, int cmp, T cmp_value) {                 \
-    JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "ivar", ivar, sizeof(T),                           \
-                                    jshmem_device_state.my_pe);                                  \
-                  jshmemi_check_cmp(__func__, cmp));                                             \
+    JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "ivar", ivar, sizeof(T), cmp));                   \
     return jshmemi_compare(jshmemi_load_acquire((const T *)ivar), cmp, cmp_value) ? 1 : 0;       \
   }
 JSHMEM_FOR_AMO_TYPES(JSHMEMI_WAIT_TYPED)
