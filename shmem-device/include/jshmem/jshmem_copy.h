@@ -8,8 +8,8 @@
  * only then the UNROLL stores, so that several loads are in flight while the remote stores drain.
  *
  * The word size is the largest of 16, 8, 4, 2, 1 bytes at which dest and source are equally
- * misaligned; the bytes before dest's first aligned word and after the last are copied one by
- * one. Stores are plain (weak) stores: they are ordered for other PEs only by a later release
+ * misaligned; the bytes before dest's first aligned word and after the last go in naturally
+ * aligned pieces of 8/4/2/1 bytes (an 8-byte put of 16-byte aligned buffers is one store). Stores are plain (weak) stores: they are ordered for other PEs only by a later release
  * (signal, barrier) or fence/quiet.
  */
 #ifndef JSHMEM_COPY_H
@@ -38,7 +38,39 @@ JSHMEM_DEVICE void jshmemi_copy_words(W *dst, const W *src, size_t n, size_t tid
   for (; i < n; i += nthreads) dst[i] = src[i];
 }
 
-/* Copies `bytes` with words of type W; dst and src are equally misaligned modulo sizeof(W). */
+/* Copies n < sizeof(W) bytes where dst and src are equally misaligned modulo sizeof(W): in
+ * pieces of 8, 4, 2 or 1 bytes, each naturally aligned on both sides; piece k by thread
+ * k % nthreads (a head or tail is at most four pieces). */
+template <typename W>
+JSHMEM_DEVICE_INLINE void jshmemi_copy_small(char *dst, const char *src, size_t n, size_t tid,
+                                             size_t nthreads) {
+  for (size_t piece = 0; n != 0; ++piece) {
+    unsigned long long a = jshmemi_addr(dst);
+    size_t k = 1;
+    if (sizeof(W) > 8 && (a & 7) == 0 && n >= 8)
+      k = 8;
+    else if (sizeof(W) > 4 && (a & 3) == 0 && n >= 4)
+      k = 4;
+    else if (sizeof(W) > 2 && (a & 1) == 0 && n >= 2)
+      k = 2;
+    if (piece % nthreads == tid) {
+      if (k == 8)
+        *(unsigned long long *)dst = *(const unsigned long long *)src;
+      else if (k == 4)
+        *(unsigned int *)dst = *(const unsigned int *)src;
+      else if (k == 2)
+        *(unsigned short *)dst = *(const unsigned short *)src;
+      else
+        *dst = *src;
+    }
+    dst += k;
+    src += k;
+    n -= k;
+  }
+}
+
+/* Copies `bytes` with words of type W; dst and src are equally misaligned modulo sizeof(W):
+ * the head up to dst's first W-aligned byte, the words, then the tail. */
 template <typename W, int UNROLL>
 JSHMEM_DEVICE void jshmemi_copy_with(char *dst, const char *src, size_t bytes, size_t tid,
                                      size_t nthreads) {
@@ -47,9 +79,9 @@ JSHMEM_DEVICE void jshmemi_copy_with(char *dst, const char *src, size_t bytes, s
   if (head > bytes) head = bytes;
   size_t words = (bytes - head) / ws;
   size_t tail = head + words * ws;
-  for (size_t i = tid; i < head; i += nthreads) dst[i] = src[i];
+  jshmemi_copy_small<W>(dst, src, head, tid, nthreads);
   jshmemi_copy_words<W, UNROLL>((W *)(dst + head), (const W *)(src + head), words, tid, nthreads);
-  for (size_t i = tail + tid; i < bytes; i += nthreads) dst[i] = src[i];
+  jshmemi_copy_small<W>(dst + tail, src + tail, bytes - tail, tid, nthreads);
 }
 
 /* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap).
