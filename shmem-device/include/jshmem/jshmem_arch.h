@@ -88,6 +88,22 @@ JSHMEM_DEVICE_INLINE void jshmemi_warp_sync() {
 /* Block barrier: CTA-scope acquire/release among the block's threads (__syncthreads). */
 JSHMEM_DEVICE_INLINE void jshmemi_block_sync() { __syncthreads(); }
 
+/* Around a group barrier that hands the group's stores to one thread for a system-scope release
+ * (put_signal, barrier), or that hands one thread's system-scope acquire to the group.
+ * CUDA: nothing; the PTX memory model makes release/acquire cumulative over bar.sync/__syncwarp
+ * (NVSHMEM relies on the same). HIP: each thread fences at system scope itself, because older
+ * AMDGPU compilers did not make workgroup barriers transitive to wider-scope releases. */
+JSHMEM_DEVICE_INLINE void jshmemi_group_release_fence() {
+#if JSHMEM_ARCH_HIP
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");
+#endif
+}
+JSHMEM_DEVICE_INLINE void jshmemi_group_acquire_fence() {
+#if JSHMEM_ARCH_HIP
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");
+#endif
+}
+
 /* Stops the kernel; the host sees a launch failure (the context is lost on CUDA). */
 JSHMEM_DEVICE_INLINE void jshmemi_trap() {
 #if JSHMEM_ARCH_HIP

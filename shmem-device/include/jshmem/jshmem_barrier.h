@@ -41,6 +41,7 @@ JSHMEM_DEVICE void jshmemi_team_sync_block(const char *fn, int slot, bool quiet)
   const unsigned tid = jshmemi_thread_id();
   const unsigned nthreads = jshmemi_block_size();
 
+  jshmemi_group_release_fence();
   jshmemi_block_sync();
   if (tid == 0) {
     if (quiet) jshmem_quiet();
@@ -68,6 +69,7 @@ JSHMEM_DEVICE void jshmemi_team_sync_block(const char *fn, int slot, bool quiet)
     }
   }
   jshmemi_block_sync();
+  jshmemi_group_acquire_fence();
 }
 
 /* Barrier over the team in `slot`: quiet, then sync. One block per member PE calls it. */

@@ -11,7 +11,8 @@
  *   jshmem_putmem_signal*      the data of the whole calling group is visible before the
  *                              signal: the group copies, synchronises (block/warp barrier),
  *                              and its first thread issues the signal with release semantics
- *                              (release is cumulative over what the barrier made visible).
+ *                              (release is cumulative over what the barrier made visible;
+ *                              on HIP each thread also fences at system scope first).
  *   jshmem_signal_fetch        acquire load of the local signal word.
  *   jshmem_signal_wait_until   spins with acquire loads on the local signal word; once it
  *                              returns, everything the signalling PE released with the signal
@@ -72,6 +73,7 @@ JSHMEM_DEVICE_INLINE void jshmemi_putmem_signal(const char *fn, void *dest, cons
                                                 int sig_op, int pe) {
   JSHMEMI_DEBUG(jshmemi_check_put_signal(fn, dest, bytes, sig_addr, sig_op, pe));
   jshmemi_group_copy<Scope>(jshmemi_ptr(dest, pe), source, bytes);
+  if (Scope != JSHMEMI_THREAD) jshmemi_group_release_fence();
   jshmemi_group_sync<Scope>();
   if (jshmemi_group_leader<Scope>()) jshmemi_signal(jshmemi_ptr(sig_addr, pe), signal, sig_op);
 }

@@ -57,6 +57,7 @@ __global__ void __launch_bounds__(1024)
     jshmemk_put_signal_block(void *dst, const void *src, size_t bytes, uint64_t *sig,
                              uint64_t value, int sig_op) {
   jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, threadIdx.x, blockDim.x);
+  jshmemi_group_release_fence();
   __syncthreads();
   if (threadIdx.x == 0) jshmemi_signal(sig, value, sig_op);
 }
