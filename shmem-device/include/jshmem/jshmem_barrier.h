@@ -23,7 +23,10 @@
  *   jshmem_barrier_block / jshmem_barrier_all_block: the same, plus jshmem_quiet first (thread 0
  *     issues a system fence after the first block barrier), so all earlier puts and AMOs of the
  *     block are complete, as OpenSHMEM's barrier requires.
- * The host must have zeroed the internal region (sync and gen cells) once when it created the heap.
+ * The host must have zeroed the internal region (sync and gen cells) once when it created the heap,
+ * and must zero a team slot's cells again (gen cell [slot] and sync cells [slot][*], on every
+ * member, then a host barrier) whenever it gives the slot to a new team: members that did not
+ * share the slot's earlier barriers would otherwise count from different generations.
  */
 #ifndef JSHMEM_BARRIER_H
 #define JSHMEM_BARRIER_H
