@@ -75,7 +75,8 @@ __global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
 
 __global__ void __launch_bounds__(JSHMEMK_BARRIER_THREADS)
     jshmemk_team_sync(int slot, int quiet) {
-  jshmemi_team_sync_block("jshmem_rt_barrier_async", slot, quiet != 0);
+  jshmemi_team_sync_block(quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async", slot,
+                          quiet != 0);
 }
 
 __global__ void jshmemk_quiet() { jshmem_quiet(); }
