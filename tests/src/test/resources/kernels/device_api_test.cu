@@ -10,7 +10,10 @@
  *   me = jshmem_my_pe(), n = jshmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n.
  *   With 2 PEs, left == right == the other PE.
  *   "symmetric" = allocated with shmem.malloc/calloc (same offset on every PE), device pointer
- *   of this PE passed as the argument. All buffers must be zero at launch (calloc) unless said.
+ *   of this PE passed as the argument. All buffers must be zero at launch (calloc) unless said,
+ *   on EVERY PE before ANY PE launches (zero, synchronise the device, host barrier, launch):
+ *   peers write into this PE's buffers as soon as their kernel starts. After the kernel:
+ *   synchronise, host barrier, then read back.
  *   PATTERN(pe, k, i) = (byte) (pe * 37 + k * 11 + i * 7 + 1)       (computed in 64-bit, low byte)
  *   VAL(pe, i)        = (T) ((pe + 1) * 16 + (i % 13))                  (computed in int, cast to T;
  *                       for char: the low 8 bits as a signed byte)
