@@ -13,7 +13,25 @@
 #ifndef JSHMEM_STATE_H
 #define JSHMEM_STATE_H
 
+/* Fixed-width integers. Host compilers and nvcc/hipcc take them from <stdint.h>. Run-time
+ * compilers have no host headers: hiprtc predefines int32_t, uint32_t, int64_t and uint64_t, and
+ * for NVRTC we declare them here exactly as libcu++ does under NVRTC (64-bit = long long), so a
+ * kernel that also includes <cuda/std/cstdint> sees identical typedefs. Define
+ * JSHMEM_NO_STDINT_TYPEDEFS if your NVRTC program already provides them differently. */
+#if defined(__CUDACC_RTC__)
+#ifndef JSHMEM_NO_STDINT_TYPEDEFS
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+#endif
+#elif !defined(__HIPCC_RTC__)
 #include <stdint.h>
+#endif
 
 #define JSHMEM_MAX_PES 64          /* PEs a GPU heap can be shared by (one node) */
 #define JSHMEM_MAX_TEAMS 64        /* team slots; 0 = world, 1 = node */

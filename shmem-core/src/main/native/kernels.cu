@@ -1,0 +1,202 @@
+/*
+ * kernels.cu - the device work of the host runtime: state binding, an SM copy, put-with-signal,
+ * signal wait, barrier/sync and quiet on a stream. One source for nvcc and hipcc; linked with
+ * the shim (shim.cu), which implements jshmem_rt_fail / jshmem_rt_last_error.
+ *
+ * Every exported function returns 0 on success and -1 on failure with a message left through
+ * jshmem_rt_fail (shim_error.h). Streams are passed as void* (a cudaStream_t / hipStream_t, or
+ * NULL for the default stream). All *_async calls only enqueue work.
+ *
+ * This is the only translation unit of the shim that includes <jshmem/jshmem.h>: it defines the
+ * shim's own copy of the device symbol jshmem_device_state (another TU including jshmem.h would
+ * define a second host shadow of it).
+ */
+#include <jshmem/jshmem.h>
+
+#include "gpu.h"
+#include "shim_error.h"
+
+#if JSHMEM_ARCH_HIP
+#define JSHMEMK_MEMCPY_TO_STATE(src) \
+  hipMemcpyToSymbol(HIP_SYMBOL(jshmem_device_state), (src), sizeof(jshmem_device_state_t), 0, \
+                    hipMemcpyHostToDevice)
+#else
+#define JSHMEMK_MEMCPY_TO_STATE(src) \
+  cudaMemcpyToSymbol(jshmem_device_state, (src), sizeof(jshmem_device_state_t), 0, \
+                     cudaMemcpyHostToDevice)
+#endif
+
+/* Threads per block of the copy kernels. */
+#define JSHMEMK_COPY_THREADS 512
+/* Default grid of the SM copy: one block per 8 KiB (one 16-byte word per thread), at most this
+ * many blocks (about two waves of 132 SMs). */
+#define JSHMEMK_COPY_BYTES_PER_BLOCK (8u << 10)
+#define JSHMEMK_COPY_MAX_BLOCKS 264
+/* put_signal up to this size runs as one kernel of one 1024-thread block (lowest latency); above,
+ * as a many-block copy kernel followed by a one-thread signal kernel on the same stream. */
+#define JSHMEMK_PUT_SIGNAL_ONE_BLOCK_BYTES (256u << 10)
+/* Threads of the barrier kernel: one per member, JSHMEM_MAX_PES at most. */
+#define JSHMEMK_BARRIER_THREADS JSHMEM_MAX_PES
+
+/* Host copy of the state last bound, for argument checks (team slots, n_pes). */
+static jshmem_device_state_t jshmemk_host_state;
+static int jshmemk_state_set = 0;
+
+/* ---- kernels ----------------------------------------------------------------------------- */
+
+/* Grid copy: every thread of the grid takes its share of the words. */
+__global__ void __launch_bounds__(JSHMEMK_COPY_THREADS)
+    jshmemk_copy(void *dst, const void *src, size_t bytes) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t nthreads = (size_t)gridDim.x * blockDim.x;
+  jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, tid, nthreads);
+}
+
+/* One block: copy, block barrier, then thread 0 signals with release at system scope. */
+__global__ void __launch_bounds__(1024)
+    jshmemk_put_signal_block(void *dst, const void *src, size_t bytes, uint64_t *sig,
+                             uint64_t value, int sig_op) {
+  jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, threadIdx.x, blockDim.x);
+  jshmemi_group_release_fence();
+  __syncthreads();
+  if (threadIdx.x == 0) jshmemi_signal(sig, value, sig_op);
+}
+
+/* The signal after a copy kernel on the same stream (the copy's stores are complete and visible
+ * when the next kernel of the stream starts; the release orders them before the signal). */
+__global__ void jshmemk_signal(uint64_t *sig, uint64_t value, int sig_op) {
+  jshmemi_signal(sig, value, sig_op);
+}
+
+/* One thread spins (acquire, system scope) until *sig cmp value. */
+__global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
+  (void)jshmemi_wait_until((const unsigned long long *)sig, cmp, (unsigned long long)value);
+}
+
+__global__ void __launch_bounds__(JSHMEMK_BARRIER_THREADS)
+    jshmemk_team_sync(int slot, int quiet) {
+  jshmemi_team_sync_block(quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async", slot,
+                          quiet != 0);
+}
+
+__global__ void jshmemk_quiet() { jshmem_quiet(); }
+
+/* ---- host functions ----------------------------------------------------------------------- */
+
+static int jshmemk_check_state(const char *fn) {
+  if (!jshmemk_state_set) return jshmem_rt_fail("%s: jshmem_rt_set_state was not called", fn);
+  return 0;
+}
+
+static int jshmemk_check_team(const char *fn, int team_slot) {
+  if (jshmemk_check_state(fn) != 0) return -1;
+  if (team_slot < 0 || team_slot >= JSHMEM_MAX_TEAMS)
+    return jshmem_rt_fail("%s: team slot %d out of range 0..%d", fn, team_slot,
+                          JSHMEM_MAX_TEAMS - 1);
+  const jshmem_team_desc_t *t = &jshmemk_host_state.teams[team_slot];
+  if (t->size <= 0) return jshmem_rt_fail("%s: team slot %d is not in use", fn, team_slot);
+  if (t->size > JSHMEM_MAX_PES)
+    return jshmem_rt_fail("%s: team slot %d has %d members, at most %d", fn, team_slot, t->size,
+                          JSHMEM_MAX_PES);
+  return 0;
+}
+
+extern "C" {
+
+/* Copies *s into this module's jshmem_device_state (synchronous). */
+int jshmem_rt_set_state(const jshmem_device_state_t *s) {
+  if (s == NULL) return jshmem_rt_fail("jshmem_rt_set_state: state is NULL");
+  if (s->n_pes < 1 || s->n_pes > JSHMEM_MAX_PES || s->my_pe < 0 || s->my_pe >= s->n_pes)
+    return jshmem_rt_fail("jshmem_rt_set_state: my_pe %d / n_pes %d out of range (1..%d PEs)",
+                          s->my_pe, s->n_pes, JSHMEM_MAX_PES);
+  GPU_TRY(JSHMEMK_MEMCPY_TO_STATE(s));
+  jshmemk_host_state = *s;
+  jshmemk_state_set = 1;
+  return 0;
+}
+
+/* SM copy of `bytes` from src to dst (any device-accessible memory, local or a peer's);
+ * blocks <= 0 picks a grid for the size. */
+int jshmem_rt_copy_sm_async(void *dst, const void *src, size_t bytes, int blocks, void *stream) {
+  if (bytes == 0) return 0;
+  if (dst == NULL || src == NULL)
+    return jshmem_rt_fail("jshmem_rt_copy_sm_async: %s is NULL (bytes %zu)",
+                          dst == NULL ? "dst" : "src", bytes);
+  if (blocks <= 0) {
+    size_t b = (bytes + JSHMEMK_COPY_BYTES_PER_BLOCK - 1) / JSHMEMK_COPY_BYTES_PER_BLOCK;
+    blocks = b > JSHMEMK_COPY_MAX_BLOCKS ? JSHMEMK_COPY_MAX_BLOCKS : (int)b;
+  }
+  jshmemk_copy<<<blocks, JSHMEMK_COPY_THREADS, 0, (gpuStream_t)stream>>>(dst, src, bytes);
+  GPU_TRY_LAUNCH("jshmemk_copy");
+  return 0;
+}
+
+/* Copies `bytes` from src to dst (a peer's memory), then applies sig_op (JSHMEM_SIGNAL_SET/ADD)
+ * with `value` to sig_remote (the peer's signal word, as this process maps it). The peer that
+ * sees the signal sees all the data (release at system scope after the data). */
+int jshmem_rt_put_signal_async(void *dst, const void *src, size_t bytes, uint64_t *sig_remote,
+                               uint64_t value, int sig_op, void *stream) {
+  if (sig_remote == NULL) return jshmem_rt_fail("jshmem_rt_put_signal_async: sig_remote is NULL");
+  if (((size_t)sig_remote & 7) != 0)
+    return jshmem_rt_fail("jshmem_rt_put_signal_async: sig_remote %p is not 8-byte aligned",
+                          (void *)sig_remote);
+  if (sig_op != JSHMEM_SIGNAL_SET && sig_op != JSHMEM_SIGNAL_ADD)
+    return jshmem_rt_fail("jshmem_rt_put_signal_async: unknown signal operation %d", sig_op);
+  if (bytes > 0 && (dst == NULL || src == NULL))
+    return jshmem_rt_fail("jshmem_rt_put_signal_async: %s is NULL (bytes %zu)",
+                          dst == NULL ? "dst" : "src", bytes);
+  gpuStream_t st = (gpuStream_t)stream;
+  if (bytes <= JSHMEMK_PUT_SIGNAL_ONE_BLOCK_BYTES) {
+    jshmemk_put_signal_block<<<1, 1024, 0, st>>>(dst, src, bytes, sig_remote, value, sig_op);
+    GPU_TRY_LAUNCH("jshmemk_put_signal_block");
+    return 0;
+  }
+  if (jshmem_rt_copy_sm_async(dst, src, bytes, 0, stream) != 0) return -1;
+  jshmemk_signal<<<1, 1, 0, st>>>(sig_remote, value, sig_op);
+  GPU_TRY_LAUNCH("jshmemk_signal");
+  return 0;
+}
+
+/* Makes the stream wait until the local signal word satisfies *sig_local cmp value
+ * (JSHMEM_CMP_*, unsigned 64-bit comparison). Work enqueued after it sees what the signalling
+ * PE released with the signal. */
+int jshmem_rt_signal_wait_async(uint64_t *sig_local, int cmp, uint64_t value, void *stream) {
+  if (sig_local == NULL) return jshmem_rt_fail("jshmem_rt_signal_wait_async: sig_local is NULL");
+  if (((size_t)sig_local & 7) != 0)
+    return jshmem_rt_fail("jshmem_rt_signal_wait_async: sig_local %p is not 8-byte aligned",
+                          (void *)sig_local);
+  if (cmp < JSHMEM_CMP_EQ || cmp > JSHMEM_CMP_LE)
+    return jshmem_rt_fail("jshmem_rt_signal_wait_async: unknown comparison %d", cmp);
+  jshmemk_signal_wait<<<1, 1, 0, (gpuStream_t)stream>>>(sig_local, cmp, value);
+  GPU_TRY_LAUNCH("jshmemk_signal_wait");
+  return 0;
+}
+
+/* Barrier over the team in team_slot on the stream: the stream's earlier work (and its stores
+ * to peers) is complete on every member before any member's later work starts. */
+int jshmem_rt_barrier_async(int team_slot, void *stream) {
+  if (jshmemk_check_team("jshmem_rt_barrier_async", team_slot) != 0) return -1;
+  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 1);
+  GPU_TRY_LAUNCH("jshmemk_team_sync");
+  return 0;
+}
+
+/* Sync over the team in team_slot on the stream (no quiet; kernel boundaries already complete
+ * the stream's earlier stores, so in practice it orders as much as the barrier). */
+int jshmem_rt_sync_async(int team_slot, void *stream) {
+  if (jshmemk_check_team("jshmem_rt_sync_async", team_slot) != 0) return -1;
+  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 0);
+  GPU_TRY_LAUNCH("jshmemk_team_sync");
+  return 0;
+}
+
+/* A system-scope fence on the stream. Stream order already completes the earlier kernels' and
+ * copies' stores before later work starts, so the runtime needs this only where it wants an
+ * explicit fence (e.g. before the host reads peers' data without a stream sync). */
+int jshmem_rt_quiet_async(void *stream) {
+  jshmemk_quiet<<<1, 1, 0, (gpuStream_t)stream>>>();
+  GPU_TRY_LAUNCH("jshmemk_quiet");
+  return 0;
+}
+
+} /* extern "C" */

@@ -1,0 +1,94 @@
+/*
+ * jshmem_barrier.h - block-scope barrier and sync over a team.
+ *
+ * Called by all threads of ONE block on each member PE (the same team slot everywhere), and by
+ * no other block of the PE for that team at the same time (kernels and the runtime's
+ * barrier-on-stream share the team's cells, one after the other).
+ *
+ * Algorithm (generation counters, nothing is ever reset):
+ *   1. __syncthreads(); thread 0 increments this PE's own generation cell for the team
+ *      (JSHMEM_GEN_CELL(slot), local, touched by this PE only) to g.
+ *   2. Thread i (for each member i) stores g into sync cell [slot][my_pe] of member i's heap:
+ *      st.release at system scope.
+ *   3. Thread i waits, with acquire loads at system scope, until sync cell [slot][member i] of
+ *      the local heap is >= g (a peer can be at most one generation ahead).
+ *   4. __syncthreads().
+ * Cost: one NVLink one-way latency plus a block barrier or two; no atomics.
+ *
+ * Memory ordering (system scope):
+ *   jshmem_team_sync_block / jshmem_sync_all_block: every load/store/atomic that any thread of
+ *     the block issued before the call happens-before everything any thread of any member's
+ *     block does after the call returns there (block barrier, then release stores that are
+ *     cumulative over it; acquire loads, then a block barrier).
+ *   jshmem_barrier_block / jshmem_barrier_all_block: the same, plus jshmem_quiet first (thread 0
+ *     issues a system fence after the first block barrier), so all earlier puts and AMOs of the
+ *     block are complete, as OpenSHMEM's barrier requires.
+ * The host must have zeroed the internal region (sync and gen cells) once when it created the heap,
+ * and must zero a team slot's cells again (gen cell [slot] and sync cells [slot][*], on every
+ * member, then a host barrier) whenever it gives the slot to a new team: members that did not
+ * share the slot's earlier barriers would otherwise count from different generations.
+ */
+#ifndef JSHMEM_BARRIER_H
+#define JSHMEM_BARRIER_H
+
+#ifndef JSHMEM_H
+#error "include <jshmem/jshmem.h>, not jshmem_barrier.h"
+#endif
+
+/* Internal: the team-wide sync of one block, with a quiet first if `quiet`. */
+JSHMEM_DEVICE void jshmemi_team_sync_block(const char *fn, int slot, bool quiet) {
+  JSHMEMI_DEBUG(jshmemi_check_team(fn, slot));
+  __shared__ unsigned long long jshmemi_generation;
+  const jshmem_device_state_t &s = jshmem_device_state;
+  const jshmem_team_desc_t &team = s.teams[slot];
+  const unsigned tid = jshmemi_thread_id();
+  const unsigned nthreads = jshmemi_block_size();
+
+  jshmemi_group_release_fence();
+  jshmemi_block_sync();
+  if (tid == 0) {
+    if (quiet) jshmem_quiet();
+    unsigned long long *gen = (unsigned long long *)(s.heap_base + JSHMEM_GEN_CELL(slot));
+    unsigned long long g = jshmemi_ld_relaxed_sys(gen) + 1;
+    jshmemi_st_relaxed_sys(gen, g);
+    jshmemi_generation = g;
+  }
+  jshmemi_block_sync();
+  const unsigned long long g = jshmemi_generation;
+
+  /* Tell every member that this PE reached generation g. */
+  for (unsigned i = tid; i < (unsigned)team.size; i += nthreads) {
+    int pe = team.start + (int)i * team.stride;
+    unsigned long long *cell =
+        (unsigned long long *)(s.peer_base[pe] + JSHMEM_SYNC_CELL(slot, s.my_pe));
+    jshmemi_st_release_sys(cell, g);
+  }
+  /* Wait until every member told this PE that it reached g. */
+  for (unsigned i = tid; i < (unsigned)team.size; i += nthreads) {
+    int pe = team.start + (int)i * team.stride;
+    const unsigned long long *cell =
+        (const unsigned long long *)(s.heap_base + JSHMEM_SYNC_CELL(slot, pe));
+    while (jshmemi_ld_acquire_sys(cell) < g) {
+    }
+  }
+  jshmemi_block_sync();
+  jshmemi_group_acquire_fence();
+}
+
+/* Barrier over the team in `slot`: quiet, then sync. One block per member PE calls it. */
+JSHMEM_DEVICE_INLINE void jshmem_barrier_block(int team_slot) {
+  jshmemi_team_sync_block(__func__, team_slot, true);
+}
+
+/* Sync over the team in `slot` (no quiet; see the ordering above). One block per member PE. */
+JSHMEM_DEVICE_INLINE void jshmem_team_sync_block(int team_slot) {
+  jshmemi_team_sync_block(__func__, team_slot, false);
+}
+
+/* Barrier over all PEs (team slot 0). One block per PE calls it. */
+JSHMEM_DEVICE_INLINE void jshmem_barrier_all_block() { jshmemi_team_sync_block(__func__, 0, true); }
+
+/* Sync over all PEs (team slot 0). One block per PE calls it. */
+JSHMEM_DEVICE_INLINE void jshmem_sync_all_block() { jshmemi_team_sync_block(__func__, 0, false); }
+
+#endif /* JSHMEM_BARRIER_H */

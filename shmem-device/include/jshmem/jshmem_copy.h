@@ -1,0 +1,144 @@
+/*
+ * jshmem_copy.h - the copy loops behind put, get and put_signal, for a group of threads.
+ *
+ * A group is `nthreads` threads that all call the copy with the same arguments; the caller is
+ * number `tid` in it (thread scope: 0 of 1; warp: lane of lanes; block: thread of block size;
+ * the runtime's grid copy: global thread of grid size). Consecutive threads take consecutive
+ * words, so every access of a warp is coalesced, and each thread first issues UNROLL loads and
+ * only then the UNROLL stores, so that several loads are in flight while the remote stores drain.
+ *
+ * The word size is the largest of 16, 8, 4, 2, 1 bytes at which dest and source are equally
+ * misaligned; the bytes before dest's first aligned word and after the last go in naturally
+ * aligned pieces of 8/4/2/1 bytes (an 8-byte put of 16-byte aligned buffers is one store). Stores are plain (weak) stores: they are ordered for other PEs only by a later release
+ * (signal, barrier) or fence/quiet.
+ */
+#ifndef JSHMEM_COPY_H
+#define JSHMEM_COPY_H
+
+#ifndef JSHMEM_H
+#error "include <jshmem/jshmem.h>, not jshmem_copy.h"
+#endif
+
+/* Loads in flight per thread: a block (up to 1024 threads, 64 registers each) has plenty of
+ * loads in flight at 4; a lone thread or a warp needs more to cover the latency. */
+#define JSHMEMI_UNROLL_BLOCK 4
+#define JSHMEMI_UNROLL_WARP 8
+
+/* Copies n words: word i by the thread with i % nthreads == tid. */
+template <typename W, int UNROLL>
+JSHMEM_DEVICE void jshmemi_copy_words(W *dst, const W *src, size_t n, size_t tid, size_t nthreads) {
+  size_t i = tid;
+  for (; i + (UNROLL - 1) * nthreads < n; i += UNROLL * nthreads) {
+    W w[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) w[u] = src[i + u * nthreads];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) dst[i + u * nthreads] = w[u];
+  }
+  for (; i < n; i += nthreads) dst[i] = src[i];
+}
+
+/* Copies n < sizeof(W) bytes where dst and src are equally misaligned modulo sizeof(W): in
+ * pieces of 8, 4, 2 or 1 bytes, each naturally aligned on both sides; piece k by thread
+ * k % nthreads (a head or tail is at most four pieces). */
+template <typename W>
+JSHMEM_DEVICE_INLINE void jshmemi_copy_small(char *dst, const char *src, size_t n, size_t tid,
+                                             size_t nthreads) {
+  for (size_t piece = 0; n != 0; ++piece) {
+    unsigned long long a = jshmemi_addr(dst);
+    size_t k = 1;
+    if (sizeof(W) > 8 && (a & 7) == 0 && n >= 8)
+      k = 8;
+    else if (sizeof(W) > 4 && (a & 3) == 0 && n >= 4)
+      k = 4;
+    else if (sizeof(W) > 2 && (a & 1) == 0 && n >= 2)
+      k = 2;
+    if (piece % nthreads == tid) {
+      if (k == 8)
+        *(unsigned long long *)dst = *(const unsigned long long *)src;
+      else if (k == 4)
+        *(unsigned int *)dst = *(const unsigned int *)src;
+      else if (k == 2)
+        *(unsigned short *)dst = *(const unsigned short *)src;
+      else
+        *dst = *src;
+    }
+    dst += k;
+    src += k;
+    n -= k;
+  }
+}
+
+/* Copies `bytes` with words of type W; dst and src are equally misaligned modulo sizeof(W):
+ * the head up to dst's first W-aligned byte, the words, then the tail. */
+template <typename W, int UNROLL>
+JSHMEM_DEVICE void jshmemi_copy_with(char *dst, const char *src, size_t bytes, size_t tid,
+                                     size_t nthreads) {
+  const size_t ws = sizeof(W);
+  size_t head = (ws - (jshmemi_addr(dst) & (ws - 1))) & (ws - 1);
+  if (head > bytes) head = bytes;
+  size_t words = (bytes - head) / ws;
+  size_t tail = head + words * ws;
+  jshmemi_copy_small<W>(dst, src, head, tid, nthreads);
+  jshmemi_copy_words<W, UNROLL>((W *)(dst + head), (const W *)(src + head), words, tid, nthreads);
+  jshmemi_copy_small<W>(dst + tail, src + tail, bytes - tail, tid, nthreads);
+}
+
+/* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap).
+ * Out of line: one copy of the loops per module instead of one per call site keeps kernels
+ * small and run-time compilation fast; the call costs a few instructions. */
+template <int UNROLL>
+JSHMEM_DEVICE_NOINLINE void jshmemi_copy(void *dst, const void *src, size_t bytes, size_t tid,
+                                size_t nthreads) {
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  unsigned long long mis = jshmemi_addr(d) ^ jshmemi_addr(s);
+  if ((mis & 15) == 0)
+    jshmemi_copy_with<jshmemi_v16, UNROLL>(d, s, bytes, tid, nthreads);
+  else if ((mis & 7) == 0)
+    jshmemi_copy_with<unsigned long long, UNROLL>(d, s, bytes, tid, nthreads);
+  else if ((mis & 3) == 0)
+    jshmemi_copy_with<unsigned int, UNROLL>(d, s, bytes, tid, nthreads);
+  else if ((mis & 1) == 0)
+    jshmemi_copy_with<unsigned short, UNROLL>(d, s, bytes, tid, nthreads);
+  else
+    jshmemi_copy_words<unsigned char, UNROLL>((unsigned char *)d, (const unsigned char *)s, bytes,
+                                              tid, nthreads);
+}
+
+/* ---- scopes -------------------------------------------------------------------------------
+ * Every scoped call is made by all threads of its group (the thread, its warp, its block) with
+ * the same arguments. */
+#define JSHMEMI_THREAD 0
+#define JSHMEMI_WARP 1
+#define JSHMEMI_BLOCK 2
+
+template <int Scope>
+JSHMEM_DEVICE_INLINE void jshmemi_group_copy(void *dst, const void *src, size_t bytes) {
+  if (Scope == JSHMEMI_BLOCK)
+    jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, jshmemi_thread_id(), jshmemi_block_size());
+  else if (Scope == JSHMEMI_WARP)
+    jshmemi_copy<JSHMEMI_UNROLL_WARP>(dst, src, bytes, jshmemi_lane(), jshmemi_warp_lanes());
+  else
+    jshmemi_copy<JSHMEMI_UNROLL_WARP>(dst, src, bytes, 0, 1);
+}
+
+/* Barrier of the group: CTA-scope (block) or warp-scope ordering of the group's memory
+ * operations; nothing for a single thread. */
+template <int Scope>
+JSHMEM_DEVICE_INLINE void jshmemi_group_sync() {
+  if (Scope == JSHMEMI_BLOCK)
+    jshmemi_block_sync();
+  else if (Scope == JSHMEMI_WARP)
+    jshmemi_warp_sync();
+}
+
+/* The group's first thread, which issues the group's single flag or signal. */
+template <int Scope>
+JSHMEM_DEVICE_INLINE bool jshmemi_group_leader() {
+  if (Scope == JSHMEMI_BLOCK) return jshmemi_thread_id() == 0;
+  if (Scope == JSHMEMI_WARP) return jshmemi_lane() == 0;
+  return true;
+}
+
+#endif /* JSHMEM_COPY_H */

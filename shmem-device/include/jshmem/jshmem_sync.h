@@ -1,0 +1,139 @@
+/*
+ * jshmem_sync.h - memory ordering at system scope: the few loads, stores, atomics and fences that
+ * every flag, signal and barrier in jshmem is built from.
+ *
+ * "System scope" covers every GPU (and the CPU) that maps the memory: a PE's heap is written by
+ * its peers over NVLink / xGMI, so anything another PE reads is written at system scope.
+ *
+ *   jshmemi_ld_acquire_sys   load, acquire, system scope: later loads/stores of this thread are
+ *                            not performed before it; pairs with a release of the writer.
+ *   jshmemi_st_release_sys   store, release, system scope: this thread's earlier loads/stores
+ *                            (and what it observed through a block barrier before, by
+ *                            cumulativity) are visible system-wide before the store is.
+ *   jshmemi_add_release_sys  atomic add (no result), release, system scope.
+ *   jshmemi_ld_relaxed_sys / jshmemi_st_relaxed_sys
+ *                            relaxed, system scope (volatile): single-copy atomic for naturally
+ *                            aligned 1/2/4/8-byte values, never cached in L1, never merged or
+ *                            deferred by the compiler; no ordering with other addresses.
+ *   jshmem_fence / jshmem_quiet
+ *                            full fence at system scope (fence.sc.sys / seq_cst system).
+ *
+ * CUDA: inline PTX (ld.acquire.sys.global, st.release.sys.global, red.release.sys.global), needs
+ * sm_70+. HIP: __hip_atomic_* builtins with __HIP_MEMORY_SCOPE_SYSTEM.
+ */
+#ifndef JSHMEM_SYNC_H
+#define JSHMEM_SYNC_H
+
+#include "jshmem_arch.h"
+#include "jshmem_state.h"
+
+/* ---- acquire loads ---------------------------------------------------------------------- */
+
+JSHMEM_DEVICE_INLINE unsigned int jshmemi_ld_acquire_sys(const unsigned int *p) {
+#if JSHMEM_ARCH_HIP
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
+#else
+  unsigned int v;
+  asm volatile("ld.acquire.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#endif
+}
+
+JSHMEM_DEVICE_INLINE unsigned long long jshmemi_ld_acquire_sys(const unsigned long long *p) {
+#if JSHMEM_ARCH_HIP
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
+#else
+  unsigned long long v;
+  asm volatile("ld.acquire.sys.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#endif
+}
+
+/* ---- release stores and atomics --------------------------------------------------------- */
+
+JSHMEM_DEVICE_INLINE void jshmemi_st_release_sys(unsigned int *p, unsigned int v) {
+#if JSHMEM_ARCH_HIP
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#else
+  asm volatile("st.release.sys.global.b32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+#endif
+}
+
+JSHMEM_DEVICE_INLINE void jshmemi_st_release_sys(unsigned long long *p, unsigned long long v) {
+#if JSHMEM_ARCH_HIP
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#else
+  asm volatile("st.release.sys.global.b64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#endif
+}
+
+JSHMEM_DEVICE_INLINE void jshmemi_add_release_sys(unsigned long long *p, unsigned long long v) {
+#if JSHMEM_ARCH_HIP
+  (void)__hip_atomic_fetch_add(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#else
+  asm volatile("red.release.sys.global.add.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#endif
+}
+
+/* ---- relaxed (volatile) loads and stores, any 1/2/4/8-byte type --------------------------- */
+
+template <typename T>
+JSHMEM_DEVICE_INLINE T jshmemi_ld_relaxed_sys(const T *p) {
+  return *(const volatile T *)p;
+}
+
+template <typename T>
+JSHMEM_DEVICE_INLINE void jshmemi_st_relaxed_sys(T *p, T v) {
+  *(volatile T *)p = v;
+}
+
+/* ---- fences ------------------------------------------------------------------------------ */
+
+/* jshmem_quiet: every load, store and atomic that the calling thread issued before (to any PE)
+ * is complete and visible system-wide before any it issues after. Thread scope: in a block-scope
+ * pattern, __syncthreads() first and let one thread call it (a fence after a block barrier also
+ * covers what the other threads wrote before the barrier: cumulativity). Stores to peers are
+ * plain NVLink stores, so this is one system fence. */
+JSHMEM_DEVICE_INLINE void jshmem_quiet() { __threadfence_system(); }
+
+/* jshmem_fence: orders the calling thread's puts, AMOs and signals to each PE: the ones before it
+ * are delivered before the ones after it. Same instruction as quiet here (system fence). */
+JSHMEM_DEVICE_INLINE void jshmem_fence() { __threadfence_system(); }
+
+/* ---- comparisons (JSHMEM_CMP_*), for wait_until/test ------------------------------------- */
+
+template <typename T>
+JSHMEM_DEVICE_INLINE bool jshmemi_compare(T value, int cmp, T operand) {
+  switch (cmp) {
+    case JSHMEM_CMP_EQ: return value == operand;
+    case JSHMEM_CMP_NE: return value != operand;
+    case JSHMEM_CMP_GT: return value > operand;
+    case JSHMEM_CMP_GE: return value >= operand;
+    case JSHMEM_CMP_LT: return value < operand;
+    case JSHMEM_CMP_LE: return value <= operand;
+    default: return false;
+  }
+}
+
+/* ---- typed access through the unsigned word of the same size ------------------------------ */
+
+template <int Bytes> struct jshmemi_word;
+template <> struct jshmemi_word<4> { typedef unsigned int type; };
+template <> struct jshmemi_word<8> { typedef unsigned long long type; };
+
+/* Acquire load of a 4- or 8-byte integer of any signedness. */
+template <typename T>
+JSHMEM_DEVICE_INLINE T jshmemi_load_acquire(const T *p) {
+  typedef typename jshmemi_word<sizeof(T)>::type W;
+  return (T)jshmemi_ld_acquire_sys((const W *)p);
+}
+
+/* Spins (acquire loads, system scope) until `*p cmp operand` holds; returns the value seen. */
+template <typename T>
+JSHMEM_DEVICE T jshmemi_wait_until(const T *p, int cmp, T operand) {
+  T v = jshmemi_load_acquire(p);
+  while (!jshmemi_compare(v, cmp, operand)) v = jshmemi_load_acquire(p);
+  return v;
+}
+
+#endif /* JSHMEM_SYNC_H */

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Compile check of the device library (no GPU needed): the test and benchmark kernels and the
+# runtime kernels, with nvcc (sm_90) and, when hipcc is installed, hipcc (gfx90a), warnings as
+# errors. Run from anywhere; prints "N passed, N failed".
+set -u
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+inc="$root/shmem-device/include"
+native="$root/shmem-core/src/main/native"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+kernels=("$root/tests/src/test/resources/kernels/device_api_test.cu"
+         "$root/tests/src/main/resources/kernels/perf_kernels.cu")
+passed=0
+failed=0
+check() { # name, command...
+  local name="$1"; shift
+  if "$@" > "$out/log" 2>&1; then
+    passed=$((passed + 1)); echo "ok     $name"
+  else
+    failed=$((failed + 1)); echo "FAILED $name"; grep -v -i "rocm_agent\|kfd\|Traceback\|File \"" "$out/log" | head -40
+  fi
+}
+if [ -x "$nvcc" ]; then
+  for k in "${kernels[@]}"; do
+    check "nvcc $(basename "$k")" "$nvcc" -arch=sm_90 -I "$inc" -c "$k" -o "$out/k.o" \
+      -Werror all-warnings -Xcompiler -Wall,-Wextra
+  done
+  check "nvcc kernels.cu" "$nvcc" -arch=sm_90 -Xcompiler -fPIC -I "$inc" -I "$native" \
+    -c "$native/kernels.cu" -o "$out/kernels.o" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+else
+  echo "skip   nvcc not found"
+fi
+if command -v hipcc > /dev/null; then
+  func=""
+  [ -e "$(dirname "$(command -v hipcc)")/hipcc.pl" ] && func="--hipcc-func-supp"
+  for k in "${kernels[@]}"; do
+    check "hipcc $(basename "$k")" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a \
+      -I "$inc" -c "$k" -o "$out/k.o" -Wall -Wextra -Werror
+  done
+  check "hipcc kernels.cu" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a -fPIC \
+    -I "$inc" -I "$native" -c "$native/kernels.cu" -o "$out/kernels.o" -Wall -Wextra -Werror
+else
+  echo "skip   hipcc not found"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
