@@ -17,6 +17,7 @@ mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-s
 cp build/mpi/mpi.jar "$stage/"
 cp scripts/device/gpu-run.sh "$stage/"
 cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py "$stage/"
-grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo '/.devpack/' >> .git/info/exclude
+mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"
+grep -qx "/.devpack/" "$exclude" 2>/dev/null || echo "/.devpack/" >> "$exclude"
 ../shared/device/pack.sh -o .devpack "$stage"/* ../shared/anchors
 du -sh .devpack
