@@ -15,7 +15,7 @@ cp build/lib/*.jar "$stage/lib/"
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
   -DoutputDirectory="$stage" -Dmdep.stripVersion=true
 cp build/mpi/mpi.jar "$stage/"
-cp scripts/device/gpu-run.sh "$stage/"
+cp scripts/device/gpu-run.sh scripts/device/smoke.sh "$stage/"
 cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py "$stage/"
 mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"
 grep -qx "/.devpack/" "$exclude" 2>/dev/null || echo "/.devpack/" >> "$exclude"
