@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.bootstrap.Bootstraps;
+import org.jshmem.collectives.Collectives;
+import org.jshmem.collectives.HostCollectives;
+import org.jshmem.collectives.TeamLayout;
+import org.jshmem.collectives.UnavailableCollectives;
 import org.jshmem.heap.SymmetricAllocator;
 import org.jshmem.host.NodeBarrier;
 import org.jshmem.host.NodeSharedMemory;
@@ -55,6 +59,10 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
     private final int myPe;
     private final int nPes;
     private final long heapStart;
+    private final TeamSlots teamSlots = new TeamSlots();
+    private final Collectives collectives;
+    private final Team world;
+    private final Team shared;
     private volatile boolean closed;
 
     private Shmem(ShmemConfig config, Bootstrap bootstrap, NodeSharedMemory node, Backend backend) {
@@ -69,6 +77,11 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
         this.watch = new PeWatch(node, config.livenessMillis());
         this.waiter = new Waiter(config.spinIterations(), watch);
         this.barrier = new NodeBarrier(node, waiter);
+        this.collectives = backend.peerHeap(myPe) != null
+                ? new HostCollectives(backend, node, barrier, config.collectiveThresholds())
+                : new UnavailableCollectives(backend.describe(), barrier);
+        this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true);
+        this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true);
     }
 
     /** Starts this PE with the settings of the environment ({@link ShmemConfig#fromEnvironment()}). Collective. */
@@ -135,6 +148,20 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
     /** Number of PEs in the job. */
     public int nPes() {
         return nPes;
+    }
+
+    /** The team of every PE of the job (OpenSHMEM's {@code SHMEM_TEAM_WORLD}); team PE numbers are world PE numbers. */
+    public Team teamWorld() {
+        return world;
+    }
+
+    /**
+     * The team of the PEs that share memory with this one (OpenSHMEM's {@code SHMEM_TEAM_SHARED}).
+     * jshmem runs a job on one node, so it has the same PEs as {@link #teamWorld()}, with a team
+     * slot of its own.
+     */
+    public Team teamShared() {
+        return shared;
     }
 
     /** The settings this PE runs with. */
@@ -443,6 +470,18 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
     long loadLocal(long heapOffset, int width) {
         long bits = backend.load(myPe, heapOffset, width);
         return width == Integer.BYTES ? (int) bits : bits;
+    }
+
+    Collectives collectives() {
+        return collectives;
+    }
+
+    TeamSlots teamSlots() {
+        return teamSlots;
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     Waiter waiter() {

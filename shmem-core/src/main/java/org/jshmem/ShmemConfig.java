@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import org.jshmem.collectives.CollectiveThresholds;
 
 /**
  * Every setting of jshmem, read from {@code JSHMEM_*} environment variables (the one place that
@@ -28,6 +29,12 @@ import java.util.function.Function;
  *     still alive; a dead PE is reported within about this time</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>4096</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU (use a small value when PEs outnumber cores)</td></tr>
+ * <tr><td>{@code JSHMEM_COLL_STAGED_MAX}</td><td>4K</td><td>host collectives: a PE contribution of at most this
+ *     many bytes goes through the team's staging buffer in the control block (one synchronisation instead
+ *     of two); at most 16320 (the buffer), 0 turns staging off</td></tr>
+ * <tr><td>{@code JSHMEM_REDUCE_ONESHOT_MAX}</td><td>64K</td><td>host reductions of at most this many bytes
+ *     reduce the whole vector on every PE (one-shot); larger ones reduce a 1/n slice each and gather
+ *     the slices (two-shot); 0: always two-shot above the staged size</td></tr>
  * </table>
  *
  * @param symmetricSize heap bytes per PE
@@ -38,9 +45,11 @@ import java.util.function.Function;
  * @param shmDir        directory for node-shared memory files
  * @param livenessMillis interval of the dead-PE check in waits
  * @param spinIterations busy-wait iterations before yielding
+ * @param collectiveThresholds where the host collectives switch algorithm
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
-                          BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations) {
+                          BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                          CollectiveThresholds collectiveThresholds) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -67,7 +76,15 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** Default heap size per PE, as NVSHMEM's. */
     public static final long DEFAULT_SYMMETRIC_SIZE = 1L << 30;
 
+    /** The settings with the default collective thresholds. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                CollectiveThresholds.DEFAULT);
+    }
+
     public ShmemConfig {
+        java.util.Objects.requireNonNull(collectiveThresholds, "collectiveThresholds");
         if (symmetricSize <= 0) {
             throw new IllegalArgumentException("symmetric heap size must be positive, got " + symmetricSize);
         }
@@ -94,22 +111,39 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 read(env, "JSHMEM_BOOTSTRAP", BootstrapKind.AUTO, v -> parseEnum(BootstrapKind.class, v)),
                 read(env, "JSHMEM_SHM_DIR", Path.of("/dev/shm"), Path::of),
                 read(env, "JSHMEM_LIVENESS_MS", 200L, v -> (long) parseNonNegativeInt(v)),
-                read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt));
+                read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt),
+                new CollectiveThresholds(
+                        read(env, "JSHMEM_COLL_STAGED_MAX", CollectiveThresholds.DEFAULT.stagedMax(), ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_REDUCE_ONESHOT_MAX", CollectiveThresholds.DEFAULT.reduceOneShotMax(),
+                                ShmemConfig::parseSizeOrZero)));
     }
 
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
-        return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations);
+        return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                collectiveThresholds);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
-        return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations);
+        return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                collectiveThresholds);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
-        return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations);
+        return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations,
+                collectiveThresholds);
+    }
+
+    /** A copy with other collective thresholds. */
+    public ShmemConfig withCollectiveThresholds(CollectiveThresholds t) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, t);
+    }
+
+    /** {@link #parseSize}, or 0 for "0". */
+    private static long parseSizeOrZero(String text) {
+        return text.trim().equals("0") ? 0 : parseSize(text);
     }
 
     /**

@@ -1,0 +1,310 @@
+package org.jshmem.collectives;
+
+import static org.jshmem.host.ControlDescriptor.STAGE_HEADER;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.jshmem.DType;
+import org.jshmem.HeapBoundsException;
+import org.jshmem.ReduceOp;
+import org.jshmem.host.NodeBarrier;
+import org.jshmem.host.NodeSharedMemory;
+import org.jshmem.spi.Backend;
+
+/**
+ * Collectives on a heap in host memory, where every PE maps every other PE's heap: data moves by
+ * plain reads of peers' memory (pull), and members synchronise through the node's control block.
+ *
+ * <ul>
+ * <li><b>Staged</b> (a PE's contribution at most {@link CollectiveThresholds#stagedMax()}): each PE
+ *     copies its contribution into its staging buffer for the team, synchronises once, and reads
+ *     what it needs from the members' buffers. The two buffers of a PE alternate with the parity of
+ *     the team's barrier generation, so no closing synchronisation is needed: a buffer is written
+ *     again only after every member has passed the barrier that follows its last read.</li>
+ * <li><b>Direct</b>: synchronise (every source is ready), read the members' sources in place,
+ *     synchronise again (no source is rewritten while a member still reads it).</li>
+ * <li><b>Reductions</b> above the staged size: <i>one-shot</i> (every PE reduces the whole vector
+ *     from every member's source) up to {@link CollectiveThresholds#reduceOneShotMax()}, else
+ *     <i>two-shot</i>: each PE reduces its 1/n slice from every member into its own destination,
+ *     synchronises, and copies the other slices from their owners' destinations (memory traffic
+ *     per PE falls from n reads of the vector to about two). In place always takes two-shot or staged.</li>
+ * </ul>
+ * Every element is reduced in team order by exactly one rule, so all PEs get the same bits.
+ * One thread at a time per PE (collectives are not reentrant).
+ */
+public final class HostCollectives implements Collectives {
+    private static final ValueLayout.OfLong COUNT = ValueLayout.JAVA_LONG;
+
+    private final MemorySegment[] heaps;
+    private final long heapStart;
+    private final NodeSharedMemory node;
+    private final MemorySegment control;
+    private final NodeBarrier barrier;
+    private final CollectiveThresholds limits;
+    private final Reducer[] reducers = new Reducer[DType.values().length * ReduceOp.values().length];
+
+    public HostCollectives(Backend backend, NodeSharedMemory node, NodeBarrier barrier, CollectiveThresholds limits) {
+        this.heaps = new MemorySegment[node.nPes()];
+        for (int pe = 0; pe < heaps.length; pe++) {
+            heaps[pe] = backend.peerHeap(pe);
+            if (heaps[pe] == null) {
+                throw new IllegalArgumentException("host collectives need host-accessible heaps; " + backend.describe()
+                        + " has none for PE " + pe);
+            }
+        }
+        this.heapStart = backend.heapStart();
+        this.node = node;
+        this.control = node.mapping();
+        this.barrier = barrier;
+        this.limits = limits;
+    }
+
+    @Override
+    public String describe() {
+        return "host collectives (pull): staged up to " + limits.stagedMax() + " B per PE, reduce one-shot up to "
+                + limits.reduceOneShotMax() + " B, two-shot above";
+    }
+
+    @Override
+    public void sync(TeamLayout t) {
+        sync(t, "Team.sync");
+    }
+
+    private void sync(TeamLayout t, String call) {
+        barrier.sync(t.slot(), t.start(), t.stride(), t.size(), call);
+    }
+
+    /** Which of its two staging buffers a PE uses in the team's next synchronisation. */
+    private int parity(TeamLayout t) {
+        return (int) (barrier.nextGeneration(t.slot()) & 1);
+    }
+
+    private long stageData(TeamLayout t, int index, int which) {
+        return node.stageBuffer(t.slot(), t.worldPe(index), which) + STAGE_HEADER;
+    }
+
+    private MemorySegment heap(TeamLayout t, int index) {
+        return heaps[t.worldPe(index)];
+    }
+
+    // ---------------------------------------------------------------- broadcast
+
+    @Override
+    public void broadcast(TeamLayout t, long dest, long src, long bytes, int root) {
+        MemorySegment mine = heap(t, t.myIndex());
+        long d = dest - heapStart;
+        long s = src - heapStart;
+        boolean isRoot = t.myIndex() == root;
+        if (isRoot && d != s) {
+            MemorySegment.copy(mine, s, mine, d, bytes);
+        }
+        if (t.size() == 1) {
+            return;
+        }
+        if (bytes <= limits.stagedMax()) {
+            int which = parity(t);
+            if (isRoot) {
+                MemorySegment.copy(mine, s, control, stageData(t, root, which), bytes);
+            }
+            sync(t, "Team.broadcast");
+            if (!isRoot) {
+                MemorySegment.copy(control, stageData(t, root, which), mine, d, bytes);
+            }
+            return;
+        }
+        sync(t, "Team.broadcast");
+        if (!isRoot) {
+            MemorySegment.copy(heap(t, root), s, mine, d, bytes);
+        }
+        sync(t, "Team.broadcast");
+    }
+
+    // ---------------------------------------------------------------- fcollect, collect, alltoall
+
+    @Override
+    public void fcollect(TeamLayout t, long dest, long src, long bytes) {
+        int n = t.size();
+        int me = t.myIndex();
+        MemorySegment mine = heap(t, me);
+        long d = dest - heapStart;
+        long s = src - heapStart;
+        MemorySegment.copy(mine, s, mine, d + me * bytes, bytes);
+        if (n == 1) {
+            return;
+        }
+        if (bytes <= limits.stagedMax()) {
+            int which = parity(t);
+            MemorySegment.copy(mine, s, control, stageData(t, me, which), bytes);
+            sync(t, "Team.fcollect");
+            for (int k = 1; k < n; k++) {
+                int j = (me + k) % n;
+                MemorySegment.copy(control, stageData(t, j, which), mine, d + j * bytes, bytes);
+            }
+            return;
+        }
+        sync(t, "Team.fcollect");
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            MemorySegment.copy(heap(t, j), s, mine, d + j * bytes, bytes);
+        }
+        sync(t, "Team.fcollect");
+    }
+
+    @Override
+    public long collect(TeamLayout t, long dest, long destCapacity, long src, long bytes) {
+        int n = t.size();
+        int me = t.myIndex();
+        MemorySegment mine = heap(t, me);
+        long d = dest - heapStart;
+        long s = src - heapStart;
+        int which = parity(t);
+        long header = node.stageBuffer(t.slot(), t.myWorldPe(), which);
+        control.set(COUNT, header, bytes);
+        boolean staged = bytes <= limits.stagedMax();
+        if (staged && n > 1) {
+            MemorySegment.copy(mine, s, control, header + STAGE_HEADER, bytes);
+        }
+        if (n > 1) {
+            sync(t, "Team.collect");
+        }
+        long[] at = new long[n + 1];
+        boolean allStaged = true;
+        for (int i = 0; i < n; i++) {
+            long c = i == me ? bytes : control.get(COUNT, node.stageBuffer(t.slot(), t.worldPe(i), which));
+            allStaged &= c <= limits.stagedMax();
+            at[i + 1] = at[i] + c;
+        }
+        long total = at[n];
+        if (total > destCapacity) {
+            if (!allStaged) {
+                sync(t, "Team.collect");
+            }
+            throw new HeapBoundsException("Team.collect: the members contribute " + total + " bytes in all, but the"
+                    + " destination has room for " + destCapacity + " (heap offset " + dest + "); counts per team PE: "
+                    + counts(at) + ". Allocate a destination of at least the total.");
+        }
+        MemorySegment.copy(mine, s, mine, d + at[me], bytes);
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            long c = at[j + 1] - at[j];
+            if (allStaged) {
+                MemorySegment.copy(control, stageData(t, j, which), mine, d + at[j], c);
+            } else {
+                MemorySegment.copy(heap(t, j), s, mine, d + at[j], c);
+            }
+        }
+        if (!allStaged) {
+            sync(t, "Team.collect");
+        }
+        return total;
+    }
+
+    private static String counts(long[] at) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i + 1 < at.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(at[i + 1] - at[i]);
+        }
+        return b.append(']').toString();
+    }
+
+    @Override
+    public void alltoall(TeamLayout t, long dest, long src, long bytesPerPe) {
+        int n = t.size();
+        int me = t.myIndex();
+        MemorySegment mine = heap(t, me);
+        long d = dest - heapStart;
+        long s = src - heapStart;
+        MemorySegment.copy(mine, s + me * bytesPerPe, mine, d + me * bytesPerPe, bytesPerPe);
+        if (n == 1) {
+            return;
+        }
+        if (n * bytesPerPe <= limits.stagedMax()) {
+            int which = parity(t);
+            MemorySegment.copy(mine, s, control, stageData(t, me, which), n * bytesPerPe);
+            sync(t, "Team.alltoall");
+            for (int k = 1; k < n; k++) {
+                int j = (me + k) % n;
+                MemorySegment.copy(control, stageData(t, j, which) + me * bytesPerPe, mine, d + j * bytesPerPe, bytesPerPe);
+            }
+            return;
+        }
+        sync(t, "Team.alltoall");
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            MemorySegment.copy(heap(t, j), s + me * bytesPerPe, mine, d + j * bytesPerPe, bytesPerPe);
+        }
+        sync(t, "Team.alltoall");
+    }
+
+    // ---------------------------------------------------------------- reduce
+
+    private Reducer reducer(DType type, ReduceOp op) {
+        int i = type.ordinal() * ReduceOp.values().length + op.ordinal();
+        Reducer r = reducers[i];
+        if (r == null) {
+            r = Reducer.of(type, op);
+            reducers[i] = r;
+        }
+        return r;
+    }
+
+    @Override
+    public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
+        Reducer r = reducer(type, op);
+        int n = t.size();
+        int me = t.myIndex();
+        int size = type.byteSize();
+        long bytes = nelems * size;
+        MemorySegment mine = heap(t, me);
+        long d = dest - heapStart;
+        long s = src - heapStart;
+        if (n == 1) {
+            if (d != s) {
+                MemorySegment.copy(mine, s, mine, d, bytes);
+            }
+            return;
+        }
+        MemorySegment[] srcs = new MemorySegment[n];
+        long[] offsets = new long[n];
+        if (bytes <= limits.stagedMax()) {
+            int which = parity(t);
+            MemorySegment.copy(mine, s, control, stageData(t, me, which), bytes);
+            for (int i = 0; i < n; i++) {
+                srcs[i] = control;
+                offsets[i] = stageData(t, i, which);
+            }
+            sync(t, "Team.reduce");
+            r.reduce(mine, d, srcs, offsets, n, nelems);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            srcs[i] = heap(t, i);
+            offsets[i] = s;
+        }
+        sync(t, "Team.reduce");
+        if (bytes <= limits.reduceOneShotMax() && d != s) {
+            r.reduce(mine, d, srcs, offsets, n, nelems);
+            sync(t, "Team.reduce");
+            return;
+        }
+        long lo = sliceStart(nelems, me, n);
+        long hi = sliceStart(nelems, me + 1, n);
+        for (int i = 0; i < n; i++) {
+            offsets[i] = s + lo * size;
+        }
+        r.reduce(mine, d + lo * size, srcs, offsets, n, hi - lo);
+        sync(t, "Team.reduce");
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            long jlo = sliceStart(nelems, j, n);
+            long jhi = sliceStart(nelems, j + 1, n);
+            MemorySegment.copy(heap(t, j), d + jlo * size, mine, d + jlo * size, (jhi - jlo) * size);
+        }
+        sync(t, "Team.reduce");
+    }
+
+    /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced). */
+    static long sliceStart(long nelems, int i, int n) {
+        return nelems / n * i + nelems % n * i / n;   // floor(nelems * i / n) without overflow
+    }
+}
