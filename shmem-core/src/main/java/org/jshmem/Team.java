@@ -72,7 +72,7 @@ public final class Team implements AutoCloseable {
 
     /** The world PE number ({@link Shmem#myPe()} numbering) of team PE {@code pe}. */
     public int worldPe(int pe) {
-        checkPe("worldPe", pe);
+        checkPe("Team.worldPe", pe);
         return layout.worldPe(pe);
     }
 
@@ -84,7 +84,7 @@ public final class Team implements AutoCloseable {
      */
     public int translatePe(int pe, Team other) {
         Objects.requireNonNull(other, "translatePe: other team is null");
-        checkPe("translatePe", pe);
+        checkPe("Team.translatePe", pe);
         return other.layout.indexOf(layout.worldPe(pe));
     }
 
