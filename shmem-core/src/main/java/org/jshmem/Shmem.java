@@ -12,7 +12,8 @@ import org.jshmem.bootstrap.Bootstraps;
 import org.jshmem.collectives.Collectives;
 import org.jshmem.collectives.HostCollectives;
 import org.jshmem.collectives.TeamLayout;
-import org.jshmem.collectives.UnavailableCollectives;
+import org.jshmem.collectives.CollectiveTuning;
+import org.jshmem.collectives.CopyCollectives;
 import org.jshmem.heap.SymmetricAllocator;
 import org.jshmem.host.NodeBarrier;
 import org.jshmem.host.NodeSharedMemory;
@@ -77,9 +78,9 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
         this.watch = new PeWatch(node, config.livenessMillis());
         this.waiter = new Waiter(config.spinIterations(), watch);
         this.barrier = new NodeBarrier(node, waiter);
-        this.collectives = backend.peerHeap(myPe) != null
-                ? new HostCollectives(backend, node, barrier, config.collectiveThresholds())
-                : new UnavailableCollectives(backend.describe(), barrier);
+        this.collectives = backend.peerHeap(myPe) != null && config.collectiveTuning().kind() == CollectiveTuning.Kind.AUTO
+                ? new HostCollectives(backend, node, barrier, config.collectiveTuning())
+                : new CopyCollectives(backend, barrier);
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true);
         this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true);
     }
@@ -162,6 +163,11 @@ public final class Shmem implements AutoCloseable, RemoteMemoryAccess, AtomicOpe
      */
     public Team teamShared() {
         return shared;
+    }
+
+    /** What the collectives of this PE's teams run on, e.g. for benchmark headers. */
+    public String describeCollectives() {
+        return collectives.describe();
     }
 
     /** The settings this PE runs with. */

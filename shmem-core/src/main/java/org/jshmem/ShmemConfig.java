@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
-import org.jshmem.collectives.CollectiveThresholds;
+import org.jshmem.collectives.CollectiveTuning;
 
 /**
  * Every setting of jshmem, read from {@code JSHMEM_*} environment variables (the one place that
@@ -29,6 +29,9 @@ import org.jshmem.collectives.CollectiveThresholds;
  *     still alive; a dead PE is reported within about this time</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>4096</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU (use a small value when PEs outnumber cores)</td></tr>
+ * <tr><td>{@code JSHMEM_COLLECTIVES}</td><td>auto</td><td>{@code auto}: collectives read peers' heaps
+ *     directly where they are host memory, else move data with the backend's copies; {@code copy}: always
+ *     the backend's copies (slower; what GPU heaps get until their own collectives)</td></tr>
  * <tr><td>{@code JSHMEM_COLL_STAGED_MAX}</td><td>4K</td><td>host collectives: a PE contribution of at most this
  *     many bytes goes through the team's staging buffer in the control block (one synchronisation instead
  *     of two); at most 16320 (the buffer), 0 turns staging off</td></tr>
@@ -45,11 +48,11 @@ import org.jshmem.collectives.CollectiveThresholds;
  * @param shmDir        directory for node-shared memory files
  * @param livenessMillis interval of the dead-PE check in waits
  * @param spinIterations busy-wait iterations before yielding
- * @param collectiveThresholds where the host collectives switch algorithm
+ * @param collectiveTuning which collectives, and where the host collectives switch algorithm
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
-                          CollectiveThresholds collectiveThresholds) {
+                          CollectiveTuning collectiveTuning) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -80,11 +83,11 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                        BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations) {
         this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                CollectiveThresholds.DEFAULT);
+                CollectiveTuning.DEFAULT);
     }
 
     public ShmemConfig {
-        java.util.Objects.requireNonNull(collectiveThresholds, "collectiveThresholds");
+        java.util.Objects.requireNonNull(collectiveTuning, "collectiveTuning");
         if (symmetricSize <= 0) {
             throw new IllegalArgumentException("symmetric heap size must be positive, got " + symmetricSize);
         }
@@ -112,32 +115,34 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 read(env, "JSHMEM_SHM_DIR", Path.of("/dev/shm"), Path::of),
                 read(env, "JSHMEM_LIVENESS_MS", 200L, v -> (long) parseNonNegativeInt(v)),
                 read(env, "JSHMEM_SPIN", 4096, ShmemConfig::parseNonNegativeInt),
-                new CollectiveThresholds(
-                        read(env, "JSHMEM_COLL_STAGED_MAX", CollectiveThresholds.DEFAULT.stagedMax(), ShmemConfig::parseSizeOrZero),
-                        read(env, "JSHMEM_REDUCE_ONESHOT_MAX", CollectiveThresholds.DEFAULT.reduceOneShotMax(),
+                new CollectiveTuning(
+                        read(env, "JSHMEM_COLLECTIVES", CollectiveTuning.Kind.AUTO,
+                                v -> parseEnum(CollectiveTuning.Kind.class, v)),
+                        read(env, "JSHMEM_COLL_STAGED_MAX", CollectiveTuning.DEFAULT.stagedMax(), ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_REDUCE_ONESHOT_MAX", CollectiveTuning.DEFAULT.reduceOneShotMax(),
                                 ShmemConfig::parseSizeOrZero)));
     }
 
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                collectiveThresholds);
+                collectiveTuning);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                collectiveThresholds);
+                collectiveTuning);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations,
-                collectiveThresholds);
+                collectiveTuning);
     }
 
     /** A copy with other collective thresholds. */
-    public ShmemConfig withCollectiveThresholds(CollectiveThresholds t) {
+    public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, t);
     }
 

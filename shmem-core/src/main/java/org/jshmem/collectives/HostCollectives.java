@@ -16,7 +16,7 @@ import org.jshmem.spi.Backend;
  * plain reads of peers' memory (pull), and members synchronise through the node's control block.
  *
  * <ul>
- * <li><b>Staged</b> (a PE's contribution at most {@link CollectiveThresholds#stagedMax()}): each PE
+ * <li><b>Staged</b> (a PE's contribution at most {@link CollectiveTuning#stagedMax()}): each PE
  *     copies its contribution into its staging buffer for the team, synchronises once, and reads
  *     what it needs from the members' buffers. The two buffers of a PE alternate with the parity of
  *     the team's barrier generation, so no closing synchronisation is needed: a buffer is written
@@ -24,7 +24,7 @@ import org.jshmem.spi.Backend;
  * <li><b>Direct</b>: synchronise (every source is ready), read the members' sources in place,
  *     synchronise again (no source is rewritten while a member still reads it).</li>
  * <li><b>Reductions</b> above the staged size: <i>one-shot</i> (every PE reduces the whole vector
- *     from every member's source) up to {@link CollectiveThresholds#reduceOneShotMax()}, else
+ *     from every member's source) up to {@link CollectiveTuning#reduceOneShotMax()}, else
  *     <i>two-shot</i>: each PE reduces its 1/n slice from every member into its own destination,
  *     synchronises, and copies the other slices from their owners' destinations (memory traffic
  *     per PE falls from n reads of the vector to about two). In place always takes two-shot or staged.</li>
@@ -40,10 +40,10 @@ public final class HostCollectives implements Collectives {
     private final NodeSharedMemory node;
     private final MemorySegment control;
     private final NodeBarrier barrier;
-    private final CollectiveThresholds limits;
+    private final CollectiveTuning limits;
     private final Reducer[] reducers = new Reducer[DType.values().length * ReduceOp.values().length];
 
-    public HostCollectives(Backend backend, NodeSharedMemory node, NodeBarrier barrier, CollectiveThresholds limits) {
+    public HostCollectives(Backend backend, NodeSharedMemory node, NodeBarrier barrier, CollectiveTuning limits) {
         this.heaps = new MemorySegment[node.nPes()];
         for (int pe = 0; pe < heaps.length; pe++) {
             heaps[pe] = backend.peerHeap(pe);

@@ -36,7 +36,8 @@ public final class CollectivesBench {
             src.local().fill((byte) 1);
             dest.local().fill((byte) 0);
             if (shmem.myPe() == 0) {
-                System.out.println("# jshmem " + shmem.describe() + ", " + n + " PEs; best and median of " + reps
+                System.out.println("# jshmem " + shmem.describe() + ", " + n + " PEs, " + shmem.describeCollectives()
+                        + "; best and median of " + reps
                         + " runs, each the mean of an iteration count like the anchor's (5000 below 64 KiB, else 50)");
                 System.out.printf("%10s %12s %12s %12s %12s%n", "bytes", "sumred_us", "(median)", "fcollect_us", "(median)");
             }

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
  * Every collective x type x operation on 1, 2, 3 and 4 PEs, on the world, the shared team,
  * strided sub-teams and 2D splits, at sizes that are not multiples of anything convenient and
  * that cross every algorithm's threshold; the PEs report CRCs of their results and this test
- * compares them with a sequential reference ({@link Reference}). Each job also runs the other
- * algorithms by moving the thresholds: staging off, one-shot everywhere, two-shot everywhere.
+ * compares them with a sequential reference ({@link Reference}). Further jobs run the other
+ * algorithms by moving the thresholds (staging off, one-shot everywhere, two-shot everywhere), and
+ * the copy collectives (what heaps Java cannot read use) on the host heap.
  */
 class TeamCollectivesTest {
     /** Reductions: staged (1, 7), one-shot direct (3001 of 2+ byte types), two-shot (100003). */
@@ -64,6 +65,11 @@ class TeamCollectivesTest {
     void withoutStagingEveryReductionTwoShot() {
         check(4, "1,2,7,3001", "1,7", Map.of("JSHMEM_COLL_STAGED_MAX", "0", "JSHMEM_REDUCE_ONESHOT_MAX", "0"),
                 "world", "2d:3");
+    }
+
+    @Test
+    void copyCollectivesThroughTheBackend() {
+        check(3, "1,7,3001,100003", "1,7,3001", Map.of("JSHMEM_COLLECTIVES", "copy"), "world", "strided:1:1:2");
     }
 
     private void check(int np, String reduceSizes, String otherSizes, Map<String, String> env, String... teams) {
