@@ -20,7 +20,8 @@ import org.jshmem.Team;
  * ({@link TeamCollectivesTest}) computes the expected CRCs from {@link CollData} by a plain
  * sequential reference.
  *
- * <p>Arguments: {@code reduceSizes otherSizes team...}, sizes comma-separated element counts;
+ * <p>Arguments: {@code reduceSizes otherSizes [ops=OP,OP...] team...}, sizes comma-separated element
+ * counts, {@code ops=} limiting the reduction operations (all that apply to a type by default);
  * teams: {@code world}, {@code shared}, {@code strided:START:STRIDE:SIZE} (split of world),
  * {@code 2d:XRANGE} (both teams of a 2D split of world, labelled {@code 2d:X.x} and {@code 2d:X.y}).
  */
@@ -33,6 +34,7 @@ public final class CollectivesProgram {
     private final int me;
     private SymmetricSegment src;
     private SymmetricSegment dest;
+    private List<ReduceOp> onlyOps = List.of(ReduceOp.values());
 
     private CollectivesProgram(Shmem shmem) {
         this.shmem = shmem;
@@ -41,7 +43,13 @@ public final class CollectivesProgram {
 
     public static void main(String[] args) {
         try (Shmem shmem = Shmem.init()) {
-            new CollectivesProgram(shmem).run(sizes(args[0]), sizes(args[1]), List.of(args).subList(2, args.length));
+            List<String> rest = List.of(args).subList(2, args.length);
+            CollectivesProgram p = new CollectivesProgram(shmem);
+            if (!rest.isEmpty() && rest.get(0).startsWith("ops=")) {
+                p.onlyOps = opsFilter(rest.get(0));
+                rest = rest.subList(1, rest.size());
+            }
+            p.run(sizes(args[0]), sizes(args[1]), rest);
             shmem.barrierAll();
             report(shmem.myPe(), "done", "ok");
         }
@@ -61,9 +69,13 @@ public final class CollectivesProgram {
         return (call + "/" + type + "/" + n).hashCode();
     }
 
-    static List<ReduceOp> ops(DType type) {
+    static List<ReduceOp> opsFilter(String arg) {
+        return java.util.Arrays.stream(arg.substring(4).split(",")).map(ReduceOp::valueOf).toList();
+    }
+
+    static List<ReduceOp> ops(DType type, List<ReduceOp> only) {
         List<ReduceOp> ops = new ArrayList<>();
-        for (ReduceOp op : ReduceOp.values()) {
+        for (ReduceOp op : only) {
             if (type.isInteger() || !op.isBitwise()) {
                 ops.add(op);
             }
@@ -135,12 +147,12 @@ public final class CollectivesProgram {
                 long ext = n * size;
                 int seed = seed("reduce", type, n);
                 CollData.fill(src.local(), 0, type, me, 0, n, seed);
-                for (ReduceOp op : ops(type)) {
+                for (ReduceOp op : ops(type, onlyOps)) {
                     prepare(ext);
                     t.reduce(op, type, dest.asSlice(0, ext), src.asSlice(0, ext), n);
                     result(label + ".reduce." + type + "." + op + "." + n, ext);
                 }
-                for (ReduceOp op : ops(type)) {
+                for (ReduceOp op : ops(type, onlyOps)) {
                     prepare(ext);
                     MemorySegment.copy(src.local(), 0, dest.local(), 0, ext);
                     SymmetricSegment d = dest.asSlice(0, ext);

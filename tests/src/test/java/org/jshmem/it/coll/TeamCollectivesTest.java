@@ -24,15 +24,21 @@ import org.junit.jupiter.api.Test;
  * the copy collectives (what heaps Java cannot read use) on the host heap.
  */
 class TeamCollectivesTest {
-    /** Reductions: staged (1, 7), one-shot direct (3001 of 2+ byte types), two-shot (100003). */
-    private static final String REDUCE_SIZES = "1,7,3001,100003";
+    /**
+     * Reduction sizes: staged (1, 7: up to 4 KiB), one-shot direct (3001 elements of 2-8 bytes),
+     * and 20011 (BYTE and 2-byte types one-shot, 4- and 8-byte types two-shot). The forced-algorithm
+     * jobs cover every algorithm for every type; {@link #largeReduceOverTheThresholdOnThreePes} a
+     * size over a million.
+     */
+    private static final String REDUCE_SIZES = "1,7,3001,20011";
+    private static final String SMALL_REDUCE_SIZES = "1,7,3001";
     private static final String OTHER_SIZES = "1,7,3001";
 
     private final Map<String, String> cache = new HashMap<>();
 
     @Test
     void onePe() {
-        check(1, REDUCE_SIZES, "1,7,1001", Map.of(), "world", "shared", "strided:0:1:1", "2d:1");
+        check(1, SMALL_REDUCE_SIZES, "1,7,1001", Map.of(), "world", "shared", "strided:0:1:1", "2d:1");
     }
 
     @Test
@@ -47,17 +53,18 @@ class TeamCollectivesTest {
 
     @Test
     void fourPesStridedAnd2d() {
-        check(4, REDUCE_SIZES, OTHER_SIZES, Map.of(), "world", "strided:1:2:2", "2d:2", "2d:3");
+        check(4, SMALL_REDUCE_SIZES, "1,7,1001", Map.of(), "world", "strided:1:2:2", "2d:2", "2d:3");
     }
 
     @Test
     void largeReduceOverTheThresholdOnThreePes() {
-        check(3, "1000003", "100003", Map.of("JSHMEM_SYMMETRIC_SIZE", "128M"), "world");
+        // a sum and a comparison on every type (every operation is covered at the other sizes)
+        check(3, "1000003", "100003", Map.of("JSHMEM_SYMMETRIC_SIZE", "128M"), "ops=SUM,MIN", "world");
     }
 
     @Test
     void withoutStagingEveryReductionOneShot() {
-        check(3, "1,7,3001", "1,7,3001", Map.of("JSHMEM_COLL_STAGED_MAX", "0", "JSHMEM_REDUCE_ONESHOT_MAX", "1G"),
+        check(3, SMALL_REDUCE_SIZES, "1,7,3001", Map.of("JSHMEM_COLL_STAGED_MAX", "0", "JSHMEM_REDUCE_ONESHOT_MAX", "1G"),
                 "world", "strided:1:1:2");
     }
 
@@ -69,12 +76,18 @@ class TeamCollectivesTest {
 
     @Test
     void copyCollectivesThroughTheBackend() {
-        check(3, "1,7,3001,100003", "1,7,3001", Map.of("JSHMEM_COLLECTIVES", "copy"), "world", "strided:1:1:2");
+        check(3, "1,2,7,3001", "1,7,1001", Map.of("JSHMEM_COLLECTIVES", "copy"), "world", "strided:1:1:2");
     }
 
-    private void check(int np, String reduceSizes, String otherSizes, Map<String, String> env, String... teams) {
+    private void check(int np, String reduceSizes, String otherSizes, Map<String, String> env, String... teamArgs) {
         List<String> args = new ArrayList<>(List.of(reduceSizes, otherSizes));
-        args.addAll(List.of(teams));
+        args.addAll(List.of(teamArgs));
+        List<ReduceOp> ops = List.of(ReduceOp.values());
+        String[] teams = teamArgs;
+        if (teamArgs[0].startsWith("ops=")) {
+            ops = CollectivesProgram.opsFilter(teamArgs[0]);
+            teams = java.util.Arrays.copyOfRange(teamArgs, 1, teamArgs.length);
+        }
         MpiJob job = MpiJob.of(np, CollectivesProgram.class).args(args.toArray(String[]::new)).timeout(Duration.ofSeconds(150));
         env.forEach(job::env);
         JobResult r = RankOutput.run(job, np);
@@ -109,7 +122,7 @@ class TeamCollectivesTest {
                         back.append(i == 0 ? "" : ",").append(i);
                     }
                     expect(problems, pe, "translate." + label, got.get("translate." + label), back + ":" + pe);
-                    checked += expectResults(problems, got, pe, label, members, me, rs, os);
+                    checked += expectResults(problems, got, pe, label, members, me, rs, os, ops);
                 }
             }
         }
@@ -121,13 +134,13 @@ class TeamCollectivesTest {
     }
 
     private int expectResults(List<String> problems, Map<String, String> got, int pe, String label, int[] members,
-                              int me, long[] reduceSizes, long[] otherSizes) {
+                              int me, long[] reduceSizes, long[] otherSizes, List<ReduceOp> ops) {
         int checked = 0;
         String key = java.util.Arrays.toString(members);
         for (DType type : DType.values()) {
             for (long n : reduceSizes) {
                 int seed = CollectivesProgram.seed("reduce", type, n);
-                for (ReduceOp op : CollectivesProgram.ops(type)) {
+                for (ReduceOp op : CollectivesProgram.ops(type, ops)) {
                     String want = crc(key + type + op + n, () -> Reference.reduce(type, op, members, n, seed));
                     expect(problems, pe, label + ".reduce." + type + "." + op + "." + n,
                             got.get(label + ".reduce." + type + "." + op + "." + n), want);
