@@ -2,6 +2,7 @@ package org.jshmem;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jshmem.collectives.Collectives;
 import org.jshmem.collectives.TeamLayout;
 
@@ -118,8 +119,8 @@ public final class Team implements AutoCloseable {
      */
     public Optional<Team> splitStrided(int start, int stride, int size) {
         String call = "splitStrided(" + start + ", " + stride + ", " + size + ")";
-        checkUsable(call);
-        checkSame(call);
+        checkUsable("Team.splitStrided");
+        checkSame(() -> "Team." + call);
         int n = layout.size();
         if (size < 1 || start < 0 || start >= n || (size > 1 && stride < 1)
                 || start + (long) (size - 1) * Math.max(stride, 1) >= n) {
@@ -149,8 +150,8 @@ public final class Team implements AutoCloseable {
      */
     public Split2d split2d(int xRange) {
         String call = "split2d(" + xRange + ")";
-        checkUsable(call);
-        checkSame(call);
+        checkUsable("Team.split2d");
+        checkSame(() -> "Team." + call);
         if (xRange < 1) {
             throw new IllegalArgumentException("Team." + call + " on team " + name + ": xRange must be >= 1 (the PEs per"
                     + " row of the grid)");
@@ -186,15 +187,15 @@ public final class Team implements AutoCloseable {
 
     /** Collective: waits until every member has called it (OpenSHMEM's {@code shmem_team_sync}). */
     public void sync() {
-        checkUsable("sync()");
-        checkSame("sync()");
+        checkUsable("Team.sync");
+        checkSame(() -> "Team.sync()");
         collectives().sync(layout);
     }
 
     /** Collective: completes this PE's puts and atomics ({@link Shmem#quiet()}), then {@link #sync()}. */
     public void barrier() {
-        checkUsable("barrier()");
-        checkSame("barrier()");
+        checkUsable("Team.barrier");
+        checkSame(() -> "Team.barrier()");
         shmem.backend().quiet();
         collectives().sync(layout);
     }
@@ -206,14 +207,15 @@ public final class Team implements AutoCloseable {
      * {@code dest} on every member, the root included. {@code dest == src} is allowed.
      */
     public void broadcast(SymmetricSegment dest, SymmetricSegment src, long nelems, int root, DType type) {
-        String call = "broadcast(dest " + dest + ", src " + src + ", nelems " + nelems + ", root " + root + ", " + type + ")";
-        checkUsable(call);
+        Supplier<String> call = () -> "Team.broadcast(dest " + dest + ", src " + src + ", nelems " + nelems + ", root "
+                + root + ", " + type + ")";
+        checkUsable("Team.broadcast");
         checkSame(call);
         long bytes = extent(call, nelems, type, 1);
-        long d = range(call, "dest", dest, bytes);
-        long s = range(call, "src", src, bytes);
+        long d = range(call, "Team.broadcast", "dest", dest, bytes);
+        long s = range(call, "Team.broadcast", "src", src, bytes);
         if (root < 0 || root >= layout.size()) {
-            throw new PeOutOfRangeException("Team." + call + ": root", root, layout.size(), "team " + name);
+            throw new PeOutOfRangeException(call.get() + ": root", root, layout.size(), "team " + name);
         }
         noOverlap(call, d, bytes, s, bytes, true);
         collectives().broadcast(layout, d, s, bytes, root);
@@ -224,12 +226,12 @@ public final class Team implements AutoCloseable {
      * order, into {@code dest} ({@code nPes() * nelems} elements) on every member.
      */
     public void fcollect(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type) {
-        String call = "fcollect(dest " + dest + ", src " + src + ", nelems " + nelems + ", " + type + ")";
-        checkUsable(call);
+        Supplier<String> call = () -> "Team.fcollect(dest " + dest + ", src " + src + ", nelems " + nelems + ", " + type + ")";
+        checkUsable("Team.fcollect");
         checkSame(call);
         long bytes = extent(call, nelems, type, 1);
-        long d = range(call, "dest", dest, extent(call, nelems, type, layout.size()));
-        long s = range(call, "src", src, bytes);
+        long d = range(call, "Team.fcollect", "dest", dest, extent(call, nelems, type, layout.size()));
+        long s = range(call, "Team.fcollect", "src", src, bytes);
         noOverlap(call, d, bytes * layout.size(), s, bytes, false);
         collectives().fcollect(layout, d, s, bytes);
     }
@@ -242,13 +244,13 @@ public final class Team implements AutoCloseable {
      */
     public long collect(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type) {
         // the counts (and so src slices' sizes) differ from PE to PE by design: only where src starts is compared
-        String call = "collect(dest " + dest + ", src at heap offset " + (src == null ? "null" : src.heapOffset()) + ", "
-                + type + ")";
-        checkUsable(call);
+        Supplier<String> call = () -> "Team.collect(dest " + dest + ", src at heap offset "
+                + (src == null ? "null" : src.heapOffset()) + ", " + type + ")";
+        checkUsable("Team.collect");
         checkSame(call);
         long bytes = extent(call, nelems, type, 1);
-        long d = range(call, "dest", dest, 0);
-        long s = range(call, "src", src, bytes);
+        long d = range(call, "Team.collect", "dest", dest, 0);
+        long s = range(call, "Team.collect", "src", src, bytes);
         noOverlap(call, d, dest.byteSize(), s, bytes, false);
         return collectives().collect(layout, d, dest.byteSize(), s, bytes) / type.byteSize();
     }
@@ -259,12 +261,13 @@ public final class Team implements AutoCloseable {
      * {@code nPes() * nelemsPerPe} elements.
      */
     public void alltoall(SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe, DType type) {
-        String call = "alltoall(dest " + dest + ", src " + src + ", nelemsPerPe " + nelemsPerPe + ", " + type + ")";
-        checkUsable(call);
+        Supplier<String> call = () -> "Team.alltoall(dest " + dest + ", src " + src + ", nelemsPerPe " + nelemsPerPe + ", "
+                + type + ")";
+        checkUsable("Team.alltoall");
         checkSame(call);
         long all = extent(call, nelemsPerPe, type, layout.size());
-        long d = range(call, "dest", dest, all);
-        long s = range(call, "src", src, all);
+        long d = range(call, "Team.alltoall", "dest", dest, all);
+        long s = range(call, "Team.alltoall", "src", src, all);
         noOverlap(call, d, all, s, all, false);
         collectives().alltoall(layout, d, s, nelemsPerPe * type.byteSize());
     }
@@ -278,19 +281,21 @@ public final class Team implements AutoCloseable {
      * @throws IllegalArgumentException for a bitwise {@code op} on a floating-point {@code type}
      */
     public void reduce(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src, long nelems) {
-        String call = "reduce(" + op + ", " + type + ", dest " + dest + ", src " + src + ", nelems " + nelems + ")";
-        checkUsable(call);
+        Supplier<String> call = () -> "Team.reduce(" + op + ", " + type + ", dest " + dest + ", src " + src + ", nelems "
+                + nelems + ")";
+        checkUsable("Team.reduce");
         checkSame(call);
-        Objects.requireNonNull(op, "Team.reduce: op is null");
-        Objects.requireNonNull(type, "Team.reduce: type is null");
+        if (op == null || type == null) {
+            throw new NullPointerException(call.get() + ": " + (op == null ? "op" : "type") + " is null");
+        }
         if (op.isBitwise() && !type.isInteger()) {
-            throw new IllegalArgumentException("Team." + call + ": " + op + " is a bitwise operation, defined only for"
+            throw new IllegalArgumentException(call.get() + ": " + op + " is a bitwise operation, defined only for"
                     + " integer types (BYTE, SHORT, INT, LONG); " + type + " is a floating-point type. Use SUM, PROD,"
                     + " MIN or MAX, or reduce the bits as an integer type of the same size.");
         }
         long bytes = extent(call, nelems, type, 1);
-        long d = range(call, "dest", dest, bytes);
-        long s = range(call, "src", src, bytes);
+        long d = range(call, "Team.reduce", "dest", dest, bytes);
+        long s = range(call, "Team.reduce", "src", src, bytes);
         noOverlap(call, d, bytes, s, bytes, true);
         collectives().reduce(layout, op, type, d, s, nelems);
     }
@@ -301,51 +306,56 @@ public final class Team implements AutoCloseable {
         return shmem.collectives();
     }
 
-    private void checkUsable(String call) {
-        shmem.checkOpen("Team." + call);
+    private void checkUsable(String method) {
+        shmem.checkOpen(method);
         if (destroyed) {
-            throw new ShmemStateException("Team." + call + ": team " + name + " was destroyed (closed); make a new one"
+            throw new ShmemStateException(method + ": team " + name + " was destroyed (closed); make a new one"
                     + " with splitStrided or split2d");
         }
     }
 
-    private void checkSame(String call) {
+    /** With {@code JSHMEM_DEBUG=1}: the same call with the same arguments on every member ({@code call} describes it). */
+    private void checkSame(Supplier<String> call) {
         if (shmem.config().debug()) {
-            TeamArgumentCheck.check(shmem.nodeBarrier(), layout, name, "Team." + call);
+            TeamArgumentCheck.check(shmem.nodeBarrier(), layout, name, call.get());
         }
     }
 
     /** {@code count * members} elements of {@code type}, in bytes. */
-    private static long extent(String call, long count, DType type, int members) {
-        Objects.requireNonNull(type, "Team." + call + ": type is null");
+    private static long extent(Supplier<String> call, long count, DType type, int members) {
+        if (type == null) {
+            throw new NullPointerException(call.get() + ": type is null");
+        }
         if (count < 0) {
-            throw new IllegalArgumentException("Team." + call + ": the element count must not be negative");
+            throw new IllegalArgumentException(call.get() + ": the element count must not be negative");
         }
         try {
             return Math.multiplyExact(Math.multiplyExact(count, type.byteSize()), members);
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("Team." + call + ": " + count + " elements of " + type + " x " + members
+            throw new IllegalArgumentException(call.get() + ": " + count + " elements of " + type + " x " + members
                     + " PEs does not fit in a long");
         }
     }
 
     /** Checks that {@code seg} holds {@code bytes} from its start; returns its heap offset. */
-    private long range(String call, String what, SymmetricSegment seg, long bytes) {
-        Objects.requireNonNull(seg, "Team." + call + ": " + what + " is null");
+    private long range(Supplier<String> call, String method, String what, SymmetricSegment seg, long bytes) {
+        if (seg == null) {
+            throw new NullPointerException(call.get() + ": " + what + " is null");
+        }
         try {
-            return shmem.target("Team." + call, seg, 0, bytes, shmem.myPe());
+            return shmem.target(method, seg, 0, bytes, shmem.myPe());
         } catch (HeapBoundsException e) {
-            throw new HeapBoundsException("Team." + call + ": " + what + " is too small: the call needs " + bytes
+            throw new HeapBoundsException(call.get() + ": " + what + " is too small: the call needs " + bytes
                     + " bytes, " + seg + " has " + seg.byteSize() + ". Allocate a larger segment or pass fewer elements.");
         }
     }
 
-    private static void noOverlap(String call, long d, long dBytes, long s, long sBytes, boolean sameAllowed) {
+    private static void noOverlap(Supplier<String> call, long d, long dBytes, long s, long sBytes, boolean sameAllowed) {
         if (sameAllowed && d == s && dBytes == sBytes) {
             return;
         }
         if (dBytes > 0 && sBytes > 0 && d < s + sBytes && s < d + dBytes) {
-            throw new IllegalArgumentException("Team." + call + ": dest (heap bytes " + d + ".." + (d + dBytes)
+            throw new IllegalArgumentException(call.get() + ": dest (heap bytes " + d + ".." + (d + dBytes)
                     + ") and src (" + s + ".." + (s + sBytes) + ") overlap" + (sameAllowed
                     ? "; they may be the same range (in place) but not partly overlap" : "; use separate segments"));
         }
@@ -363,7 +373,7 @@ public final class Team implements AutoCloseable {
         if (predefined || destroyed || shmem.isClosed()) {
             return;
         }
-        checkSame("close()");
+        checkSame(() -> "Team.close()");
         collectives().sync(layout);
         destroyed = true;
         shmem.teamSlots().release(layout.slot());

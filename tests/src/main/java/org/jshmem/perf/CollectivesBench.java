@@ -17,7 +17,11 @@ import org.jshmem.Team;
  * reported. Thresholds come from the environment ({@code JSHMEM_COLL_STAGED_MAX},
  * {@code JSHMEM_REDUCE_ONESHOT_MAX}), so one algorithm can be forced to find the switch points.
  *
- * <pre>bin/jshmemrun -np 2 org.jshmem.perf.CollectivesBench [sizes,comma,separated] [reps]</pre>
+ * <p>With {@code fresh} as third argument every iteration first rewrites this PE's source (as a
+ * producer would; the anchor reuses an unchanged source, which peers can keep in their caches), so
+ * that the staging threshold can be judged on data that moves between caches every call.
+ *
+ * <pre>bin/jshmemrun -np 2 org.jshmem.perf.CollectivesBench [sizes,comma,separated] [reps] [fresh]</pre>
  */
 public final class CollectivesBench {
     private CollectivesBench() {
@@ -27,6 +31,7 @@ public final class CollectivesBench {
         long[] sizes = args.length > 0 ? Arrays.stream(args[0].split(",")).mapToLong(Long::parseLong).toArray()
                 : new long[] {8, 128, 2048, 32768, 524288, 8388608};
         int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        boolean fresh = args.length > 2 && args[2].equals("fresh");
         try (Shmem shmem = Shmem.init()) {
             Team world = shmem.teamWorld();
             int n = shmem.nPes();
@@ -38,7 +43,8 @@ public final class CollectivesBench {
             if (shmem.myPe() == 0) {
                 System.out.println("# jshmem " + shmem.describe() + ", " + n + " PEs, " + shmem.describeCollectives()
                         + "; best and median of " + reps
-                        + " runs, each the mean of an iteration count like the anchor's (5000 below 64 KiB, else 50)");
+                        + " runs, each the mean of an iteration count like the anchor's (5000 below 64 KiB, else 50)"
+                        + (fresh ? "; the source rewritten before every call" : ""));
                 System.out.printf("%10s %12s %12s %12s %12s%n", "bytes", "sumred_us", "(median)", "fcollect_us", "(median)");
             }
             for (long bytes : sizes) {
@@ -47,11 +53,18 @@ public final class CollectivesBench {
                 SymmetricSegment s = src.asSlice(0, count * 8);
                 SymmetricSegment d = dest.asSlice(0, count * 8);
                 SymmetricSegment dn = dest.asSlice(0, count * 8 * n);
+                long[] stamp = {0};
                 Runnable reduce = () -> {
+                    if (fresh) {
+                        s.local().fill((byte) ++stamp[0]);
+                    }
                     world.reduce(ReduceOp.SUM, DType.LONG, d, s, count);
                     shmem.barrierAll();
                 };
                 Runnable fcollect = () -> {
+                    if (fresh) {
+                        s.local().fill((byte) ++stamp[0]);
+                    }
                     world.fcollect(dn, s, count, DType.LONG);
                     shmem.barrierAll();
                 };
