@@ -32,12 +32,12 @@ import org.jshmem.collectives.CollectiveTuning;
  * <tr><td>{@code JSHMEM_COLLECTIVES}</td><td>auto</td><td>{@code auto}: collectives read peers' heaps
  *     directly where they are host memory, else move data with the backend's copies; {@code copy}: always
  *     the backend's copies (slower; what GPU heaps get until their own collectives)</td></tr>
- * <tr><td>{@code JSHMEM_COLL_STAGED_MAX}</td><td>4K</td><td>host collectives: a PE contribution of at most this
+ * <tr><td>{@code JSHMEM_COLL_STAGED_MAX}</td><td>2K</td><td>host collectives: a PE contribution of at most this
  *     many bytes goes through the team's staging buffer in the control block (one synchronisation instead
  *     of two); at most 16320 (the buffer), 0 turns staging off</td></tr>
- * <tr><td>{@code JSHMEM_REDUCE_ONESHOT_MAX}</td><td>64K</td><td>host reductions of at most this many bytes
- *     reduce the whole vector on every PE (one-shot); larger ones reduce a 1/n slice each and gather
- *     the slices (two-shot); 0: always two-shot above the staged size</td></tr>
+ * <tr><td>{@code JSHMEM_REDUCE_ONESHOT_MAX}</td><td>8K</td><td>host reductions over n PEs of b bytes with
+ *     (n-1) x b at most this reduce the whole vector on every PE (one-shot); larger ones reduce a 1/n
+ *     slice each and gather the slices (two-shot); 0: always two-shot above the staged size</td></tr>
  * </table>
  *
  * @param symmetricSize heap bytes per PE

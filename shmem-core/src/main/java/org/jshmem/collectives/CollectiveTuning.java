@@ -13,16 +13,17 @@ import org.jshmem.host.ControlDescriptor;
  * @param stagedMax        bytes: collectives whose per-PE contribution is at most this copy it into
  *                         the team's staging buffer and need one synchronisation instead of two;
  *                         capped by {@link #STAGE_CAPACITY}; 0 turns staging off
- * @param reduceOneShotMax bytes: reductions of at most this (and not in place) have every PE reduce
- *                         all of it from every member's source (one-shot); larger ones reduce a
- *                         1/n slice each and then gather the slices (two-shot)
+ * @param reduceOneShotMax bytes: reductions of n PEs with {@code (n-1) x bytes} at most this (and
+ *                         not in place) have every PE reduce all of it from every member's source
+ *                         (one-shot); larger ones reduce a 1/n slice each and then gather the slices
+ *                         (two-shot)
  */
 public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax) {
     /** Bytes of a staging buffer that hold data. */
     public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
 
-    /** Defaults, measured on the 2-core development machine with 2 and 4 PEs (see HostCollectives). */
-    public static final CollectiveTuning DEFAULT = new CollectiveTuning(Kind.AUTO, 4096, 64 << 10);
+    /** Defaults, measured on the 2-core development machine with 2 and 4 PEs (see {@link HostCollectives}). */
+    public static final CollectiveTuning DEFAULT = new CollectiveTuning(Kind.AUTO, 2 << 10, 8 << 10);
 
     /** Which implementation of the collectives. */
     public enum Kind {

@@ -2,6 +2,7 @@ package org.jshmem.collectives;
 
 import static org.jshmem.host.ControlDescriptor.STAGE_HEADER;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.jshmem.DType;
@@ -24,11 +25,24 @@ import org.jshmem.spi.Backend;
  * <li><b>Direct</b>: synchronise (every source is ready), read the members' sources in place,
  *     synchronise again (no source is rewritten while a member still reads it).</li>
  * <li><b>Reductions</b> above the staged size: <i>one-shot</i> (every PE reduces the whole vector
- *     from every member's source) up to {@link CollectiveTuning#reduceOneShotMax()}, else
- *     <i>two-shot</i>: each PE reduces its 1/n slice from every member into its own destination,
- *     synchronises, and copies the other slices from their owners' destinations (memory traffic
- *     per PE falls from n reads of the vector to about two). In place always takes two-shot or staged.</li>
+ *     from every member's source) while {@code (n-1) x bytes} is at most
+ *     {@link CollectiveTuning#reduceOneShotMax()}, else <i>two-shot</i>: each PE reduces its 1/n slice
+ *     from every member into its own destination, synchronises, and copies the other slices from
+ *     their owners' destinations (the work is split n ways, and each PE reads about two vectors
+ *     instead of n). In place always takes two-shot or staged. Peers' data is bulk-copied a chunk at
+ *     a time into a local buffer before it is reduced, which moves it between caches much faster
+ *     than the reduction loop's own loads.</li>
  * </ul>
+ *
+ * <p>The defaults ({@link CollectiveTuning#DEFAULT}) come from CollectivesBench on the 2-core
+ * development machine, reduce and fcollect with a barrier per call, 2 PEs and 4 PEs (4 with
+ * {@code JSHMEM_SPIN=0}, as they share 2 cores). Staging beats direct reads up to 1-2 KiB when
+ * the sources are rewritten before every call ({@code fresh}: 2 KiB reduce 1.2 us staged, 1.3
+ * one-shot, 1.8 two-shot on 2 PEs; 4.9 / 5.7 / 6.1 us on 4) and up to 256-512 B when they are not
+ * (the OpenSHMEM anchor's way, where peers keep the unchanged source in their caches). Two-shot
+ * beats one-shot from 2-4 KiB on fresh data (8 KiB on 2 PEs: 2.7 vs 5.5 us), from 8-16 KiB on 4 PEs,
+ * and, with unchanged sources on 2 PEs, only from 256-512 KiB (8 KiB: 2.5 vs 1.2 us; 8 MiB: 1252 vs
+ * 1618 us). Hence staging up to 2 KiB and one-shot while (n-1) x bytes is at most 8 KiB.
  * Every element is reduced in team order by exactly one rule, so all PEs get the same bits.
  * One thread at a time per PE (collectives are not reentrant).
  */
@@ -42,6 +56,8 @@ public final class HostCollectives implements Collectives {
     private final NodeBarrier barrier;
     private final CollectiveTuning limits;
     private final Reducer[] reducers = new Reducer[DType.values().length * ReduceOp.values().length];
+    /** Where peers' chunks are copied before they are reduced: (n-1) x PULL_CHUNK bytes, grown on demand. */
+    private MemorySegment pulled = MemorySegment.NULL;
 
     public HostCollectives(Backend backend, NodeSharedMemory node, NodeBarrier barrier, CollectiveTuning limits) {
         this.heaps = new MemorySegment[node.nPes()];
@@ -61,8 +77,8 @@ public final class HostCollectives implements Collectives {
 
     @Override
     public String describe() {
-        return "host collectives (pull): staged up to " + limits.stagedMax() + " B per PE, reduce one-shot up to "
-                + limits.reduceOneShotMax() + " B, two-shot above";
+        return "host collectives (pull): staged up to " + limits.stagedMax() + " B per PE, reduce one-shot while"
+                + " (n-1) x bytes <= " + limits.reduceOneShotMax() + ", two-shot above";
     }
 
     @Override
@@ -270,11 +286,11 @@ public final class HostCollectives implements Collectives {
             int which = parity(t);
             MemorySegment.copy(mine, s, control, stageData(t, me, which), bytes);
             for (int i = 0; i < n; i++) {
-                srcs[i] = control;
-                offsets[i] = stageData(t, i, which);
+                srcs[i] = i == me ? mine : control;
+                offsets[i] = i == me ? s : stageData(t, i, which);
             }
             sync(t, "Team.reduce");
-            r.reduce(mine, d, srcs, offsets, n, nelems);
+            reducePulling(r, size, me, srcs, offsets, mine, d, nelems);
             return;
         }
         for (int i = 0; i < n; i++) {
@@ -282,8 +298,8 @@ public final class HostCollectives implements Collectives {
             offsets[i] = s;
         }
         sync(t, "Team.reduce");
-        if (bytes <= limits.reduceOneShotMax() && d != s) {
-            r.reduce(mine, d, srcs, offsets, n, nelems);
+        if ((n - 1) * bytes <= limits.reduceOneShotMax() && d != s) {
+            reducePulling(r, size, me, srcs, offsets, mine, d, nelems);
             sync(t, "Team.reduce");
             return;
         }
@@ -292,7 +308,7 @@ public final class HostCollectives implements Collectives {
         for (int i = 0; i < n; i++) {
             offsets[i] = s + lo * size;
         }
-        r.reduce(mine, d + lo * size, srcs, offsets, n, hi - lo);
+        reducePulling(r, size, me, srcs, offsets, mine, d + lo * size, hi - lo);
         sync(t, "Team.reduce");
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
@@ -301,6 +317,40 @@ public final class HostCollectives implements Collectives {
             MemorySegment.copy(heap(t, j), d + jlo * size, mine, d + jlo * size, (jhi - jlo) * size);
         }
         sync(t, "Team.reduce");
+    }
+
+    /** Bytes of each peer's source copied at a time into {@link #pulled} before being reduced. */
+    static final long PULL_CHUNK = 16 << 10;
+
+    /**
+     * {@code dst = reduce(srcs)} for {@code nelems} elements, a chunk at a time: each peer's chunk
+     * is first copied (a bulk copy, which moves lines from another core's cache or from memory with
+     * many loads in flight) into this PE's {@link #pulled} buffer, then the reducer combines it from
+     * cache; this PE's own source ({@code srcs[me]}) is read in place.
+     */
+    private void reducePulling(Reducer r, int size, int me, MemorySegment[] srcs, long[] offsets, MemorySegment dst,
+                               long dstOffset, long nelems) {
+        int n = srcs.length;
+        if (pulled.byteSize() < (n - 1) * PULL_CHUNK) {
+            pulled = Arena.ofAuto().allocate((n - 1) * PULL_CHUNK, 4096);
+        }
+        MemorySegment[] in = new MemorySegment[n];
+        long[] at = new long[n];
+        long chunk = PULL_CHUNK / size;
+        for (long e = 0; e < nelems; e += chunk) {
+            long m = Math.min(chunk, nelems - e);
+            for (int k = 0, slot = 0; k < n; k++) {
+                if (k == me) {
+                    in[k] = srcs[k];
+                    at[k] = offsets[k] + e * size;
+                } else {
+                    MemorySegment.copy(srcs[k], offsets[k] + e * size, pulled, slot * PULL_CHUNK, m * size);
+                    in[k] = pulled;
+                    at[k] = slot++ * PULL_CHUNK;
+                }
+            }
+            r.reduce(dst, dstOffset + e * size, in, at, n, m);
+        }
     }
 
     /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced). */
