@@ -13,8 +13,8 @@ import org.jshmem.Team;
  * Host collectives against OpenSHMEM's anchor ({@code ../shared/anchors/oshmem_anchor.c}): long
  * sum reduction and fcollect, each timed with a barrier per iteration as the anchor times
  * {@code sum_to_all + barrier_all} and {@code fcollect + barrier_all}. Sizes are bytes per PE.
- * After a warm-up (the JIT's), each size is timed {@code reps} times and the best and median
- * reported. Thresholds come from the environment ({@code JSHMEM_COLL_STAGED_MAX},
+ * After a warm-up (the JIT's: 30000 small calls, then per size as many calls as are timed), each
+ * size is timed {@code reps} times and the best and median reported. Thresholds come from the environment ({@code JSHMEM_COLL_STAGED_MAX},
  * {@code JSHMEM_REDUCE_ONESHOT_MAX}), so one algorithm can be forced to find the switch points.
  *
  * <p>With {@code fresh} as third argument every iteration first rewrites this PE's source (as a
@@ -46,6 +46,15 @@ public final class CollectivesBench {
                         + " runs, each the mean of an iteration count like the anchor's (5000 below 64 KiB, else 50)"
                         + (fresh ? "; the source rewritten before every call" : ""));
                 System.out.printf("%10s %12s %12s %12s %12s%n", "bytes", "sumred_us", "(median)", "fcollect_us", "(median)");
+            }
+            // JIT warm-up of the small-message path before anything is timed: with 2 PEs on 2 cores the
+            // compiler threads otherwise share the cores with the first sizes' measurements
+            SymmetricSegment w8 = src.asSlice(0, 8);
+            SymmetricSegment d8 = dest.asSlice(0, 8L * n);
+            for (int i = 0; i < 30_000; i++) {
+                world.reduce(ReduceOp.SUM, DType.LONG, d8.asSlice(0, 8), w8, 1);
+                world.fcollect(d8, w8, 1, DType.LONG);
+                shmem.barrierAll();
             }
             for (long bytes : sizes) {
                 long count = Math.max(bytes / 8, 1);
