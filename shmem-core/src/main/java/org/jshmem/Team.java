@@ -27,7 +27,8 @@ import org.jshmem.collectives.TeamLayout;
  * blocking: on return this PE's destination holds the result and its source may be reused.
  * Sizes count elements of a {@link DType}; segments must hold the whole extent. Sources and
  * destinations must not overlap, except {@code dest == src} for {@link #reduce} and
- * {@link #broadcast}. Calls on a team come from one thread at a time.
+ * {@link #broadcast}. A PE makes its collective calls (on all its teams) from one thread at a
+ * time, as {@link Shmem}'s other collective calls.
  *
  * <p>A team holds a team slot (at most 64 teams exist at once, world and shared included):
  * {@link #close()} destroys it. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}

@@ -134,6 +134,8 @@ class TeamCollectivesTest {
                     + String.join("\n  ", problems.subList(0, Math.min(25, problems.size()))));
         }
         assertTrue(checked > 0, "nothing checked");
+        System.out.println("[coll] " + np + " PEs " + String.join(" ", teamArgs) + " " + env + ": " + checked
+                + " results checked against the reference in " + r.elapsed().toMillis() + " ms of job");
     }
 
     private int expectResults(List<String> problems, Map<String, String> got, int pe, String label, int[] members,
