@@ -9,6 +9,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.bootstrap.Bootstraps;
+import org.jshmem.collectives.Collectives;
+import org.jshmem.collectives.HostCollectives;
+import org.jshmem.collectives.TeamLayout;
+import org.jshmem.collectives.CollectiveTuning;
+import org.jshmem.collectives.CopyCollectives;
 import org.jshmem.gpu.GpuBackend;
 import org.jshmem.heap.SymmetricAllocator;
 import org.jshmem.host.ControlDescriptor;
@@ -58,6 +63,10 @@ public final class Shmem
     private final int myPe;
     private final int nPes;
     private final long heapStart;
+    private final TeamSlots teamSlots = new TeamSlots();
+    private final Collectives collectives;
+    private final Team world;
+    private final Team shared;
     private volatile boolean closed;
 
     private Shmem(ShmemConfig config, Bootstrap bootstrap, NodeSharedMemory node, Backend backend) {
@@ -72,6 +81,11 @@ public final class Shmem
         this.watch = new PeWatch(node, config.livenessMillis());
         this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch);
         this.barrier = new NodeBarrier(node, waiter);
+        this.collectives = backend.peerHeap(myPe) != null && config.collectiveTuning().kind() == CollectiveTuning.Kind.AUTO
+                ? new HostCollectives(backend, node, barrier, config.collectiveTuning())
+                : new CopyCollectives(backend, barrier);
+        this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true);
+        this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true);
     }
 
     /** Starts this PE with the settings of the environment ({@link ShmemConfig#fromEnvironment()}). Collective. */
@@ -138,6 +152,25 @@ public final class Shmem
     /** Number of PEs in the job. */
     public int nPes() {
         return nPes;
+    }
+
+    /** The team of every PE of the job (OpenSHMEM's {@code SHMEM_TEAM_WORLD}); team PE numbers are world PE numbers. */
+    public Team teamWorld() {
+        return world;
+    }
+
+    /**
+     * The team of the PEs that share memory with this one (OpenSHMEM's {@code SHMEM_TEAM_SHARED}).
+     * jshmem runs a job on one node, so it has the same PEs as {@link #teamWorld()}, with a team
+     * slot of its own.
+     */
+    public Team teamShared() {
+        return shared;
+    }
+
+    /** What the collectives of this PE's teams run on, e.g. for benchmark headers. */
+    public String describeCollectives() {
+        return collectives.describe();
     }
 
     /** The settings this PE runs with. */
@@ -444,6 +477,18 @@ public final class Shmem
     long loadLocal(long heapOffset, int width) {
         long bits = backend.load(myPe, heapOffset, width);
         return width == Integer.BYTES ? (int) bits : bits;
+    }
+
+    Collectives collectives() {
+        return collectives;
+    }
+
+    TeamSlots teamSlots() {
+        return teamSlots;
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     Waiter waiter() {

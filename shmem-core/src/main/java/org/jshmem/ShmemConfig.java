@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import org.jshmem.collectives.CollectiveTuning;
 
 /**
  * Every setting of jshmem, read from {@code JSHMEM_*} environment variables (the one place that
@@ -29,6 +30,15 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_SPIN}</td><td>auto</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
  *     the PE it waits for needs)</td></tr>
+ * <tr><td>{@code JSHMEM_COLLECTIVES}</td><td>auto</td><td>{@code auto}: collectives read peers' heaps
+ *     directly where they are host memory, else move data with the backend's copies; {@code copy}: always
+ *     the backend's copies (slower)</td></tr>
+ * <tr><td>{@code JSHMEM_COLL_STAGED_MAX}</td><td>2K</td><td>host collectives: a PE contribution of at most this
+ *     many bytes goes through the team's staging buffer in the control block (one synchronisation instead
+ *     of two); at most 16320 (the buffer), 0 turns staging off</td></tr>
+ * <tr><td>{@code JSHMEM_REDUCE_ONESHOT_MAX}</td><td>8K</td><td>host reductions over n PEs of b bytes with
+ *     (n-1) x b at most this reduce the whole vector on every PE (one-shot); larger ones reduce a 1/n
+ *     slice each and gather the slices (two-shot); 0: always two-shot above the staged size</td></tr>
  * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies up to this size run as
  *     a copy kernel on the SMs (faster for medium sizes), larger ones on the copy engine</td></tr>
  * </table>
@@ -42,10 +52,11 @@ import java.util.function.Function;
  * @param livenessMillis interval of the dead-PE check in waits
  * @param spinIterations busy-wait iterations before yielding, or {@link #AUTO_SPIN}
  * @param smCopyMaxBytes largest on-stream GPU copy done by SM kernel rather than copy engine
+ * @param collectiveTuning which collectives, and where the host collectives switch algorithm
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
-                          long smCopyMaxBytes) {
+                          long smCopyMaxBytes, CollectiveTuning collectiveTuning) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -103,7 +114,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 read(env, "JSHMEM_SHM_DIR", Path.of("/dev/shm"), Path::of),
                 read(env, "JSHMEM_LIVENESS_MS", 200L, ShmemConfig::parsePositiveMillis),
                 read(env, "JSHMEM_SPIN", AUTO_SPIN, v -> v.equalsIgnoreCase("auto") ? AUTO_SPIN : parseNonNegativeInt(v)),
-                read(env, "JSHMEM_SM_COPY_MAX", 8L << 20, ShmemConfig::parseSizeOrZero));
+                read(env, "JSHMEM_SM_COPY_MAX", 8L << 20, ShmemConfig::parseSizeOrZero),
+                new CollectiveTuning(
+                        read(env, "JSHMEM_COLLECTIVES", CollectiveTuning.Kind.AUTO,
+                                v -> parseEnum(CollectiveTuning.Kind.class, v)),
+                        read(env, "JSHMEM_COLL_STAGED_MAX", CollectiveTuning.DEFAULT.stagedMax(), ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_REDUCE_ONESHOT_MAX", CollectiveTuning.DEFAULT.reduceOneShotMax(),
+                                ShmemConfig::parseSizeOrZero)));
     }
 
     /**
@@ -119,17 +136,20 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
 
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
-        return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes);
+        return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
-        return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes);
+        return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
-        return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes);
+        return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning);
     }
 
     /**
@@ -168,6 +188,12 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
             throw new IllegalArgumentException("size out of range: '" + text + "'");
         }
         return n << shift;
+    }
+
+    /** A copy with other collective thresholds. */
+    public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, t);
     }
 
     private static long parseSizeOrZero(String text) {

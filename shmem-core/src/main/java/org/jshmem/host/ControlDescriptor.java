@@ -8,7 +8,10 @@ package org.jshmem.host;
  * 0               header: MAGIC (long), VERSION (int), N_PES (int), HEAP_STRIDE (long), CONTROL_SIZE (long)
  * PE_SLOTS        one slot per PE, PE_SLOT_SIZE bytes: pid (long), state (int)
  * SYNC            MAX_TEAMS x N_PES cells of SYNC_CELL bytes: a barrier generation (long) at 0,
- *                 a spare counter for collectives (long) at SYNC_AUX; each cell has its own cache lines
+ *                 a word a PE shares with its team's members in collectives (long) at SYNC_AUX, and
+ *                 one for JSHMEM_DEBUG argument checks at SYNC_CHECK; each cell has its own cache lines
+ * STAGE           MAX_TEAMS x N_PES x 2 staging buffers of STAGE_BUFFER bytes: small collectives copy
+ *                 their contribution here, so that they need one synchronisation instead of two
  * heap            (host backend only) N_PES heaps, HEAP_STRIDE apart, starting at controlSize(N_PES)
  * </pre>
  * Each PE writes only its own slot and its own sync cells and reads the others', so no two PEs
@@ -16,7 +19,7 @@ package org.jshmem.host;
  */
 public final class ControlDescriptor {
     public static final long MAGIC = 0x4A5348_4D454D31L; // "JSHMEM1"
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final long MAGIC_OFFSET = 0;
     public static final long VERSION_OFFSET = 8;
@@ -47,6 +50,16 @@ public final class ControlDescriptor {
     public static final long SYNC_CELL = 128;
     public static final long SYNC_GENERATION = 0;
     public static final long SYNC_AUX = 64;
+    public static final long SYNC_CHECK = 72;
+
+    /**
+     * Bytes of one staging buffer. Each PE has two per team slot and uses them alternately (by
+     * the parity of the team's barrier generation), so a buffer is rewritten only after every
+     * member has passed the barrier that follows the last read of it.
+     */
+    public static final long STAGE_BUFFER = 16 << 10;
+    /** Bytes at the start of a staging buffer for a header (collect puts its byte count at 0). */
+    public static final long STAGE_HEADER = 64;
 
     /** Host heaps start at a multiple of this, and are this far apart at least. */
     public static final long HEAP_ALIGNMENT = 2L << 20;
@@ -66,8 +79,17 @@ public final class ControlDescriptor {
         return syncBase(nPes) + ((long) team * nPes + pe) * SYNC_CELL;
     }
 
+    public static long stageBase(int nPes) {
+        return roundUp(syncBase(nPes) + (long) MAX_TEAMS * nPes * SYNC_CELL, 4096);
+    }
+
+    /** Staging buffer {@code which} (0 or 1) of {@code pe} in team slot {@code team}. */
+    public static long stageBuffer(int nPes, int team, int pe, int which) {
+        return stageBase(nPes) + (((long) team * nPes + pe) * 2 + which) * STAGE_BUFFER;
+    }
+
     public static long controlSize(int nPes) {
-        return roundUp(syncBase(nPes) + (long) MAX_TEAMS * nPes * SYNC_CELL, HEAP_ALIGNMENT);
+        return roundUp(stageBase(nPes) + (long) MAX_TEAMS * nPes * 2 * STAGE_BUFFER, HEAP_ALIGNMENT);
     }
 
     public static long roundUp(long value, long multiple) {

@@ -23,6 +23,7 @@ public final class HostBackend implements Backend {
     private final long stride;
     private final long heapSize;
     private final MemorySegment local;
+    private final MemorySegment[] peers;
 
     public HostBackend(NodeSharedMemory shm, long heapSize) {
         this.mapping = shm.mapping();
@@ -30,6 +31,10 @@ public final class HostBackend implements Backend {
         this.stride = shm.heapOffset(1 % Math.max(shm.nPes(), 1)) - heapBase;
         this.heapSize = heapSize;
         this.local = mapping.asSlice(shm.heapOffset(shm.myPe()), heapSize);
+        this.peers = new MemorySegment[shm.nPes()];
+        for (int pe = 0; pe < peers.length; pe++) {
+            peers[pe] = mapping.asSlice(shm.heapOffset(pe), heapSize);
+        }
     }
 
     private long at(int pe, long offset) {
@@ -137,6 +142,11 @@ public final class HostBackend implements Backend {
     @Override
     public MemorySegment localHeap() {
         return local;
+    }
+
+    @Override
+    public MemorySegment peerHeap(int pe) {
+        return peers[pe];
     }
 
     @Override

@@ -7,6 +7,9 @@ import org.jshmem.internal.Waiter;
  * the generation it reached in its own sync cell, then waits until every other member's cell
  * reaches it. Generations only grow, so back-to-back barriers need no reset and no second phase.
  * Used by every backend for host-called synchronisation.
+ *
+ * <p>A team is the world PEs {@code start + i * stride}, {@code i < size}, with a team slot
+ * {@code 0 .. MAX_TEAMS-1} that no other team of its members uses at the same time.
  */
 public final class NodeBarrier {
     private final NodeSharedMemory shm;
@@ -19,8 +22,8 @@ public final class NodeBarrier {
     }
 
     /**
-     * Waits until every member of the team (world PEs {@code start + i*stride}, {@code i < size})
-     * has called this for team slot {@code slot} as often as this PE.
+     * Waits until every member of the team has called this for team slot {@code slot} as often
+     * as this PE (since the team was {@linkplain #join joined}).
      */
     public void sync(int slot, int start, int stride, int size, String waitingIn) {
         long g = ++generation[slot];
@@ -29,18 +32,46 @@ public final class NodeBarrier {
         for (int i = 0, pe = start; i < size; i++, pe += stride) {
             if (pe != me) {
                 for (int n = 0; shm.syncGeneration(slot, pe) < g; ) {
-                    n = waiter.idle(n, waitingIn);
+                    n = waiter.idle(n, waitingIn, start, stride, size);
                 }
             }
         }
     }
 
+    /** The generation the next {@link #sync} of {@code slot} will publish. */
+    public long nextGeneration(int slot) {
+        return generation[slot] + 1;
+    }
+
     /**
-     * Makes a team slot fresh for a new team: this PE's cell and count go back to zero. Every
-     * member must call it, and then synchronise on a slot they already share, before using it.
+     * Shares one word with the team: writes {@code value} into this PE's {@code field}
+     * ({@link ControlDescriptor#SYNC_AUX} or {@link ControlDescriptor#SYNC_CHECK}), synchronises,
+     * and returns every member's word in team order. A member may write the field again only
+     * after a further {@link #sync} of the team (by then every member has read it).
      */
-    public void reset(int slot) {
-        generation[slot] = 0;
-        shm.publishSyncGeneration(slot, 0);
+    public long[] exchange(int slot, int start, int stride, int size, long field, long value, String waitingIn) {
+        shm.publishSyncWord(slot, field, value);
+        sync(slot, start, stride, size, waitingIn);
+        long[] all = new long[size];
+        for (int i = 0, pe = start; i < size; i++, pe += stride) {
+            all[i] = shm.syncWord(slot, pe, field);
+        }
+        return all;
+    }
+
+    /**
+     * Makes team slot {@code slot} ready for a new team with these members: every member starts
+     * from the highest generation any of them has reached in the slot (cells are never lowered,
+     * so a PE still reading a cell for the slot's previous team waits correctly). Every member
+     * calls it, while none of them uses the slot, and then synchronises on a team they already
+     * share (the parent) before the first {@link #sync} of the new team.
+     */
+    public void join(int slot, int start, int stride, int size) {
+        long g = 0;
+        for (int i = 0, pe = start; i < size; i++, pe += stride) {
+            g = Math.max(g, shm.syncGeneration(slot, pe));
+        }
+        generation[slot] = g;
+        shm.publishSyncGeneration(slot, g);
     }
 }

@@ -267,6 +267,21 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         LONG.setRelease(mapping, syncCell(nPes, team, myPe) + SYNC_GENERATION, generation);
     }
 
+    /** A word of the sync cell of {@code pe} in team slot {@code team} ({@code SYNC_AUX} or {@code SYNC_CHECK}), acquire. */
+    public long syncWord(int team, int pe, long field) {
+        return (long) LONG.getAcquire(mapping, syncCell(nPes, team, pe) + field);
+    }
+
+    /** Writes a word of this PE's sync cell in team slot {@code team}, release. */
+    public void publishSyncWord(int team, long field, long value) {
+        LONG.setRelease(mapping, syncCell(nPes, team, myPe) + field, value);
+    }
+
+    /** Offset in {@link #mapping()} of staging buffer {@code which} (0 or 1) of {@code pe} in team slot {@code team}. */
+    public long stageBuffer(int team, int pe, int which) {
+        return ControlDescriptor.stageBuffer(nPes, team, pe, which);
+    }
+
     /** Unmaps the file. Call after {@link #markFinalized()} or {@link #markFailed()}. */
     @Override
     public void close() {

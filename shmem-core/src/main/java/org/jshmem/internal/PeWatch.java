@@ -45,10 +45,19 @@ public final class PeWatch {
 
     /** Checks the PEs if an interval has passed since the last check; throws if one is dead. */
     public void checkPeriodically(String waitingIn) {
+        checkPeriodically(waitingIn, 0, 1, table.nPes());
+    }
+
+    /**
+     * Like {@link #checkPeriodically(String)}, looking only at the PEs waited for: world PEs
+     * {@code start + i * stride}, {@code i < size} (a team), so that a PE outside the team that
+     * has finished is not taken for one that left the call.
+     */
+    public void checkPeriodically(String waitingIn, int start, int stride, int size) {
         long now = System.nanoTime();
         if (now - lastCheck >= intervalNanos) {
             lastCheck = now;
-            checkNow(waitingIn);
+            checkNow(waitingIn, start, stride, size);
         }
     }
 
@@ -59,10 +68,15 @@ public final class PeWatch {
      * ({@code waitingIn} is {@link #CLOSE}), closing and closed PEs are expected.
      */
     public void checkNow(String waitingIn) {
+        checkNow(waitingIn, 0, 1, table.nPes());
+    }
+
+    /** Like {@link #checkNow(String)} for the world PEs {@code start + i * stride}, {@code i < size}. */
+    public void checkNow(String waitingIn, int start, int stride, int size) {
         boolean inClose = CLOSE.equals(waitingIn);
         List<Integer> dead = new ArrayList<>();
         List<String> why = new ArrayList<>();
-        for (int pe = 0; pe < table.nPes(); pe++) {
+        for (int i = 0, pe = start; i < size; i++, pe += stride) {
             if (pe == table.myPe()) {
                 continue;
             }

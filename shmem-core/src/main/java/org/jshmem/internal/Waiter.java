@@ -28,6 +28,14 @@ public final class Waiter {
      * @param waitingIn what the caller waits in, for the error message if a PE is found dead
      */
     public int idle(int step, String waitingIn) {
+        return idle(step, waitingIn, 0, 1, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #idle(int, String)} in a wait for the members of a team only (world PEs
+     * {@code start + i * stride}, {@code i < size}): only they are checked for liveness.
+     */
+    public int idle(int step, String waitingIn, int start, int stride, int size) {
         if (step < spins) {
             Thread.onSpinWait();
         } else if (step < spins + YIELDS) {
@@ -36,7 +44,11 @@ public final class Waiter {
             java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
         }
         if ((step & CHECK_MASK) == CHECK_MASK) {
-            watch.checkPeriodically(waitingIn);
+            if (size == Integer.MAX_VALUE) {
+                watch.checkPeriodically(waitingIn);
+            } else {
+                watch.checkPeriodically(waitingIn, start, stride, size);
+            }
         }
         return step == Integer.MAX_VALUE ? spins + YIELDS : step + 1;
     }

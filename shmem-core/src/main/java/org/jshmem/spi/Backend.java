@@ -103,6 +103,15 @@ public interface Backend extends AutoCloseable {
         localHeap().asSlice(offset - heapStart(), bytes).fill((byte) 0);
     }
 
+    /**
+     * PE {@code pe}'s heap as host memory this PE may read and write directly (byte 0 is heap
+     * offset {@link #heapStart()}, as for {@link #localHeap()}), or {@code null} when peers' heaps
+     * are not host-accessible (GPU memory). Collectives use it to read peers' data in place.
+     */
+    default MemorySegment peerHeap(int pe) {
+        return null;
+    }
+
     /** Releases the heap; no call follows. */
     @Override
     void close();

@@ -1,0 +1,389 @@
+package org.jshmem;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jshmem.collectives.Collectives;
+import org.jshmem.collectives.TeamLayout;
+
+/**
+ * A set of PEs that make collective calls together (OpenSHMEM 1.5 teams): world PEs
+ * {@code start + i * stride} for {@code i < nPes()}, numbered {@code 0 .. nPes()-1} in the team.
+ * {@link Shmem#teamWorld()} has every PE, {@link Shmem#teamShared()} the PEs that share memory with
+ * this one (on one node, the same); {@link #splitStrided} and {@link #split2d} make sub-teams.
+ *
+ * <pre>{@code
+ * Team world = shmem.teamWorld();
+ * try (Team odd = world.splitStrided(1, 2, world.nPes() / 2).orElse(null)) {   // null on even PEs
+ *     if (odd != null) {
+ *         odd.reduce(ReduceOp.SUM, DType.LONG, total, mine, count);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Collectives: every member calls the same collectives on a team in the same order with the
+ * same arguments ({@code JSHMEM_DEBUG=1} checks that, among the team's members only, and throws
+ * {@link CollectiveMismatchException} on every member naming the PEs that differ). They are
+ * blocking: on return this PE's destination holds the result and its source may be reused.
+ * Sizes count elements of a {@link DType}; segments must hold the whole extent. Sources and
+ * destinations must not overlap, except {@code dest == src} for {@link #reduce} and
+ * {@link #broadcast}. A PE makes its collective calls (on all its teams) from one thread at a
+ * time, as {@link Shmem}'s other collective calls.
+ *
+ * <p>A team holds a team slot (at most 64 teams exist at once, world and shared included):
+ * {@link #close()} destroys it. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
+ * does nothing; they live until {@link Shmem#close()}.
+ */
+public final class Team implements AutoCloseable {
+    private final Shmem shmem;
+    private final TeamLayout layout;
+    private final String name;
+    private final boolean predefined;
+    private boolean destroyed;
+
+    Team(Shmem shmem, TeamLayout layout, String name, boolean predefined) {
+        this.shmem = shmem;
+        this.layout = layout;
+        this.name = name;
+        this.predefined = predefined;
+    }
+
+    /** The two teams of a {@link #split2d}: this PE's row ({@code x}) and column ({@code y}). Closing it destroys both. */
+    public record Split2d(Team x, Team y) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                y.close();
+            } finally {
+                x.close();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- membership
+
+    /** This PE's number in the team, {@code 0 .. nPes()-1}. */
+    public int myPe() {
+        return layout.myIndex();
+    }
+
+    /** Number of PEs in the team. */
+    public int nPes() {
+        return layout.size();
+    }
+
+    /** The world PE number ({@link Shmem#myPe()} numbering) of team PE {@code pe}. */
+    public int worldPe(int pe) {
+        checkPe("Team.worldPe", pe);
+        return layout.worldPe(pe);
+    }
+
+    /**
+     * The number in {@code other} of this team's PE {@code pe}, or -1 if that PE is not a member
+     * of {@code other} (OpenSHMEM's {@code shmem_team_translate_pe}).
+     *
+     * @throws PeOutOfRangeException if {@code pe} is not a PE of this team
+     */
+    public int translatePe(int pe, Team other) {
+        Objects.requireNonNull(other, "translatePe: other team is null");
+        checkPe("Team.translatePe", pe);
+        return other.layout.indexOf(layout.worldPe(pe));
+    }
+
+    /** Whether this is {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}. */
+    public boolean isPredefined() {
+        return predefined;
+    }
+
+    /** The layout the algorithms see (world start, stride, size, slot), for backends and tools. */
+    public TeamLayout layout() {
+        return layout;
+    }
+
+    private void checkPe(String call, int pe) {
+        if (pe < 0 || pe >= layout.size()) {
+            throw new PeOutOfRangeException(call, pe, layout.size(), "team " + name);
+        }
+    }
+
+    // ---------------------------------------------------------------- splits
+
+    /**
+     * Collective over this team: a new team of this team's PEs {@code start + i * stride},
+     * {@code i < size} (numbers in this team). Every member of this team calls it with the same
+     * arguments; those in the new team get it, the others {@link Optional#empty()} (they have
+     * nothing to close). The new team is ready on return (OpenSHMEM's
+     * {@code shmem_team_split_strided}).
+     *
+     * @throws IllegalArgumentException if the PEs do not all lie in this team
+     * @throws ShmemException           on every member if no team slot is free
+     */
+    public Optional<Team> splitStrided(int start, int stride, int size) {
+        String call = "splitStrided(" + start + ", " + stride + ", " + size + ")";
+        checkUsable("Team.splitStrided");
+        checkSame(() -> "Team." + call);
+        int n = layout.size();
+        if (size < 1 || start < 0 || start >= n || (size > 1 && stride < 1)
+                || start + (long) (size - 1) * Math.max(stride, 1) >= n) {
+            throw new IllegalArgumentException("Team." + call + " on team " + name + " of " + n + " PEs: the new team's"
+                    + " PEs start + i * stride (i < size) must all be PEs of this team (0.." + (n - 1) + "), with"
+                    + " start >= 0, stride >= 1 and size >= 1" + (size > 1 && stride >= 1 && start >= 0 && start < n
+                    ? "; the last would be " + (start + (long) (size - 1) * stride) : "") + ".");
+        }
+        int s = size == 1 ? 1 : stride;
+        int[] slot = shmem.teamSlots().agree(shmem.nodeBarrier(), layout, 1, "Team." + call);
+        int mine = (layout.myIndex() - start) % s == 0 && layout.myIndex() >= start ? (layout.myIndex() - start) / s : -1;
+        Team made = null;
+        if (mine >= 0 && mine < size) {
+            made = join(new TeamLayout(layout.worldPe(start), layout.stride() * s, size, slot[0], mine),
+                    name + "/strided(" + start + "," + s + "," + size + ")");
+        }
+        parentSync("Team." + call);
+        return Optional.ofNullable(made);
+    }
+
+    /**
+     * Collective over this team: splits it into a 2D grid with {@code xRange} PEs per row (the
+     * last row may be shorter). The x team of a PE is its row (team PEs {@code y*xRange ..
+     * y*xRange + xRange - 1} of this team), its y team its column (team PEs {@code x, x + xRange,
+     * ...}); every member gets both. An {@code xRange} above {@link #nPes()} counts as
+     * {@link #nPes()} (OpenSHMEM's {@code shmem_team_split_2d}).
+     */
+    public Split2d split2d(int xRange) {
+        String call = "split2d(" + xRange + ")";
+        checkUsable("Team.split2d");
+        checkSame(() -> "Team." + call);
+        if (xRange < 1) {
+            throw new IllegalArgumentException("Team." + call + " on team " + name + ": xRange must be >= 1 (the PEs per"
+                    + " row of the grid)");
+        }
+        int n = layout.size();
+        int xr = Math.min(xRange, n);
+        int[] slots = shmem.teamSlots().agree(shmem.nodeBarrier(), layout, 2, "Team." + call);
+        int me = layout.myIndex();
+        int row = me / xr;
+        int col = me % xr;
+        int rowStart = row * xr;
+        int rowSize = Math.min(xr, n - rowStart);
+        int colSize = (n - col + xr - 1) / xr;
+        Team x = join(new TeamLayout(layout.worldPe(rowStart), layout.stride(), rowSize, slots[0], col),
+                name + "/x" + row);
+        Team y = join(new TeamLayout(layout.worldPe(col), layout.stride() * xr, colSize, slots[1], row),
+                name + "/y" + col);
+        parentSync("Team." + call);
+        return new Split2d(x, y);
+    }
+
+    private Team join(TeamLayout t, String teamName) {
+        shmem.nodeBarrier().join(t.slot(), t.start(), t.stride(), t.size());
+        shmem.teamSlots().take(t.slot());
+        return new Team(shmem, t, teamName, false);
+    }
+
+    private void parentSync(String call) {
+        shmem.nodeBarrier().sync(layout.slot(), layout.start(), layout.stride(), layout.size(), call);
+    }
+
+    // ---------------------------------------------------------------- synchronisation
+
+    /** Collective: waits until every member has called it (OpenSHMEM's {@code shmem_team_sync}). */
+    public void sync() {
+        checkUsable("Team.sync");
+        checkSame(() -> "Team.sync()");
+        collectives().sync(layout);
+    }
+
+    /** Collective: completes this PE's puts and atomics ({@link Shmem#quiet()}), then {@link #sync()}. */
+    public void barrier() {
+        checkUsable("Team.barrier");
+        checkSame(() -> "Team.barrier()");
+        shmem.backend().quiet();
+        collectives().sync(layout);
+    }
+
+    // ---------------------------------------------------------------- collectives
+
+    /**
+     * Collective: copies {@code nelems} elements of {@code src} on team PE {@code root} to
+     * {@code dest} on every member, the root included. {@code dest == src} is allowed.
+     */
+    public void broadcast(SymmetricSegment dest, SymmetricSegment src, long nelems, int root, DType type) {
+        Supplier<String> call = () -> "Team.broadcast(dest " + dest + ", src " + src + ", nelems " + nelems + ", root "
+                + root + ", " + type + ")";
+        checkUsable("Team.broadcast");
+        checkSame(call);
+        long bytes = extent(call, nelems, type, 1);
+        long d = range(call, "Team.broadcast", "dest", dest, bytes);
+        long s = range(call, "Team.broadcast", "src", src, bytes);
+        if (root < 0 || root >= layout.size()) {
+            throw new PeOutOfRangeException(call.get() + ": root", root, layout.size(), "team " + name);
+        }
+        noOverlap(call, d, bytes, s, bytes, true);
+        collectives().broadcast(layout, d, s, bytes, root);
+    }
+
+    /**
+     * Collective: every member's {@code nelems} elements of {@code src}, concatenated in team
+     * order, into {@code dest} ({@code nPes() * nelems} elements) on every member.
+     */
+    public void fcollect(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type) {
+        Supplier<String> call = () -> "Team.fcollect(dest " + dest + ", src " + src + ", nelems " + nelems + ", " + type + ")";
+        checkUsable("Team.fcollect");
+        checkSame(call);
+        long bytes = extent(call, nelems, type, 1);
+        long d = range(call, "Team.fcollect", "dest", dest, extent(call, nelems, type, layout.size()));
+        long s = range(call, "Team.fcollect", "src", src, bytes);
+        noOverlap(call, d, bytes * layout.size(), s, bytes, false);
+        collectives().fcollect(layout, d, s, bytes);
+    }
+
+    /**
+     * Collective: like {@link #fcollect} with a count of each member's own: {@code dest} gets the
+     * members' elements concatenated in team order. Returns the total number of elements.
+     *
+     * @throws HeapBoundsException on every member if {@code dest} cannot hold the total
+     */
+    public long collect(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type) {
+        // the counts (and so src slices' sizes) differ from PE to PE by design: only where src starts is compared
+        Supplier<String> call = () -> "Team.collect(dest " + dest + ", src at heap offset "
+                + (src == null ? "null" : src.heapOffset()) + ", " + type + ")";
+        checkUsable("Team.collect");
+        checkSame(call);
+        long bytes = extent(call, nelems, type, 1);
+        long d = range(call, "Team.collect", "dest", dest, 0);
+        long s = range(call, "Team.collect", "src", src, bytes);
+        noOverlap(call, d, dest.byteSize(), s, bytes, false);
+        return collectives().collect(layout, d, dest.byteSize(), s, bytes) / type.byteSize();
+    }
+
+    /**
+     * Collective: block {@code j} ({@code nelemsPerPe} elements) of {@code src} on team PE
+     * {@code i} goes to block {@code i} of {@code dest} on team PE {@code j}; both segments hold
+     * {@code nPes() * nelemsPerPe} elements.
+     */
+    public void alltoall(SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe, DType type) {
+        Supplier<String> call = () -> "Team.alltoall(dest " + dest + ", src " + src + ", nelemsPerPe " + nelemsPerPe + ", "
+                + type + ")";
+        checkUsable("Team.alltoall");
+        checkSame(call);
+        long all = extent(call, nelemsPerPe, type, layout.size());
+        long d = range(call, "Team.alltoall", "dest", dest, all);
+        long s = range(call, "Team.alltoall", "src", src, all);
+        noOverlap(call, d, all, s, all, false);
+        collectives().alltoall(layout, d, s, nelemsPerPe * type.byteSize());
+    }
+
+    /**
+     * Collective: {@code dest[k] = src_0[k] op src_1[k] op ... op src_{n-1}[k]} over the members
+     * in team order, for {@code k < nelems}, on every member (an all-reduce). {@code dest == src}
+     * (in place) is allowed. Integer results wrap around; FP16 and BF16 are combined in
+     * {@code float} and rounded once.
+     *
+     * @throws IllegalArgumentException for a bitwise {@code op} on a floating-point {@code type}
+     */
+    public void reduce(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src, long nelems) {
+        Supplier<String> call = () -> "Team.reduce(" + op + ", " + type + ", dest " + dest + ", src " + src + ", nelems "
+                + nelems + ")";
+        checkUsable("Team.reduce");
+        checkSame(call);
+        if (op == null || type == null) {
+            throw new NullPointerException(call.get() + ": " + (op == null ? "op" : "type") + " is null");
+        }
+        if (op.isBitwise() && !type.isInteger()) {
+            throw new IllegalArgumentException(call.get() + ": " + op + " is a bitwise operation, defined only for"
+                    + " integer types (BYTE, SHORT, INT, LONG); " + type + " is a floating-point type. Use SUM, PROD,"
+                    + " MIN or MAX, or reduce the bits as an integer type of the same size.");
+        }
+        long bytes = extent(call, nelems, type, 1);
+        long d = range(call, "Team.reduce", "dest", dest, bytes);
+        long s = range(call, "Team.reduce", "src", src, bytes);
+        noOverlap(call, d, bytes, s, bytes, true);
+        collectives().reduce(layout, op, type, d, s, nelems);
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    private Collectives collectives() {
+        return shmem.collectives();
+    }
+
+    private void checkUsable(String method) {
+        shmem.checkOpen(method);
+        if (destroyed) {
+            throw new ShmemStateException(method + ": team " + name + " was destroyed (closed); make a new one"
+                    + " with splitStrided or split2d");
+        }
+    }
+
+    /** With {@code JSHMEM_DEBUG=1}: the same call with the same arguments on every member ({@code call} describes it). */
+    private void checkSame(Supplier<String> call) {
+        if (shmem.config().debug()) {
+            TeamArgumentCheck.check(shmem.nodeBarrier(), layout, name, call.get());
+        }
+    }
+
+    /** {@code count * members} elements of {@code type}, in bytes. */
+    private static long extent(Supplier<String> call, long count, DType type, int members) {
+        if (type == null) {
+            throw new NullPointerException(call.get() + ": type is null");
+        }
+        if (count < 0) {
+            throw new IllegalArgumentException(call.get() + ": the element count must not be negative");
+        }
+        try {
+            return Math.multiplyExact(Math.multiplyExact(count, type.byteSize()), members);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(call.get() + ": " + count + " elements of " + type + " x " + members
+                    + " PEs does not fit in a long");
+        }
+    }
+
+    /** Checks that {@code seg} holds {@code bytes} from its start; returns its heap offset. */
+    private long range(Supplier<String> call, String method, String what, SymmetricSegment seg, long bytes) {
+        if (seg == null) {
+            throw new NullPointerException(call.get() + ": " + what + " is null");
+        }
+        try {
+            return shmem.target(method, seg, 0, bytes, shmem.myPe());
+        } catch (HeapBoundsException e) {
+            throw new HeapBoundsException(call.get() + ": " + what + " is too small: the call needs " + bytes
+                    + " bytes, " + seg + " has " + seg.byteSize() + ". Allocate a larger segment or pass fewer elements.");
+        }
+    }
+
+    private static void noOverlap(Supplier<String> call, long d, long dBytes, long s, long sBytes, boolean sameAllowed) {
+        if (sameAllowed && d == s && dBytes == sBytes) {
+            return;
+        }
+        if (dBytes > 0 && sBytes > 0 && d < s + sBytes && s < d + dBytes) {
+            throw new IllegalArgumentException(call.get() + ": dest (heap bytes " + d + ".." + (d + dBytes)
+                    + ") and src (" + s + ".." + (s + sBytes) + ") overlap" + (sameAllowed
+                    ? "; they may be the same range (in place) but not partly overlap" : "; use separate segments"));
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /**
+     * Collective over the team: destroys it (OpenSHMEM's {@code shmem_team_destroy}) after a
+     * {@link #sync()}, freeing its slot. Later calls on it throw {@link ShmemStateException}.
+     * Does nothing on a predefined team, on a destroyed one, or after {@link Shmem#close()}.
+     */
+    @Override
+    public void close() {
+        if (predefined || destroyed || shmem.isClosed()) {
+            return;
+        }
+        checkSame(() -> "Team.close()");
+        collectives().sync(layout);
+        destroyed = true;
+        shmem.teamSlots().release(layout.slot());
+    }
+
+    @Override
+    public String toString() {
+        return "team " + name + " [world PEs " + layout.start() + (layout.size() > 1 ? " + i*" + layout.stride() : "")
+                + ", " + layout.size() + " PE" + (layout.size() == 1 ? "" : "s") + "; this PE is team PE " + layout.myIndex()
+                + (destroyed ? "; destroyed" : "") + "]";
+    }
+}

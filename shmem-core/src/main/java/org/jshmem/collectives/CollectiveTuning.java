@@ -1,0 +1,44 @@
+package org.jshmem.collectives;
+
+import java.util.Objects;
+import org.jshmem.host.ControlDescriptor;
+
+/**
+ * Which collectives a PE uses and where the host collectives switch algorithm; read from the
+ * environment by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_COLLECTIVES},
+ * {@code JSHMEM_COLL_STAGED_MAX}, {@code JSHMEM_REDUCE_ONESHOT_MAX}).
+ *
+ * @param kind             {@link Kind#AUTO}: {@link HostCollectives} where every heap is host
+ *                         memory, else {@link CopyCollectives}; {@link Kind#COPY}: always the latter
+ * @param stagedMax        bytes: collectives whose per-PE contribution is at most this copy it into
+ *                         the team's staging buffer and need one synchronisation instead of two;
+ *                         capped by {@link #STAGE_CAPACITY}; 0 turns staging off
+ * @param reduceOneShotMax bytes: reductions of n PEs with {@code (n-1) x bytes} at most this (and
+ *                         not in place) have every PE reduce all of it from every member's source
+ *                         (one-shot); larger ones reduce a 1/n slice each and then gather the slices
+ *                         (two-shot)
+ */
+public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax) {
+    /** Bytes of a staging buffer that hold data. */
+    public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
+
+    /** Defaults, measured on the 2-core development machine with 2 and 4 PEs (see {@link HostCollectives}). */
+    public static final CollectiveTuning DEFAULT = new CollectiveTuning(Kind.AUTO, 2 << 10, 8 << 10);
+
+    /** Which implementation of the collectives. */
+    public enum Kind {
+        /** Direct reads of peers' heaps where they are host memory, else the backend's copies. */
+        AUTO,
+        /** The backend's copies everywhere (what heaps Java cannot read get). */
+        COPY
+    }
+
+    public CollectiveTuning {
+        Objects.requireNonNull(kind, "kind");
+        if (stagedMax < 0 || reduceOneShotMax < 0) {
+            throw new IllegalArgumentException("collective thresholds must not be negative: staged max " + stagedMax
+                    + ", reduce one-shot max " + reduceOneShotMax);
+        }
+        stagedMax = Math.min(stagedMax, STAGE_CAPACITY);
+    }
+}

@@ -1,0 +1,41 @@
+package org.jshmem.collectives;
+
+import org.jshmem.DType;
+import org.jshmem.ReduceOp;
+
+/**
+ * The algorithms behind the collectives of {@link org.jshmem.Team}, one implementation per kind
+ * of heap: {@link HostCollectives} reads peers' heaps directly in host memory; a GPU heap brings
+ * its own (kernels, copy engines). The core has checked every argument before a call: offsets
+ * are heap offsets of ranges that lie in the heap, sizes fit, the root is a member, the type and
+ * operation go together, and sources and destinations do not overlap except where allowed.
+ * Every member of the team makes the same calls in the same order (with {@code JSHMEM_DEBUG=1}
+ * the core has checked that too). Calls are blocking: they return when this PE's destination
+ * holds the result and its source may be reused.
+ */
+public interface Collectives {
+
+    /** Waits until every member of the team has called it. */
+    void sync(TeamLayout team);
+
+    /** Copies {@code bytes} of {@code src} on team PE {@code root} to {@code dest} on every member, the root included ({@code dest == src} allowed). */
+    void broadcast(TeamLayout team, long dest, long src, long bytes, int root);
+
+    /** Concatenates every member's {@code bytes} of {@code src}, in team order, into every member's {@code dest}. */
+    void fcollect(TeamLayout team, long dest, long src, long bytes);
+
+    /**
+     * Like {@link #fcollect} with a size of each member's own; returns the total. Throws
+     * {@link org.jshmem.HeapBoundsException} on every member if the total exceeds {@code destCapacity}.
+     */
+    long collect(TeamLayout team, long dest, long destCapacity, long src, long bytes);
+
+    /** Block {@code j} (of {@code bytesPerPe}) of {@code src} on team PE {@code i} goes to block {@code i} of {@code dest} on team PE {@code j}. */
+    void alltoall(TeamLayout team, long dest, long src, long bytesPerPe);
+
+    /** {@code dest[k] = src_0[k] op ... op src_{n-1}[k]} over the members, for {@code k < nelems}; {@code dest == src} allowed. */
+    void reduce(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelems);
+
+    /** One line about the algorithms and thresholds, for benchmark headers. */
+    String describe();
+}

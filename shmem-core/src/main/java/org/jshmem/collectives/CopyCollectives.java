@@ -1,0 +1,177 @@
+package org.jshmem.collectives;
+
+import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.jshmem.DType;
+import org.jshmem.HeapBoundsException;
+import org.jshmem.ReduceOp;
+import org.jshmem.host.NodeBarrier;
+import org.jshmem.spi.Backend;
+
+/**
+ * Collectives for any heap, moving data only with the backend's own operations: peer-to-peer
+ * {@link Backend#copy} into this PE's heap for broadcast, fcollect, collect and alltoall, and for
+ * reductions {@link Backend#get} of every member's slice into host buffers, a {@link Reducer} on
+ * the host, and {@link Backend#put} of the result (two-shot: each PE reduces its 1/n slice, then
+ * copies the others' slices from their owners). Members synchronise through the node's control
+ * block. The blocking host-called form on heaps Java cannot read (GPU memory) until a backend
+ * brings faster ones; {@code JSHMEM_COLLECTIVES=copy} selects it on the host heap too.
+ */
+public final class CopyCollectives implements Collectives {
+    /** Bytes of each member's slice fetched to the host at a time in a reduction. */
+    private static final long CHUNK = 256 << 10;
+
+    private final Backend backend;
+    private final NodeBarrier barrier;
+    private final Reducer[] reducers = new Reducer[DType.values().length * ReduceOp.values().length];
+
+    public CopyCollectives(Backend backend, NodeBarrier barrier) {
+        this.backend = backend;
+        this.barrier = barrier;
+    }
+
+    @Override
+    public String describe() {
+        return "copy collectives (backend copies, host reduction, two-shot)";
+    }
+
+    @Override
+    public void sync(TeamLayout t) {
+        sync(t, "Team.sync");
+    }
+
+    /** Completes this PE's copies, then waits for the members. */
+    private void sync(TeamLayout t, String call) {
+        backend.quiet();
+        barrier.sync(t.slot(), t.start(), t.stride(), t.size(), call);
+    }
+
+    private void copyIn(TeamLayout t, long dest, int fromIndex, long src, long bytes) {
+        if (bytes > 0) {
+            backend.copy(t.myWorldPe(), dest, t.worldPe(fromIndex), src, bytes, false);
+        }
+    }
+
+    @Override
+    public void broadcast(TeamLayout t, long dest, long src, long bytes, int root) {
+        if (t.myIndex() == root && dest != src) {
+            copyIn(t, dest, root, src, bytes);
+        }
+        if (t.size() == 1) {
+            return;
+        }
+        sync(t, "Team.broadcast");
+        if (t.myIndex() != root) {
+            copyIn(t, dest, root, src, bytes);
+        }
+        sync(t, "Team.broadcast");
+    }
+
+    @Override
+    public void fcollect(TeamLayout t, long dest, long src, long bytes) {
+        int n = t.size();
+        int me = t.myIndex();
+        copyIn(t, dest + me * bytes, me, src, bytes);
+        if (n == 1) {
+            return;
+        }
+        sync(t, "Team.fcollect");
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            copyIn(t, dest + j * bytes, j, src, bytes);
+        }
+        sync(t, "Team.fcollect");
+    }
+
+    @Override
+    public long collect(TeamLayout t, long dest, long destCapacity, long src, long bytes) {
+        int n = t.size();
+        int me = t.myIndex();
+        long[] counts = n == 1 ? new long[] {bytes}
+                : barrier.exchange(t.slot(), t.start(), t.stride(), t.size(), SYNC_AUX, bytes, "Team.collect");
+        long[] at = new long[n + 1];
+        for (int i = 0; i < n; i++) {
+            at[i + 1] = at[i] + counts[i];
+        }
+        if (at[n] > destCapacity) {
+            if (n > 1) {
+                sync(t, "Team.collect");
+            }
+            throw new HeapBoundsException("Team.collect: the members contribute " + at[n] + " bytes in all, but the"
+                    + " destination has room for " + destCapacity + " (heap offset " + dest + "). Allocate a destination"
+                    + " of at least the total.");
+        }
+        for (int k = 0; k < n; k++) {
+            int j = (me + k) % n;
+            copyIn(t, dest + at[j], j, src, counts[j]);
+        }
+        if (n > 1) {
+            sync(t, "Team.collect");
+        }
+        return at[n];
+    }
+
+    @Override
+    public void alltoall(TeamLayout t, long dest, long src, long bytesPerPe) {
+        int n = t.size();
+        int me = t.myIndex();
+        copyIn(t, dest + me * bytesPerPe, me, src + me * bytesPerPe, bytesPerPe);
+        if (n == 1) {
+            return;
+        }
+        sync(t, "Team.alltoall");
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            copyIn(t, dest + j * bytesPerPe, j, src + me * bytesPerPe, bytesPerPe);
+        }
+        sync(t, "Team.alltoall");
+    }
+
+    @Override
+    public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
+        int i = type.ordinal() * ReduceOp.values().length + op.ordinal();
+        if (reducers[i] == null) {
+            reducers[i] = Reducer.of(type, op);
+        }
+        Reducer r = reducers[i];
+        int n = t.size();
+        int me = t.myIndex();
+        int size = type.byteSize();
+        if (n == 1) {
+            if (dest != src) {
+                copyIn(t, dest, me, src, nelems * size);
+            }
+            return;
+        }
+        sync(t, "Team.reduce");
+        long lo = HostCollectives.sliceStart(nelems, me, n);
+        long hi = HostCollectives.sliceStart(nelems, me + 1, n);
+        long chunk = CHUNK / size;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[] in = new MemorySegment[n];
+            long[] zero = new long[n];
+            for (int k = 0; k < n; k++) {
+                in[k] = arena.allocate(Math.min(chunk, Math.max(hi - lo, 1)) * size, 64);
+            }
+            MemorySegment acc = arena.allocate(in[0].byteSize(), 64);
+            for (long e = lo; e < hi; e += chunk) {
+                long m = Math.min(chunk, hi - e);
+                for (int k = 0; k < n; k++) {
+                    backend.get(in[k].asSlice(0, m * size), t.worldPe(k), src + e * size);
+                }
+                r.reduce(acc, 0, in, zero, n, m);
+                backend.put(t.myWorldPe(), dest + e * size, acc.asSlice(0, m * size));
+            }
+        }
+        sync(t, "Team.reduce");
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            long jlo = HostCollectives.sliceStart(nelems, j, n);
+            long jhi = HostCollectives.sliceStart(nelems, j + 1, n);
+            copyIn(t, dest + jlo * size, j, dest + jlo * size, (jhi - jlo) * size);
+        }
+        sync(t, "Team.reduce");
+    }
+}

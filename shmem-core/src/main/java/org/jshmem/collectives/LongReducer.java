@@ -1,0 +1,63 @@
+package org.jshmem.collectives;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.jshmem.ReduceOp;
+
+/** Reduces {@code long} elements (signed, wrapping on overflow). */
+final class LongReducer extends ElementwiseReducer {
+    private static final ValueLayout.OfLong E = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    LongReducer(ReduceOp op) {
+        super(op, 8);
+    }
+
+    @Override
+    void combine(MemorySegment d, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long n) {
+        long end = n * 8;
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < end; i += 8) {
+                    long x = a.get(E, aOff + i), y = b.get(E, bOff + i);
+                    d.set(E, dOff + i, x + y);
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < end; i += 8) {
+                    long x = a.get(E, aOff + i), y = b.get(E, bOff + i);
+                    d.set(E, dOff + i, x * y);
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < end; i += 8) {
+                    long x = a.get(E, aOff + i), y = b.get(E, bOff + i);
+                    d.set(E, dOff + i, Math.min(x, y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < end; i += 8) {
+                    long x = a.get(E, aOff + i), y = b.get(E, bOff + i);
+                    d.set(E, dOff + i, Math.max(x, y));
+                }
+            }
+            case AND -> {
+                for (long i = 0; i < end; i += 8) {
+                    long x = a.get(E, aOff + i), y = b.get(E, bOff + i);
+                    d.set(E, dOff + i, x & y);
+                }
+            }
+            case OR -> {
+                for (long i = 0; i < end; i += 8) {
+                    long x = a.get(E, aOff + i), y = b.get(E, bOff + i);
+                    d.set(E, dOff + i, x | y);
+                }
+            }
+            case XOR -> {
+                for (long i = 0; i < end; i += 8) {
+                    long x = a.get(E, aOff + i), y = b.get(E, bOff + i);
+                    d.set(E, dOff + i, x ^ y);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package org.jshmem.collectives;
+
+/**
+ * A team as the algorithms see it, the same shape as the device-side {@code jshmem_team_desc_t}:
+ * the world PEs {@code start + i * stride} for {@code i < size} (member {@code i} is team PE
+ * {@code i}), synchronising through team slot {@code slot} (0 = world, 1 = node-shared).
+ *
+ * @param myIndex this PE's number in the team
+ */
+public record TeamLayout(int start, int stride, int size, int slot, int myIndex) {
+
+    public TeamLayout {
+        if (size < 1 || start < 0 || stride < 1 || myIndex < 0 || myIndex >= size) {
+            throw new IllegalArgumentException("bad team layout: start " + start + ", stride " + stride + ", size " + size
+                    + ", my index " + myIndex);
+        }
+    }
+
+    /** The world PE of team PE {@code index}. */
+    public int worldPe(int index) {
+        return start + index * stride;
+    }
+
+    /** This PE's world PE number. */
+    public int myWorldPe() {
+        return worldPe(myIndex);
+    }
+
+    /** The team PE number of world PE {@code worldPe}, or -1 if it is not a member. */
+    public int indexOf(int worldPe) {
+        int d = worldPe - start;
+        if (d < 0 || d % stride != 0 || d / stride >= size) {
+            return -1;
+        }
+        return d / stride;
+    }
+
+    @Override
+    public String toString() {
+        return "start " + start + ", stride " + stride + ", size " + size + ", slot " + slot;
+    }
+}

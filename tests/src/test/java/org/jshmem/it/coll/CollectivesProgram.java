@@ -1,0 +1,222 @@
+package org.jshmem.it.coll;
+
+import static org.jshmem.it.PeProgram.report;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jshmem.DType;
+import org.jshmem.ReduceOp;
+import org.jshmem.Shmem;
+import org.jshmem.SymmetricSegment;
+import org.jshmem.Team;
+
+/**
+ * Runs every collective on every type (and every reduction operation) on the teams named on the
+ * command line, and reports a CRC of each result ({@code PE <n> <team>.<call> <crc>}); JUnit
+ * ({@link TeamCollectivesTest}) computes the expected CRCs from {@link CollData} by a plain
+ * sequential reference.
+ *
+ * <p>Arguments: {@code reduceSizes otherSizes [ops=OP,OP...] team...}, sizes comma-separated element
+ * counts, {@code ops=} limiting the reduction operations (all that apply to a type by default);
+ * teams: {@code world}, {@code shared}, {@code strided:START:STRIDE:SIZE} (split of world),
+ * {@code 2d:XRANGE} (both teams of a 2D split of world, labelled {@code 2d:X.x} and {@code 2d:X.y}).
+ */
+public final class CollectivesProgram {
+    /** Bytes after each destination extent that must stay untouched. */
+    static final int GUARD = 64;
+    static final byte SENTINEL = 0x5A;
+
+    private final Shmem shmem;
+    private final int me;
+    private SymmetricSegment src;
+    private SymmetricSegment dest;
+    private List<ReduceOp> onlyOps = List.of(ReduceOp.values());
+
+    private CollectivesProgram(Shmem shmem) {
+        this.shmem = shmem;
+        this.me = shmem.myPe();
+    }
+
+    public static void main(String[] args) {
+        try (Shmem shmem = Shmem.init()) {
+            List<String> rest = List.of(args).subList(2, args.length);
+            CollectivesProgram p = new CollectivesProgram(shmem);
+            if (!rest.isEmpty() && rest.get(0).startsWith("ops=")) {
+                p.onlyOps = opsFilter(rest.get(0));
+                rest = rest.subList(1, rest.size());
+            }
+            p.run(sizes(args[0]), sizes(args[1]), rest);
+            shmem.barrierAll();
+            report(shmem.myPe(), "done", "ok");
+        }
+    }
+
+    static long[] sizes(String csv) {
+        return java.util.Arrays.stream(csv.split(",")).mapToLong(Long::parseLong).toArray();
+    }
+
+    /** Collect: the element count team PE {@code i} contributes in a call of nominal size {@code n}. */
+    static long collectCount(int i, long n) {
+        return n * (i % 3) / 2 + i;
+    }
+
+    /** Seed of the inputs of one call. */
+    static int seed(String call, DType type, long n) {
+        return (call + "/" + type + "/" + n).hashCode();
+    }
+
+    static List<ReduceOp> opsFilter(String arg) {
+        return java.util.Arrays.stream(arg.substring(4).split(",")).map(ReduceOp::valueOf).toList();
+    }
+
+    static List<ReduceOp> ops(DType type, List<ReduceOp> only) {
+        List<ReduceOp> ops = new ArrayList<>();
+        for (ReduceOp op : only) {
+            if (type.isInteger() || !op.isBitwise()) {
+                ops.add(op);
+            }
+        }
+        return ops;
+    }
+
+    private void run(long[] reduceSizes, long[] otherSizes, List<String> teamSpecs) {
+        int n = shmem.nPes();
+        long maxReduce = java.util.Arrays.stream(reduceSizes).max().orElse(1) * 8;
+        long maxOther = java.util.Arrays.stream(otherSizes).max().orElse(1) * 8 * n * 2;   // collect needs ~1.5 n
+        long bytes = Math.max(maxReduce, maxOther) + 2 * GUARD;
+        src = shmem.malloc(bytes);
+        dest = shmem.malloc(bytes);
+        Map<String, Team> teams = new LinkedHashMap<>();
+        List<AutoCloseable> toClose = new ArrayList<>();
+        for (String spec : teamSpecs) {
+            if (spec.equals("world")) {
+                teams.put(spec, shmem.teamWorld());
+            } else if (spec.equals("shared")) {
+                teams.put(spec, shmem.teamShared());
+            } else if (spec.startsWith("strided:")) {
+                String[] p = spec.split(":");
+                Optional<Team> t = shmem.teamWorld().splitStrided(Integer.parseInt(p[1]), Integer.parseInt(p[2]),
+                        Integer.parseInt(p[3]));
+                t.ifPresent(toClose::add);
+                teams.put(spec, t.orElse(null));
+            } else if (spec.startsWith("2d:")) {
+                Team.Split2d s = shmem.teamWorld().split2d(Integer.parseInt(spec.substring(3)));
+                toClose.add(s);
+                teams.put(spec + ".x", s.x());
+                teams.put(spec + ".y", s.y());
+            } else {
+                throw new IllegalArgumentException("unknown team " + spec);
+            }
+        }
+        for (Map.Entry<String, Team> e : teams.entrySet()) {
+            Team t = e.getValue();
+            String label = e.getKey();
+            if (t == null) {
+                report(me, "layout." + label, "none");
+                continue;
+            }
+            StringBuilder members = new StringBuilder();
+            StringBuilder back = new StringBuilder();
+            for (int i = 0; i < t.nPes(); i++) {
+                members.append(i == 0 ? "" : ",").append(t.worldPe(i));
+                back.append(i == 0 ? "" : ",").append(shmem.teamWorld().translatePe(t.worldPe(i), t));
+            }
+            report(me, "layout." + label, t.myPe() + "/" + t.nPes() + ":" + members);
+            report(me, "translate." + label, back + ":" + t.translatePe(t.myPe(), shmem.teamWorld()));
+            exercise(t, label, reduceSizes, otherSizes);
+        }
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            try {
+                toClose.get(i).close();
+            } catch (Exception x) {
+                throw new IllegalStateException(x);
+            }
+        }
+        shmem.free(dest);
+        shmem.free(src);
+    }
+
+    private void exercise(Team t, String label, long[] reduceSizes, long[] otherSizes) {
+        for (DType type : DType.values()) {
+            int size = type.byteSize();
+            for (long n : reduceSizes) {
+                long ext = n * size;
+                int seed = seed("reduce", type, n);
+                CollData.fill(src.local(), 0, type, me, 0, n, seed);
+                for (ReduceOp op : ops(type, onlyOps)) {
+                    prepare(ext);
+                    t.reduce(op, type, dest.asSlice(0, ext), src.asSlice(0, ext), n);
+                    result(label + ".reduce." + type + "." + op + "." + n, ext);
+                }
+                for (ReduceOp op : ops(type, onlyOps)) {
+                    prepare(ext);
+                    MemorySegment.copy(src.local(), 0, dest.local(), 0, ext);
+                    SymmetricSegment d = dest.asSlice(0, ext);
+                    t.reduce(op, type, d, d, n);
+                    result(label + ".inplace." + type + "." + op + "." + n, ext);
+                }
+            }
+            for (long n : otherSizes) {
+                long ext = n * size;
+                int np = t.nPes();
+                // fcollect
+                int seed = seed("fcollect", type, n);
+                CollData.fill(src.local(), 0, type, me, 0, n, seed);
+                prepare(ext * np);
+                t.fcollect(dest.asSlice(0, ext * np), src.asSlice(0, ext), n, type);
+                result(label + ".fcollect." + type + "." + n, ext * np);
+                // collect
+                seed = seed("collect", type, n);
+                long mine = collectCount(t.myPe(), n);
+                CollData.fill(src.local(), 0, type, me, 0, mine, seed);
+                long total = 0;
+                for (int i = 0; i < np; i++) {
+                    total += collectCount(i, n);
+                }
+                prepare(total * size);
+                long got = t.collect(dest, src.asSlice(0, mine * size), mine, type);
+                result(label + ".collect." + type + "." + n, total * size);
+                report(me, label + ".collect-total." + type + "." + n, got);
+                // broadcast from the first and the last member
+                seed = seed("broadcast", type, n);
+                CollData.fill(src.local(), 0, type, me, 0, n, seed);
+                for (int root : new int[] {0, np - 1}) {
+                    prepare(ext);
+                    t.broadcast(dest.asSlice(0, ext), src.asSlice(0, ext), n, root, type);
+                    result(label + ".broadcast." + type + "." + n + ".root" + root, ext);
+                }
+                // broadcast in place (dest == src)
+                prepare(ext);
+                MemorySegment.copy(src.local(), 0, dest.local(), 0, ext);
+                t.broadcast(dest.asSlice(0, ext), dest.asSlice(0, ext), n, np - 1, type);
+                result(label + ".broadcast-inplace." + type + "." + n, ext);
+                // alltoall: block j of my source is elements j*n .. j*n+n-1 of my data
+                seed = seed("alltoall", type, n);
+                CollData.fill(src.local(), 0, type, me, 0, n * np, seed);
+                prepare(ext * np);
+                t.alltoall(dest.asSlice(0, ext * np), src.asSlice(0, ext * np), n, type);
+                result(label + ".alltoall." + type + "." + n, ext * np);
+            }
+        }
+        t.barrier();
+        t.sync();
+    }
+
+    /** Fills the destination extent and its guard with the sentinel. */
+    private void prepare(long ext) {
+        dest.local().asSlice(0, ext + GUARD).fill(SENTINEL);
+    }
+
+    private void result(String key, long ext) {
+        MemorySegment d = dest.local();
+        boolean guard = true;
+        for (long i = ext; i < ext + GUARD; i++) {
+            guard &= d.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) == SENTINEL;
+        }
+        report(me, key, CollData.crc(d.asSlice(0, ext)) + (guard ? "" : " GUARD-OVERWRITTEN"));
+    }
+}
