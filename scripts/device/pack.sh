@@ -11,7 +11,7 @@ mvn -B -q -DskipTests package
 stage=build/devpack
 rm -rf "$stage" && mkdir -p "$stage/lib"
 cp build/lib/*.jar "$stage/lib/"
-(cd tests/target/test-classes && "$JAVA_HOME/bin/jar" --create --file "$root/$stage/tests.jar" .)
+cp -r tests/target/test-classes "$stage/test-classes"   # a directory: JUnit scans it without a zip file system
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
   -DoutputDirectory="$stage" -Dmdep.stripVersion=true
 cp build/mpi/mpi.jar "$stage/"
@@ -19,5 +19,14 @@ cp scripts/device/gpu-run.sh scripts/device/smoke.sh "$stage/"
 cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py "$stage/"
 mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"
 grep -qx "/.devpack/" "$exclude" 2>/dev/null || echo "/.devpack/" >> "$exclude"
+# Our own trimmed runtime (the shared recipe's plus jdk.zipfs, which JUnit's class-path scan of a jar needs);
+# ../shared/device/pack.sh keeps an existing jre.tgz.
+mkdir -p .devpack
+if [ ! -s .devpack/jre.tgz ]; then
+  tmp=$(mktemp -d)
+  "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported,java.naming,jdk.management,jdk.zipfs,java.desktop \
+    --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$tmp/jre"
+  tar -czf .devpack/jre.tgz -C "$tmp" jre && rm -rf "$tmp"
+fi
 ../shared/device/pack.sh -o .devpack "$stage"/* ../shared/anchors
 du -sh .devpack

@@ -1,15 +1,17 @@
 package org.jshmem.device;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.JarURLConnection;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.Collections;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
@@ -40,9 +42,7 @@ public final class DeviceHeaders {
             Path out = Files.createTempDirectory("jshmem-include-");
             URI uri = url.toURI();
             if ("jar".equals(uri.getScheme())) {
-                try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
-                    copyTree(jar.getPath(ROOT), out);
-                }
+                copyFromJar(((JarURLConnection) url.openConnection()).getJarFile(), out);
             } else {
                 copyTree(Path.of(uri).getParent().getParent(), out);
             }
@@ -51,6 +51,21 @@ public final class DeviceHeaders {
             throw new UncheckedIOException("cannot copy jshmem's device headers: " + e.getMessage(), e);
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Copies the headers out of the jar (java.util.jar: works on runtimes without the zip file system). */
+    private static void copyFromJar(JarFile jar, Path to) throws IOException {
+        for (JarEntry e : Collections.list(jar.entries())) {
+            if (e.isDirectory() || !e.getName().startsWith(ROOT + "/")) {
+                continue;
+            }
+            Path target = to.resolve(e.getName().substring(ROOT.length() + 1));
+            Files.createDirectories(target.getParent());
+            try (InputStream in = jar.getInputStream(e)) {
+                Files.copy(in, target);
+            }
+            target.toFile().deleteOnExit();
         }
     }
 
