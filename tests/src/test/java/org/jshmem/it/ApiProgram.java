@@ -66,11 +66,11 @@ public final class ApiProgram {
         report(me, "alloc.offsets", List.of(a.heapOffset(), b.heapOffset(), c.heapOffset(), d.heapOffset()));
         report(me, "alloc.sizes", List.of(a.byteSize(), b.byteSize(), c.byteSize(), d.byteSize()));
         report(me, "alloc.used", capacity - s.heapFree());
-        a.local().fill((byte) 0xFF);
+        LocalCopy.fill(s, a, (byte) 0xFF);
         s.free(a);
         SymmetricSegment e = s.calloc(125, 8);         // reuses a's block, which must come back zeroed
         report(me, "alloc.reuse", e.heapOffset());
-        report(me, "alloc.callocNonZero", countNonZero(e.local()));
+        report(me, "alloc.callocNonZero", countNonZero(LocalCopy.read(s, e)));
         s.free(b);
         s.free(d);
         SymmetricSegment f = s.malloc(3000);           // fits only in b, d and the gap after d merged
@@ -97,7 +97,7 @@ public final class ApiProgram {
             String type = Values.TYPES[t];
             SymmetricSegment seg = all.asSlice((long) t * AREA, AREA);
             int w = Values.width(type);
-            writeLocal(seg, 0, Values.array(type, me, 0, N));       // region 0: this PE's own data
+            writeLocal(s, seg, 0, Values.array(type, me, 0, N));       // region 0: this PE's own data
             s.barrierAll();
             Object src1 = Values.array(type, me, 1, N + 2);
             put(s, seg, 1 * REGION, src1, 1, N, right, false);      // elements 1..N of an N+2 array
@@ -124,7 +124,7 @@ public final class ApiProgram {
             s.barrierAll();
             String[] keys = {"put", "putNbi", "putSeg", "putNbiSeg", "putSym", "putNbiSym", "getSym", "getNbiSym"};
             for (int r = 1; r <= 8; r++) {
-                report(me, keys[r - 1] + "." + type, Values.str(readLocal(seg, (long) r * REGION, type, N)));
+                report(me, keys[r - 1] + "." + type, Values.str(readLocal(s, seg, (long) r * REGION, type, N)));
             }
         }
         s.barrierAll();
@@ -135,13 +135,14 @@ public final class ApiProgram {
 
     static void scalars(Shmem s, int me, int right) {
         SymmetricSegment seg = s.calloc(2, 32);
-        MemorySegment own = seg.local();
+        MemorySegment own = LocalCopy.buffer(32);     // this PE's values, written to its heap before the barrier
         own.set(ValueLayout.JAVA_BYTE, 0, (byte) Values.scalar("byte", me, 0));
         own.set(ValueLayout.JAVA_SHORT, 2, (short) Values.scalar("short", me, 0));
         own.set(ValueLayout.JAVA_INT, 4, (int) Values.scalar("int", me, 0));
         own.set(ValueLayout.JAVA_LONG, 8, (long) Values.scalar("long", me, 0));
         own.set(ValueLayout.JAVA_FLOAT, 16, (float) Values.scalar("float", me, 0));
         own.set(ValueLayout.JAVA_DOUBLE, 24, (double) Values.scalar("double", me, 0));
+        LocalCopy.write(s, seg, 0, own);
         s.barrierAll();
         s.pByte(seg, 32, (byte) Values.scalar("byte", me, 1), right);
         s.pShort(seg, 34, (short) Values.scalar("short", me, 1), right);
@@ -156,12 +157,13 @@ public final class ApiProgram {
         report(me, "g.float", s.gFloat(seg, 16, right));
         report(me, "g.double", s.gDouble(seg, 24, right));
         s.barrierAll();
-        report(me, "p.byte", own.get(ValueLayout.JAVA_BYTE, 32));
-        report(me, "p.short", own.get(ValueLayout.JAVA_SHORT, 34));
-        report(me, "p.int", own.get(ValueLayout.JAVA_INT, 36));
-        report(me, "p.long", own.get(ValueLayout.JAVA_LONG, 40));
-        report(me, "p.float", own.get(ValueLayout.JAVA_FLOAT, 48));
-        report(me, "p.double", own.get(ValueLayout.JAVA_DOUBLE, 56));
+        MemorySegment got = LocalCopy.read(s, seg, 32, 32);   // what the left PE's p calls wrote here
+        report(me, "p.byte", got.get(ValueLayout.JAVA_BYTE, 0));
+        report(me, "p.short", got.get(ValueLayout.JAVA_SHORT, 2));
+        report(me, "p.int", got.get(ValueLayout.JAVA_INT, 4));
+        report(me, "p.long", got.get(ValueLayout.JAVA_LONG, 8));
+        report(me, "p.float", got.get(ValueLayout.JAVA_FLOAT, 16));
+        report(me, "p.double", got.get(ValueLayout.JAVA_DOUBLE, 24));
         s.barrierAll();
         s.free(seg);
     }
@@ -174,7 +176,7 @@ public final class ApiProgram {
             String type = Values.TYPES[t];
             SymmetricSegment seg = all.asSlice(t * 2 * 12 * 8L, 2 * 12 * 8L);
             int w = Values.width(type);
-            writeLocal(seg, 12L * w, Values.array(type, me, 6, 12));   // second half: source of igets
+            writeLocal(s, seg, 12L * w, Values.array(type, me, 6, 12));   // second half: source of igets
             s.barrierAll();
             // src[1], src[3], src[5], src[7] -> elements 0, 3, 6, 9 of the first half on the right
             iput(s, seg, 0, 3, Values.array(type, me, 5, 10), 1, 2, 4, right);
@@ -183,7 +185,7 @@ public final class ApiProgram {
             iget(s, got, 1, 2, seg, 12L * w, 3, 4, right);
             report(me, "iget." + type, Values.str(got));
             s.barrierAll();
-            report(me, "iput." + type, Values.str(readLocal(seg, 0, type, 12)));
+            report(me, "iput." + type, Values.str(readLocal(s, seg, 0, type, 12)));
         }
         // the segment forms with a layout: ints 2 apart from a segment to ints 1 apart on the right
         SymmetricSegment seg = s.calloc(6, 4);
@@ -192,7 +194,7 @@ public final class ApiProgram {
         MemorySegment dst = MemorySegment.ofArray(new int[6]);
         s.barrierAll();
         s.iget(dst, 2, seg, 4, 1, ValueLayout.JAVA_INT, 3, right);
-        report(me, "iputSeg", Arrays.toString(seg.local().toArray(ValueLayout.JAVA_INT)));
+        report(me, "iputSeg", Arrays.toString(LocalCopy.read(s, seg).toArray(ValueLayout.JAVA_INT)));
         report(me, "igetSeg", Arrays.toString(dst.toArray(ValueLayout.JAVA_INT)));
         s.barrierAll();
         s.free(seg);
@@ -205,29 +207,29 @@ public final class ApiProgram {
         SymmetricSegment data = s.calloc(n + 8, 8);
         SymmetricSegment sig = s.calloc(4, 8);
         SymmetricSegment own = s.malloc(8);
-        own.local().set(ValueLayout.JAVA_LONG, 0, 5000L + me);
+        LocalCopy.writeLong(s, own, 0, 5000L + me);
         s.barrierAll();
         // SET, to the right: data longs 0 and 1, signal 0
         s.putSignal(data, 0, MemorySegment.ofArray(new long[] {me * 10L + 1, me * 10L + 2}), sig, 0, me + 100,
                 SignalOp.SET, right);
         report(me, "sigSet.wait", s.signalWaitUntil(sig, 0, Cmp.EQ, left + 100));
-        report(me, "sigSet.data", Arrays.toString(readLongs(data, 0, 2)));
+        report(me, "sigSet.data", Arrays.toString(readLongs(s, data, 0, 2)));
         // ADD, to every PE: data long 8+me, signal 1 adds me+1
         for (int pe = 0; pe < n; pe++) {
             s.putSignal(data, 64 + 8L * me, MemorySegment.ofArray(new long[] {me + 7L}), sig, 8, me + 1, SignalOp.ADD, pe);
         }
         report(me, "sigAdd.wait", s.signalWaitUntil(sig, 8, Cmp.GE, (long) n * (n + 1) / 2));
-        report(me, "sigAdd.data", Arrays.toString(readLongs(data, 64, n)));
+        report(me, "sigAdd.data", Arrays.toString(readLongs(s, data, 64, n)));
         // non-blocking SET, to the left: data long 2, signal 2
         s.putSignalNbi(data, 16, MemorySegment.ofArray(new long[] {me * 3L}), sig, 16, me + 1, SignalOp.SET, left);
         s.quiet();
         report(me, "sigNbi.wait", s.signalWaitUntil(sig, 16, Cmp.GT, 0));
-        report(me, "sigNbi.data", readLongs(data, 16, 1)[0]);
+        report(me, "sigNbi.data", readLongs(s, data, 16, 1)[0]);
         // from this PE's symmetric memory, ADD 5 then ADD -2, to the right: data long 3, signal 3
         s.putSignal(data, 24, own, 0, 8, sig, 24, 5, SignalOp.ADD, right);
         s.putSignal(data, 32, own, 0, 8, sig, 24, -2, SignalOp.ADD, right);
         report(me, "sigSym.wait", s.signalWaitUntil(sig, 24, Cmp.EQ, 3));
-        report(me, "sigSym.data", Arrays.toString(readLongs(data, 24, 2)));
+        report(me, "sigSym.data", Arrays.toString(readLongs(s, data, 24, 2)));
         s.barrierAll();
         report(me, "signalFetch", List.of(s.signalFetch(sig, 0), s.signalFetch(sig, 8), s.signalFetch(sig, 16),
                 s.signalFetch(sig, 24)));
@@ -335,10 +337,10 @@ public final class ApiProgram {
         report(me, "cInt.final", finI);
         report(me, "cLong.final", finL);
         int left = (me + n - 1) % n;
-        report(me, "fetchInt.final", fi.local().get(ValueLayout.JAVA_INT, 4L * left));
-        report(me, "fetchLong.final", fl.local().get(ValueLayout.JAVA_LONG, 8L * left));
-        report(me, "nofetchInt.final", ni.local().get(ValueLayout.JAVA_INT, 4L * left));
-        report(me, "nofetchLong.final", nl.local().get(ValueLayout.JAVA_LONG, 8L * left));
+        report(me, "fetchInt.final", LocalCopy.readInt(s, fi, 4L * left));
+        report(me, "fetchLong.final", LocalCopy.readLong(s, fl, 8L * left));
+        report(me, "nofetchInt.final", LocalCopy.readInt(s, ni, 4L * left));
+        report(me, "nofetchLong.final", LocalCopy.readLong(s, nl, 8L * left));
         s.barrierAll();
         for (SymmetricSegment seg : List.of(cl, ci, nl, ni, fl, fi)) {
             s.free(seg);
@@ -353,12 +355,12 @@ public final class ApiProgram {
         s.fence();
         s.put(seg, 8, new long[] {1}, 0, 1, right);
         s.waitUntilLong(seg, 8, Cmp.EQ, 1);
-        report(me, "fence.data", readLongs(seg, 0, 1)[0]);
+        report(me, "fence.data", readLongs(s, seg, 0, 1)[0]);
         s.putNbi(seg, 16, new long[] {me + 2000L}, 0, 1, left);
         s.quiet();
         s.atomicSetLong(seg, 24, 1, left);
         s.waitUntilLong(seg, 24, Cmp.EQ, 1);
-        report(me, "quiet.data", readLongs(seg, 16, 1)[0]);
+        report(me, "quiet.data", readLongs(s, seg, 16, 1)[0]);
         s.barrierAll();
         s.free(seg);
     }
@@ -404,14 +406,14 @@ public final class ApiProgram {
         ignoreLeft[left] = true;
         boolean[] ignoreLeftAndLast = ignoreLeft.clone();
         ignoreLeftAndLast[n] = true;
-        report(me, "all.int", List.of(Arrays.toString(wi.local().toArray(ValueLayout.JAVA_INT)),
+        report(me, "all.int", List.of(Arrays.toString(LocalCopy.read(s, wi).toArray(ValueLayout.JAVA_INT)),
                 Arrays.toString(s.waitUntilSomeInt(wi, 0, n + 1, ignoreLeftAndLast, Cmp.GT, 0)),
                 s.waitUntilAnyInt(wi, 0, n + 1, ignoreLast, Cmp.EQ, me + 1),
                 s.testAllInt(wi, 0, n, null, Cmp.GT, 0), s.testAllInt(wi, 0, n + 1, null, Cmp.GT, 0),
                 s.testAllInt(wi, 0, n + 1, ignoreLast, Cmp.GT, 0),
                 Arrays.toString(s.testSomeInt(wi, 0, n + 1, ignoreLeft, Cmp.LE, 1)),
                 s.testAnyInt(wi, 0, n + 1, ignoreLeft, Cmp.EQ, 0)));
-        report(me, "all.long", List.of(Arrays.toString(wl.local().toArray(ValueLayout.JAVA_LONG)),
+        report(me, "all.long", List.of(Arrays.toString(LocalCopy.read(s, wl).toArray(ValueLayout.JAVA_LONG)),
                 Arrays.toString(s.waitUntilSomeLong(wl, 0, n + 1, ignoreLeftAndLast, Cmp.GE, big)),
                 s.waitUntilAnyLong(wl, 0, n + 1, ignoreLast, Cmp.EQ, big + me),
                 s.testAllLong(wl, 0, n, null, Cmp.GE, big), s.testAllLong(wl, 0, n + 1, null, Cmp.GE, big),
@@ -443,12 +445,12 @@ public final class ApiProgram {
         for (int r = 1; r <= 50; r++) {
             s.pLong(seg, 0, r * 100L + me, right);
             s.barrierAll();
-            barrierSum += seg.local().get(ValueLayout.JAVA_LONG, 0);
+            barrierSum += LocalCopy.readLong(s, seg, 0);
             s.barrierAll();
             s.put(seg, 8, new long[] {r * 1000L + me}, 0, 1, right);
             s.quiet();
             s.syncAll();
-            syncSum += seg.local().get(ValueLayout.JAVA_LONG, 8);
+            syncSum += LocalCopy.readLong(s, seg, 8);
             s.syncAll();
         }
         report(me, "barrier.sum", barrierSum);
@@ -481,17 +483,18 @@ public final class ApiProgram {
         };
     }
 
-    static Object readLocal(SymmetricSegment seg, long offset, String type, int count) {
-        return toArray(seg.local().asSlice(offset, (long) count * Values.width(type)), type);
+    /** {@code count} elements of this PE's {@code seg} at byte {@code offset}, read with a get. */
+    static Object readLocal(Shmem s, SymmetricSegment seg, long offset, String type, int count) {
+        return toArray(LocalCopy.read(s, seg, offset, (long) count * Values.width(type)), type);
     }
 
-    static long[] readLongs(SymmetricSegment seg, long offset, int count) {
-        return seg.local().asSlice(offset, 8L * count).toArray(ValueLayout.JAVA_LONG);
+    static long[] readLongs(Shmem s, SymmetricSegment seg, long offset, int count) {
+        return LocalCopy.read(s, seg, offset, 8L * count).toArray(ValueLayout.JAVA_LONG);
     }
 
-    static void writeLocal(SymmetricSegment seg, long offset, Object array) {
-        MemorySegment src = ofArray(array);
-        MemorySegment.copy(src, 0, seg.local(), offset, src.byteSize());
+    /** Writes {@code array} to this PE's {@code seg} at byte {@code offset} (put and quiet). */
+    static void writeLocal(Shmem s, SymmetricSegment seg, long offset, Object array) {
+        LocalCopy.write(s, seg, offset, ofArray(array));
     }
 
     static void put(Shmem s, SymmetricSegment d, long off, Object a, int idx, int cnt, int pe, boolean nbi) {

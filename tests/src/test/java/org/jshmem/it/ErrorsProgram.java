@@ -39,10 +39,14 @@ public final class ErrorsProgram {
         SymmetricSegment before = s.malloc(256);
         SymmetricSegment target = s.malloc(256);
         SymmetricSegment after = s.malloc(256);
-        MemorySegment around = before.local().reinterpret(768);
+        // the three blocks are adjacent ("layout"): together the 768 bytes around the target, written
+        // and read through this PE's own puts and gets, so that this works on any heap
+        SymmetricSegment[] around = {before, target, after};
         report(me, "layout", (target.heapOffset() - before.heapOffset()) + " " + (after.heapOffset() - target.heapOffset()));
         report(me, "target", target.heapOffset());
-        around.fill(SENTINEL);
+        for (SymmetricSegment seg : around) {
+            LocalCopy.fill(s, seg, SENTINEL);
+        }
         s.barrierAll();
 
         attempt(me, "peTooHigh", () -> s.put(target, 0, new long[] {1}, 0, 1, n));
@@ -67,15 +71,18 @@ public final class ErrorsProgram {
 
         s.barrierAll();
         long bad = 0;
-        for (long i = 0; i < 768; i++) {
-            bad += around.get(ValueLayout.JAVA_BYTE, i) == SENTINEL ? 0 : 1;
+        for (SymmetricSegment seg : around) {
+            MemorySegment bytes = LocalCopy.read(s, seg);
+            for (long i = 0; i < bytes.byteSize(); i++) {
+                bad += bytes.get(ValueLayout.JAVA_BYTE, i) == SENTINEL ? 0 : 1;
+            }
         }
         report(me, "sentinel.bad", bad);
 
         SymmetricSegment ok = s.calloc(1, 8);            // the heap still works
         s.pLong(ok, 0, 4200 + me, right);
         s.barrierAll();
-        report(me, "afterErrors", ok.local().get(ValueLayout.JAVA_LONG, 0));
+        report(me, "afterErrors", LocalCopy.readLong(s, ok, 0));
         report(me, "pid", ProcessHandle.current().pid());
         s.close();
         attempt(me, "afterClose", () -> s.pLong(ok, 0, 1, right));

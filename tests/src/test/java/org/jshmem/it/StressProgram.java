@@ -3,7 +3,6 @@ package org.jshmem.it;
 import static org.jshmem.it.PeProgram.report;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import org.jshmem.Cmp;
 import org.jshmem.Shmem;
 import org.jshmem.SignalOp;
@@ -48,7 +47,7 @@ public final class StressProgram {
         SymmetricSegment ack = s.calloc(1, 8);
         long[] out = new long[FENCE_WORDS];
         long[] one = new long[1];
-        MemorySegment in = data.local();
+        long[] in = new long[FENCE_WORDS];                    // this PE's data words, one get per round
         long mismatches = 0;
         long sum = 0;
         for (int r = 1; r <= rounds; r++) {
@@ -61,8 +60,9 @@ public final class StressProgram {
             one[0] = r;
             s.put(flag, 0, one, 0, 1, right);                 // a plain put: only the fence orders it
             s.waitUntilLong(flag, 0, Cmp.EQ, r);
+            s.get(in, 0, FENCE_WORDS, data, 0, me);
             for (int i = 0; i < FENCE_WORDS; i++) {
-                long v = in.getAtIndex(ValueLayout.JAVA_LONG, i);
+                long v = in[i];
                 mismatches += v == fenceWord(left, r, i) ? 0 : 1;
                 sum += v;
             }
@@ -86,7 +86,7 @@ public final class StressProgram {
         SymmetricSegment signal = s.calloc(1, 8);
         long[] out = new long[RING_WORDS];
         MemorySegment src = MemorySegment.ofArray(out);
-        MemorySegment in = inbox.local();
+        long[] in = new long[RING_WORDS];                     // this PE's slot of the round, one get per round
         long mismatches = 0;
         long sum = 0;
         long lastSignal = 0;
@@ -97,8 +97,9 @@ public final class StressProgram {
             }
             s.putSignal(inbox, slot * 8, src, signal, 0, r, SignalOp.SET, right);
             lastSignal = s.signalWaitUntil(signal, 0, Cmp.GE, r);
+            s.get(in, 0, RING_WORDS, inbox, slot * 8, me);
             for (int i = 0; i < RING_WORDS; i++) {
-                long v = in.getAtIndex(ValueLayout.JAVA_LONG, slot + i);
+                long v = in[i];
                 mismatches += v == ringWord(left, r, i) ? 0 : 1;
                 sum += v;
             }
@@ -108,7 +109,7 @@ public final class StressProgram {
         report(me, "ring.sum", sum);
         report(me, "ring.signal", s.signalFetch(signal, 0));
         long[] last = new long[RING_WORDS];
-        MemorySegment.copy(in, ValueLayout.JAVA_LONG, (long) (rounds % RING_SLOTS) * RING_WORDS * 8, last, 0, RING_WORDS);
+        s.get(last, 0, RING_WORDS, inbox, (long) (rounds % RING_SLOTS) * RING_WORDS * 8, me);
         report(me, "ring.last", java.util.Arrays.toString(last));
     }
 

@@ -13,6 +13,7 @@ import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.Team;
+import org.jshmem.it.LocalCopy;
 
 /**
  * Runs every collective on every type (and every reduction operation) on the teams named on the
@@ -28,12 +29,18 @@ import org.jshmem.Team;
 public final class CollectivesProgram {
     /** Bytes after each destination extent that must stay untouched. */
     static final int GUARD = 64;
+    /** Bytes before the destination that must stay untouched (keeps the destination 128-byte aligned). */
+    static final int LEAD_GUARD = 128;
     static final byte SENTINEL = 0x5A;
 
     private final Shmem shmem;
     private final int me;
     private SymmetricSegment src;
+    /** The destination's allocation: {@link #LEAD_GUARD} bytes, then {@link #dest}. */
+    private SymmetricSegment destBlock;
     private SymmetricSegment dest;
+    /** Host memory for this PE's inputs and for reading results (get and put: any heap). */
+    private MemorySegment host;
     private List<ReduceOp> onlyOps = List.of(ReduceOp.values());
 
     private CollectivesProgram(Shmem shmem) {
@@ -89,7 +96,9 @@ public final class CollectivesProgram {
         long maxOther = java.util.Arrays.stream(otherSizes).max().orElse(1) * 8 * n * 2;   // collect needs ~1.5 n
         long bytes = Math.max(maxReduce, maxOther) + 2 * GUARD;
         src = shmem.malloc(bytes);
-        dest = shmem.malloc(bytes);
+        destBlock = shmem.malloc(LEAD_GUARD + bytes);
+        dest = destBlock.asSlice(LEAD_GUARD, bytes);
+        host = LocalCopy.buffer(LEAD_GUARD + bytes);
         Map<String, Team> teams = new LinkedHashMap<>();
         List<AutoCloseable> toClose = new ArrayList<>();
         for (String spec : teamSpecs) {
@@ -136,7 +145,7 @@ public final class CollectivesProgram {
                 throw new IllegalStateException(x);
             }
         }
-        shmem.free(dest);
+        shmem.free(destBlock);
         shmem.free(src);
     }
 
@@ -146,7 +155,7 @@ public final class CollectivesProgram {
             for (long n : reduceSizes) {
                 long ext = n * size;
                 int seed = seed("reduce", type, n);
-                CollData.fill(src.local(), 0, type, me, 0, n, seed);
+                fillSource(type, n, seed);
                 for (ReduceOp op : ops(type, onlyOps)) {
                     prepare(ext);
                     t.reduce(op, type, dest.asSlice(0, ext), src.asSlice(0, ext), n);
@@ -154,7 +163,7 @@ public final class CollectivesProgram {
                 }
                 for (ReduceOp op : ops(type, onlyOps)) {
                     prepare(ext);
-                    MemorySegment.copy(src.local(), 0, dest.local(), 0, ext);
+                    LocalCopy.copy(shmem, src, 0, dest, 0, ext);
                     SymmetricSegment d = dest.asSlice(0, ext);
                     t.reduce(op, type, d, d, n);
                     result(label + ".inplace." + type + "." + op + "." + n, ext);
@@ -165,14 +174,14 @@ public final class CollectivesProgram {
                 int np = t.nPes();
                 // fcollect
                 int seed = seed("fcollect", type, n);
-                CollData.fill(src.local(), 0, type, me, 0, n, seed);
+                fillSource(type, n, seed);
                 prepare(ext * np);
                 t.fcollect(dest.asSlice(0, ext * np), src.asSlice(0, ext), n, type);
                 result(label + ".fcollect." + type + "." + n, ext * np);
                 // collect
                 seed = seed("collect", type, n);
                 long mine = collectCount(t.myPe(), n);
-                CollData.fill(src.local(), 0, type, me, 0, mine, seed);
+                fillSource(type, mine, seed);
                 long total = 0;
                 for (int i = 0; i < np; i++) {
                     total += collectCount(i, n);
@@ -183,7 +192,7 @@ public final class CollectivesProgram {
                 report(me, label + ".collect-total." + type + "." + n, got);
                 // broadcast from the first and the last member
                 seed = seed("broadcast", type, n);
-                CollData.fill(src.local(), 0, type, me, 0, n, seed);
+                fillSource(type, n, seed);
                 for (int root : new int[] {0, np - 1}) {
                     prepare(ext);
                     t.broadcast(dest.asSlice(0, ext), src.asSlice(0, ext), n, root, type);
@@ -191,12 +200,12 @@ public final class CollectivesProgram {
                 }
                 // broadcast in place (dest == src)
                 prepare(ext);
-                MemorySegment.copy(src.local(), 0, dest.local(), 0, ext);
+                LocalCopy.copy(shmem, src, 0, dest, 0, ext);
                 t.broadcast(dest.asSlice(0, ext), dest.asSlice(0, ext), n, np - 1, type);
                 result(label + ".broadcast-inplace." + type + "." + n, ext);
                 // alltoall: block j of my source is elements j*n .. j*n+n-1 of my data
                 seed = seed("alltoall", type, n);
-                CollData.fill(src.local(), 0, type, me, 0, n * np, seed);
+                fillSource(type, n * np, seed);
                 prepare(ext * np);
                 t.alltoall(dest.asSlice(0, ext * np), src.asSlice(0, ext * np), n, type);
                 result(label + ".alltoall." + type + "." + n, ext * np);
@@ -206,17 +215,28 @@ public final class CollectivesProgram {
         t.sync();
     }
 
-    /** Fills the destination extent and its guard with the sentinel. */
-    private void prepare(long ext) {
-        dest.local().asSlice(0, ext + GUARD).fill(SENTINEL);
+    /** Writes elements {@code 0 .. count-1} of this PE's data to the start of its source (in the heap on return). */
+    private void fillSource(DType type, long count, int seed) {
+        MemorySegment data = host.asSlice(0, count * type.byteSize());
+        CollData.fill(data, 0, type, me, 0, count, seed);
+        LocalCopy.write(shmem, src, 0, data);
     }
 
+    /** Fills the destination extent and the guards before and after it with the sentinel. */
+    private void prepare(long ext) {
+        LocalCopy.fill(shmem, destBlock, 0, LEAD_GUARD + ext + GUARD, SENTINEL);
+    }
+
+    /** Reports the CRC of the destination extent, read with one get with its guards, and whether a guard changed. */
     private void result(String key, long ext) {
-        MemorySegment d = dest.local();
+        MemorySegment d = LocalCopy.read(shmem, destBlock, 0, host.asSlice(0, LEAD_GUARD + ext + GUARD));
         boolean guard = true;
-        for (long i = ext; i < ext + GUARD; i++) {
+        for (long i = 0; i < LEAD_GUARD; i++) {
             guard &= d.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) == SENTINEL;
         }
-        report(me, key, CollData.crc(d.asSlice(0, ext)) + (guard ? "" : " GUARD-OVERWRITTEN"));
+        for (long i = LEAD_GUARD + ext; i < LEAD_GUARD + ext + GUARD; i++) {
+            guard &= d.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) == SENTINEL;
+        }
+        report(me, key, CollData.crc(d.asSlice(LEAD_GUARD, ext)) + (guard ? "" : " GUARD-OVERWRITTEN"));
     }
 }

@@ -2,7 +2,6 @@ package org.jshmem.it.coll;
 
 import static org.jshmem.it.PeProgram.report;
 
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,6 +10,7 @@ import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.Team;
+import org.jshmem.it.LocalCopy;
 
 /**
  * Misuse of teams and collectives, each tried by every PE with the same arguments: reports
@@ -97,9 +97,9 @@ public final class TeamErrorsProgram {
         report(me, "member.single", single.map(t -> t.myPe() + "/" + t.nPes() + "/" + t.worldPe(0)).orElse("empty"));
         single.ifPresent(Team::close);
         // still in step after all that: a sum over every PE
-        a.local().setAtIndex(ValueLayout.JAVA_LONG, 0, me + 1);
+        LocalCopy.writeLong(shmem, a, 0, me + 1);
         world.reduce(ReduceOp.SUM, DType.LONG, b, a, 1);
-        report(me, "afterErrors.sum", b.local().getAtIndex(ValueLayout.JAVA_LONG, 0));
+        report(me, "afterErrors.sum", LocalCopy.readLong(shmem, b, 0));
         shmem.free(tiny);
         shmem.free(b);
         shmem.free(a);
@@ -131,19 +131,19 @@ public final class TeamErrorsProgram {
                     : Optional.of(world.splitStrided(0, 1, n).orElseThrow());
             if (round % 3 == 2) {
                 try (Team.Split2d s = world.split2d(2)) {
-                    a.local().setAtIndex(ValueLayout.JAVA_LONG, 0, round + me);
+                    LocalCopy.writeLong(shmem, a, 0, round + me);
                     s.y().reduce(ReduceOp.MAX, DType.LONG, b, a, 1);
-                    sum += b.local().getAtIndex(ValueLayout.JAVA_LONG, 0);
+                    sum += LocalCopy.readLong(shmem, b, 0);
                     s.x().sync();
                 }
             }
             if (t.isPresent()) {
                 try (Team team = t.get()) {
-                    a.local().setAtIndex(ValueLayout.JAVA_LONG, 0, round * 10L + team.worldPe(team.myPe()));
+                    LocalCopy.writeLong(shmem, a, 0, round * 10L + team.worldPe(team.myPe()));
                     team.reduce(ReduceOp.SUM, DType.LONG, b, a, 1);
-                    sum += b.local().getAtIndex(ValueLayout.JAVA_LONG, 0);
+                    sum += LocalCopy.readLong(shmem, b, 0);
                     team.fcollect(b, a, 1, DType.LONG);
-                    sum += b.local().getAtIndex(ValueLayout.JAVA_LONG, team.nPes() - 1);
+                    sum += LocalCopy.readLong(shmem, b, 8L * (team.nPes() - 1));
                 }
             }
         }
@@ -205,9 +205,9 @@ public final class TeamErrorsProgram {
             }
         }
         // a matching call still works after the mismatches
-        a.local().setAtIndex(ValueLayout.JAVA_LONG, 0, me + 1);
+        LocalCopy.writeLong(shmem, a, 0, me + 1);
         world.reduce(ReduceOp.SUM, DType.LONG, b, a, 1);
-        report(me, "afterMismatch.sum", b.local().getAtIndex(ValueLayout.JAVA_LONG, 0));
+        report(me, "afterMismatch.sum", LocalCopy.readLong(shmem, b, 0));
         shmem.free(b);
         shmem.free(a);
     }
