@@ -63,18 +63,20 @@ public final class ApiProgram {
         SymmetricSegment b = s.calloc(10, 8);
         SymmetricSegment c = s.align(4096, 100);
         SymmetricSegment d = s.malloc(100);
-        report(me, "alloc.offsets", List.of(a.heapOffset(), b.heapOffset(), c.heapOffset(), d.heapOffset()));
+        long start = LocalCopy.heapStart(s);           // offsets from the first byte the allocator hands out
+        report(me, "alloc.offsets", List.of(a.heapOffset() - start, b.heapOffset() - start, c.heapOffset() - start,
+                d.heapOffset() - start));
         report(me, "alloc.sizes", List.of(a.byteSize(), b.byteSize(), c.byteSize(), d.byteSize()));
         report(me, "alloc.used", capacity - s.heapFree());
         LocalCopy.fill(s, a, (byte) 0xFF);
         s.free(a);
         SymmetricSegment e = s.calloc(125, 8);         // reuses a's block, which must come back zeroed
-        report(me, "alloc.reuse", e.heapOffset());
+        report(me, "alloc.reuse", e.heapOffset() - start);
         report(me, "alloc.callocNonZero", countNonZero(LocalCopy.read(s, e)));
         s.free(b);
         s.free(d);
         SymmetricSegment f = s.malloc(3000);           // fits only in b, d and the gap after d merged
-        report(me, "alloc.coalesced", f.heapOffset());
+        report(me, "alloc.coalesced", f.heapOffset() - start);
         s.free(c);
         s.free(e);
         s.free(f);

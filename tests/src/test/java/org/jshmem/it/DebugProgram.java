@@ -30,7 +30,9 @@ public final class DebugProgram {
             }
             SymmetricSegment a = s.malloc(1024);
             SymmetricSegment b = s.malloc(1024);
-            report(me, "matching", a.heapOffset() + " " + b.heapOffset());
+            long start = LocalCopy.heapStart(s);   // the first offset the allocator hands out (more than 0 on GPU heaps)
+            report(me, "heapStart", start);
+            report(me, "matching", (a.heapOffset() - start) + " " + (b.heapOffset() - start));
             try {
                 s.free(me == 0 ? a : b);
                 report(me, "freeOther", "no exception");

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
+import org.jshmem.spi.Backend;
 
 /**
  * Reads and writes this PE's copy of a symmetric segment through the public API, so that the PE
@@ -78,5 +79,15 @@ public final class LocalCopy {
             s.put(to, toOffset, from, fromOffset, bytes, s.myPe());
         }
         s.quiet();
+    }
+
+    /**
+     * The heap offset of the first byte the allocator hands out: 0 on the host heap, more on a GPU
+     * heap, whose first bytes hold the backend's own state. {@link SymmetricSegment#heapOffset()}
+     * counts from the start of the backend's heap, so offsets that a test expects on a fresh heap
+     * are relative to this.
+     */
+    public static long heapStart(Shmem s) {
+        return s.unwrap(Backend.class).heapStart();
     }
 }
