@@ -100,8 +100,8 @@ public final class CopyCollectives implements Collectives {
                 sync(t, "Team.collect");
             }
             throw new HeapBoundsException("Team.collect: the members contribute " + at[n] + " bytes in all, but the"
-                    + " destination has room for " + destCapacity + " (heap offset " + dest + "). Allocate a destination"
-                    + " of at least the total.");
+                    + " destination has room for " + destCapacity + " (heap offset " + dest + "); counts per team PE: "
+                    + java.util.Arrays.toString(counts) + ". Allocate a destination of at least the total.");
         }
         for (int k = 0; k < n; k++) {
             int j = (me + k) % n;
