@@ -40,7 +40,11 @@ public final class SymmetricSegment {
         return byteSize;
     }
 
-    /** Offset of this segment from the start of the symmetric heap (the same on every PE). */
+    /**
+     * Offset of this segment from the start of each PE's heap region (the same on every PE). A
+     * backend may keep the first bytes of the region for itself (GPU heaps keep 2 MiB of flags), so
+     * the first allocation need not be at 0.
+     */
     public long heapOffset() {
         return heapOffset;
     }
