@@ -138,7 +138,8 @@ class DeviceApiTest {
             checks.add(() -> {
                 String line = DeviceApiExpected.trapLine(which, me, NP, r.longValue(me, "symOffset"),
                         r.longValue(me, "heapSize"));
-                assertTrue(own.contains(line) || r.output().contains(line), "PE " + me + " printed no line \"" + line + "\". " + r);
+                assertTrue(own.contains(line) || r.output().contains(line),
+                        "PE " + me + " printed no line \"" + line + "\". " + r);
             });
             checks.add(() -> {
                 String trap = r.value(me, "trap");
