@@ -85,6 +85,17 @@ public final class DeviceModule implements AutoCloseable {
      * @throws CompileException with the compiler's log when compilation fails
      */
     public static DeviceModule compile(Shmem shmem, String source, String name, String... options) {
+        return new DeviceModule(shmem, compileImage(shmem, source, name, options), name);
+    }
+
+    /**
+     * Compiles like {@link #compile} but returns the image instead of loading it: a cubin for this
+     * PE's device (PTX with a {@code --gpu-architecture=compute_XX} option; a code object on HIP),
+     * to keep or ship and later pass to {@link #load(Shmem, byte[], String)}.
+     *
+     * @throws CompileException with the compiler's log when compilation fails
+     */
+    public static byte[] compileImage(Shmem shmem, String source, String name, String... options) {
         shmem.unwrap(GpuBackend.class);
         List<String> opts = new ArrayList<>();
         opts.add("-I" + DeviceHeaders.includeDirectory());
@@ -94,7 +105,7 @@ public final class DeviceModule implements AutoCloseable {
         if (out.image() == null) {
             throw new CompileException("compiling " + name + " failed: " + out.error(), out.log());
         }
-        return new DeviceModule(shmem, out.image(), name);
+        return out.image();
     }
 
     /** The kernel {@code kernelName} ({@code extern "C"} names are looked up as written). */
