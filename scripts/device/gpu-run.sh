@@ -12,7 +12,8 @@ out=${OUT:-/tmp/jshmem-out}
 mkdir -p "$out"
 export JSHMEM_MPI_JAR=$here/mpi.jar JSHMEM_MPI_LIB_DIR=/usr/lib/x86_64-linux-gnu
 cp="$here/lib/*:$here/mpi.jar"
-testcp="$here/test-classes:$here/lib/*:$here/mpi.jar"
+jars=$(printf '%s:' "$here"/lib/*.jar)   # spelled out: the JUnit console launcher does not expand "lib/*"
+testcp="$here/test-classes:${jars}$here/mpi.jar"
 junit() {
   java -Djshmem.test.classpath="$testcp" -Djava.library.path=/usr/lib/x86_64-linux-gnu "$@"
 }
