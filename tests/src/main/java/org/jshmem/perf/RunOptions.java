@@ -1,0 +1,66 @@
+package org.jshmem.perf;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the command line chose for a run; the same on every PE, so every PE walks the same
+ * cases with the same iteration counts (each case's barriers must match).
+ *
+ * @param sizes      explicit message sizes, or {@code null}
+ * @param min        smallest size of the sweep, or {@code null} for the benchmark's default
+ * @param max        largest size of the sweep, or {@code null} for the benchmark's default
+ * @param factor     step of the sweep
+ * @param iterations iterations per repetition, or {@code null} for the benchmark's default
+ * @param reps       timed repetitions
+ * @param warmup     untimed repetitions before them
+ * @param ops        only these operations, or empty for all
+ * @param types      only these element types, or empty for all
+ */
+public record RunOptions(List<Long> sizes, Long min, Long max, long factor, Long iterations, int reps, int warmup,
+                         Set<String> ops, Set<String> types) {
+
+    /** The cases of {@code b} these options select, op by op, type by type, size by size. */
+    public List<Case> cases(Benchmark b) {
+        List<Case> l = new ArrayList<>();
+        for (String op : b.ops()) {
+            if (!ops.isEmpty() && !ops.contains(op)) {
+                continue;
+            }
+            for (String type : b.types()) {
+                if (!types.isEmpty() && !types.contains(type)) {
+                    continue;
+                }
+                for (long size : sizesOf(b, type)) {
+                    l.add(new Case(b, op, type, size));
+                }
+            }
+        }
+        return l;
+    }
+
+    /** Message sizes of {@code b} for elements of {@code type}: the sweep, or the element size. */
+    public List<Long> sizesOf(Benchmark b, String type) {
+        if (!b.sized()) {
+            return List.of(Benchmark.width(type));
+        }
+        if (sizes != null && !sizes.isEmpty()) {
+            return sizes;
+        }
+        return Sizes.sweep(min != null ? min : b.sizes().min(), max != null ? max : b.sizes().max(), factor).list();
+    }
+
+    /** Largest message size of {@code b} (0 when it has none). */
+    public long maxSize(Benchmark b) {
+        if (!b.sized()) {
+            return 0;
+        }
+        return sizesOf(b, "byte").stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+
+    /** Iterations per repetition of a case. */
+    public long iterationsOf(Case c) {
+        return iterations != null ? iterations : c.benchmark().iterations().applyAsLong(c.size());
+    }
+}

@@ -1,0 +1,84 @@
+package org.jshmem.perf;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jshmem.Shmem;
+
+/**
+ * The measuring harness, the same for every benchmark and form. Collective: every PE runs the
+ * same cases in the same order. Per case: zero the flags, build the form's loop, run
+ * {@code warmup} untimed repetitions, then {@code reps} timed ones, each after a barrier; PE 0
+ * turns its times into figures and keeps the median, minimum and maximum.
+ */
+public final class Runner {
+    private final PerfContext ctx;
+    private final Form form;
+    private final RunOptions options;
+    private final String library;
+
+    public Runner(PerfContext ctx, Form form, RunOptions options, String library) {
+        this.ctx = ctx;
+        this.form = form;
+        this.options = options;
+        this.library = library;
+    }
+
+    /** Runs every case of {@code b}; returns the rows on PE 0, nothing on the others. */
+    public List<Row> run(Benchmark b, Progress progress) {
+        Shmem shmem = ctx.shmem();
+        List<Case> cases = options.cases(b);
+        List<Row> rows = new ArrayList<>();
+        if (cases.isEmpty()) {
+            return rows;
+        }
+        ctx.allocate(options.maxSize(b));
+        if (ctx.root()) {
+            progress.begin(b.name(), cases.size());
+        }
+        try {
+            for (Case c : cases) {
+                ctx.resetFlags();
+                TimedLoop loop = form.loop(c, ctx);
+                long iters = options.iterationsOf(c);
+                for (int w = 0; w < options.warmup(); w++) {
+                    shmem.barrierAll();
+                    loop.run(iters);
+                }
+                long[] nanos = new long[options.reps()];
+                for (int r = 0; r < nanos.length; r++) {
+                    shmem.barrierAll();
+                    nanos[r] = loop.run(iters);
+                }
+                if (ctx.root()) {
+                    rows.add(row(c, iters, nanos));
+                    progress.step();
+                }
+            }
+        } finally {
+            if (ctx.root()) {
+                progress.close();
+            }
+        }
+        ctx.release();
+        return rows;
+    }
+
+    private Row row(Case c, long iters, long[] nanos) {
+        Benchmark b = c.benchmark();
+        double work = b.work().of(c, ctx.nPes());
+        double[] v = new double[nanos.length];
+        for (int i = 0; i < nanos.length; i++) {
+            v[i] = b.metric().value(work, iters, nanos[i]);
+        }
+        Arrays.sort(v);
+        return new Row(library, b.name(), form.name(), c.op(), c.type(), ctx.nPes(), c.size(), iters, v.length,
+                b.metric().unit(), median(v), v[0], v[v.length - 1]);
+    }
+
+    /** Median of sorted values (mean of the middle two for an even count). */
+    static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+}

@@ -1,0 +1,144 @@
+package org.jshmem.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The suite's pieces that need no PEs: sizes, metrics, CSV, baselines, tables, the command line. */
+class PerfUnitTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void sizesParseFormatAndSweep() {
+        assertEquals(8, Sizes.parse("8"));
+        assertEquals(4096, Sizes.parse("4K"));
+        assertEquals(256L << 20, Sizes.parse("256M"));
+        assertEquals("16M", Sizes.format(16L << 20));
+        assertEquals("1536", Sizes.format(1536));
+        assertEquals("4 KB", Sizes.formatBytes(4096));
+        assertEquals(List.of(8L, 64L, 512L, 4096L), Sizes.sweep(8, 4096, 8).list());
+        assertEquals(22, Sizes.sweep(8, 16L << 20, 2).list().size());
+        assertThrows(IllegalArgumentException.class, () -> Sizes.sweep(64, 8, 2));
+        assertThrows(IllegalArgumentException.class, () -> Sizes.sweep(8, 64, 1));
+    }
+
+    @Test
+    void metricsTurnTimesIntoFigures() {
+        assertEquals(4.0, Metric.BANDWIDTH.value(4096, 1000, 1_024_000), 1e-9);     // 4 MB in 1.024 ms
+        assertEquals(0.5, Metric.LATENCY.value(2, 1000, 1_000_000), 1e-9);         // ping-pong: half a round trip
+        assertEquals(20.0, Metric.RATE.value(2, 1000, 100_000), 1e-9);             // 2000 ops in 100 us
+        assertEquals(2.0, Metric.BANDWIDTH.speedup(20, 10), 1e-9);
+        assertEquals(2.0, Metric.LATENCY.speedup(0.1, 0.2), 1e-9);
+    }
+
+    @Test
+    void csvRoundTripsAndReadsByColumnName() throws IOException {
+        Row r = new Row("jshmem", "put_bw", "host", "put", "byte", 2, 4096, 20000, 5, "GB/s", 61.23456789, 58.9, 63.0);
+        Path f = dir.resolve("a.csv");
+        Csv.write(f, List.of("made by a test"), List.of(r));
+        List<Row> back = Csv.read(f);
+        assertEquals(1, back.size());
+        assertEquals(61.2346, back.getFirst().median(), 1e-9);
+        assertTrue(back.getFirst().sameCase(r));
+        Path g = dir.resolve("openshmem.csv");
+        Files.writeString(g, "benchmark,op,type,size_bytes,unit,median\nput_bw,put,byte,4096,GB/s,80\n");
+        Baseline b = Baseline.load(g);
+        assertEquals("openshmem", b.label());
+        assertEquals(80.0, b.match(r).orElseThrow().median());
+        assertEquals(Optional.empty(), b.match(new Row("jshmem", "put_bw", "host", "put", "byte", 2, 8, 1, 1, "GB/s",
+                1, 1, 1)));
+    }
+
+    @Test
+    void tableShowsRatioPerSize() {
+        Benchmark b = Registry.find("put_bw").orElseThrow();
+        Row r = new Row("jshmem", "put_bw", "host", "put", "byte", 2, 4096, 20000, 5, "GB/s", 100, 90, 110);
+        Baseline base = new Baseline("openshmem", List.of(new Row("openshmem", "put_bw", "host", "put", "byte", 2, 4096,
+                20000, 3, "GB/s", 80, 80, 80)));
+        String t = Table.render(b, "host", 2, List.of(r), List.of(base));
+        assertTrue(t.contains("x openshmem"), t);
+        assertTrue(t.contains("1.25"), t);
+        assertTrue(t.contains("4K"), t);
+    }
+
+    @Test
+    void optionsSelectCases() {
+        RunOptions o = new RunOptions(null, 8L, 64L, 2, null, 3, 1, Set.of("fetch_add"), Set.of("long"));
+        assertEquals(1, o.cases(Registry.find("atomic_latency").orElseThrow()).size());
+        assertEquals(0, o.cases(Registry.find("put_bw").orElseThrow()).size());
+        RunOptions all = new RunOptions(null, 8L, 64L, 2, null, 3, 1, Set.of(), Set.of());
+        assertEquals(4, all.cases(Registry.find("put_bw").orElseThrow()).size());
+        assertEquals(28, all.cases(Registry.find("atomic_latency").orElseThrow()).size());
+        assertEquals(64, all.maxSize(Registry.find("put_bw").orElseThrow()));
+        assertEquals(100_000, o.iterationsOf(o.cases(Registry.find("atomic_latency").orElseThrow()).getFirst()));
+        assertEquals(List.of("put_bw", "put_bibw"), Registry.select(List.of("put_bibw", "put_bw")).stream()
+                .map(Benchmark::name).toList());
+        assertEquals(8, Registry.select(List.of("bandwidth")).size());
+        assertThrows(IllegalArgumentException.class, () -> Registry.select(List.of("nope")));
+    }
+
+    @Test
+    void helpListsEveryBenchmarkAndBadUsageExitsWith2() {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+            assertEquals(0, PerfMain.run("--help"));
+            String help = buf.toString(StandardCharsets.UTF_8);
+            for (Benchmark b : Registry.all()) {
+                assertTrue(help.contains(b.name()), b.name() + " missing from --help:\n" + help);
+            }
+            for (String opt : List.of("--min", "--max", "--iters", "--reps", "--warmup", "--csv", "--plot", "--baseline",
+                    "--form", "--ops", "--types", "--progress")) {
+                assertTrue(help.contains(opt), opt + " missing from --help");
+            }
+            buf.reset();
+            assertEquals(2, PerfMain.run("no_such_benchmark"));
+            assertTrue(buf.toString(StandardCharsets.UTF_8).contains("unknown benchmark"));
+            buf.reset();
+            assertEquals(2, PerfMain.run("atomic_latency", "--ops", "fetch_mul"));
+            assertEquals(2, PerfMain.run("put_bw", "--form", "device"));
+            assertEquals(2, PerfMain.run());
+            assertFalse(buf.toString(StandardCharsets.UTF_8).isEmpty());
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    @Test
+    void anchorScriptTurnsAnchorOutputIntoABaseline() throws Exception {
+        Path log = Path.of(getClass().getResource("/perf/oshmem-anchor-output.txt").toURI());
+        Path csv = dir.resolve("anchor.csv");
+        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
+        Process p = new ProcessBuilder("bash", script.toString(), "-o", csv.toString(), log.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        Baseline b = Baseline.load(csv);
+        assertEquals("openshmem", b.label());
+        Row put4k = new Row("jshmem", "put_bw", "host", "put", "byte", 2, 4096, 20000, 5, "GB/s", 1, 1, 1);
+        assertEquals(88.32, b.match(put4k).orElseThrow().median(), 1e-9);
+        Row pLong = new Row("jshmem", "p_latency", "host", "p", "long", 2, 8, 1, 1, "us", 1, 1, 1);
+        assertEquals(0.411, b.match(pLong).orElseThrow().median(), 1e-9);
+        assertEquals(16, b.rows().stream().filter(r -> r.benchmark().endsWith("_bw")).count());
+        assertEquals(12, b.rows().stream().filter(r -> r.benchmark().equals("reduce")
+                || r.benchmark().equals("fcollect")).count());
+    }
+}
