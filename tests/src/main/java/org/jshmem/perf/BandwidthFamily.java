@@ -40,10 +40,12 @@ public final class BandwidthFamily implements BenchmarkFamily {
                         .family(name())
                         .summary(what + " bandwidth, " + (bidir ? "both directions at once" : "one direction"))
                         .method(bidir
-                                ? "PE 0 and PE 1 each issue n " + op + "s of the size towards the other, then quiet and"
-                                + " sync_all; time on PE 0; bytes of both directions"
+                                ? "PE 0 and PE 1 each issue n " + op + "s of the size towards the other, then"
+                                + (op.equals("get") ? "" : " quiet and") + " sync_all; time on PE 0; bytes of both"
+                                + " directions"
                                 : "PE 0 issues n " + op + "s of the size " + (op.startsWith("put") ? "to" : "from")
-                                + " PE 1, then quiet; time on PE 0")
+                                + " PE 1" + (op.equals("get") ? " (complete on return)" : ", then quiet")
+                                + "; time on PE 0")
                         .metric(Metric.BANDWIDTH)
                         .sizes(SIZES)
                         .ops(op)

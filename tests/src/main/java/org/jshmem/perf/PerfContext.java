@@ -23,6 +23,8 @@ public final class PerfContext {
     public static final long COUNTER = 256;
     /** Offset of a scratch word for g and similar reads. */
     public static final long SCRATCH = 384;
+    /** Offset of the harness's own two words (PE 0's warm-up decisions); loops leave them alone. */
+    public static final long CONTROL = 1024;
     static final long FLAG_BYTES = 4096;
     /** Byte written into source buffers (as the anchor's memset(src, 1, ...)). */
     static final byte FILL = 1;

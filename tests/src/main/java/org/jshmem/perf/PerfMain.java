@@ -87,6 +87,12 @@ public final class PerfMain implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int warmup;
 
+    @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "100",
+            description = "Warm-up goes on (beyond --warmup) until PE 0 has spent this many milliseconds in it, so"
+                    + " that the JIT has compiled the loop before timing. 0: --warmup repetitions only."
+                    + " Default: ${DEFAULT-VALUE}.")
+    long warmupMillis;
+
     @Option(names = "--ops", paramLabel = "OP", split = ",",
             description = "Only these operations, comma-separated (e.g. fetch_add,compare_swap or barrier_all).")
     Set<String> ops = new LinkedHashSet<>();
@@ -170,10 +176,11 @@ public final class PerfMain implements Callable<Integer> {
                 case "never" -> Progress.Mode.NEVER;
                 default -> throw new IllegalArgumentException("--progress takes auto, always or never, not '" + progress + "'");
             };
-            if (reps < 1 || warmup < 0 || (iterations != null && iterations < 1)) {
-                throw new IllegalArgumentException("--reps and --iters must be at least 1, --warmup at least 0");
+            if (reps < 1 || warmup < 0 || warmupMillis < 0 || (iterations != null && iterations < 1)) {
+                throw new IllegalArgumentException("--reps and --iters must be at least 1, --warmup and --warmup-ms at"
+                        + " least 0");
             }
-            options = new RunOptions(sizes, min, max, factor, iterations, reps, warmup, ops, types);
+            options = new RunOptions(sizes, min, max, factor, iterations, reps, warmup, warmupMillis, ops, types);
             checkFilters(chosen, ops, Benchmark::ops, "operation");
             checkFilters(chosen, types, Benchmark::types, "type");
             for (Benchmark b : chosen) {
@@ -288,9 +295,9 @@ public final class PerfMain implements Callable<Integer> {
     private String header(Shmem shmem, Form f, RunOptions o) {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return String.format(Locale.ROOT, "# jshmem perf %s: %d PEs, %s; form %s; %d repetitions (median, min, max)"
-                        + " after %d warm-up; Java %s; %d CPU(s) for PE 0, load average %.2f",
+                        + " after >= %d warm-up and >= %d ms; Java %s; %d CPU(s) for PE 0, load average %.2f",
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), shmem.nPes(), shmem.describe(), f.name(),
-                o.reps(), o.warmup(), Runtime.version(), Runtime.getRuntime().availableProcessors(), load);
+                o.reps(), o.warmup(), o.warmupMillis(), Runtime.version(), Runtime.getRuntime().availableProcessors(), load);
     }
 
     private List<String> commandLine() {
@@ -312,6 +319,7 @@ public final class PerfMain implements Callable<Integer> {
         }
         a.add("--reps " + reps);
         a.add("--warmup " + warmup);
+        a.add("--warmup-ms " + warmupMillis);
         if (!ops.isEmpty()) {
             a.add("--ops " + String.join(",", ops));
         }

@@ -14,11 +14,14 @@ import java.util.Set;
  * @param factor     step of the sweep
  * @param iterations iterations per repetition, or {@code null} for the benchmark's default
  * @param reps       timed repetitions
- * @param warmup     untimed repetitions before them
+ * @param warmup     untimed repetitions before them (at least)
+ * @param warmupMillis warm-up goes on until PE 0 has spent at least this long in it (the JIT
+ *                   compiles the loop meanwhile)
  * @param ops        only these operations, or empty for all
  * @param types      only these element types, or empty for all
  */
 public record RunOptions(List<Long> sizes, Long min, Long max, long factor, Long iterations, int reps, int warmup,
+                         long warmupMillis,
                          Set<String> ops, Set<String> types) {
 
     /** The cases of {@code b} these options select, op by op, type by type, size by size. */

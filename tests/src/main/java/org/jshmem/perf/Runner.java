@@ -7,9 +7,11 @@ import org.jshmem.Shmem;
 
 /**
  * The measuring harness, the same for every benchmark and form. Collective: every PE runs the
- * same cases in the same order. Per case: zero the flags, build the form's loop, run
- * {@code warmup} untimed repetitions, then {@code reps} timed ones, each after a barrier; PE 0
- * turns its times into figures and keeps the median, minimum and maximum.
+ * same cases in the same order. Per case: zero the flags, build the form's loop, run untimed
+ * warm-up repetitions (at least {@code warmup}, and until PE 0 has spent {@code warmupMillis}
+ * in them, so that the JIT has compiled the loop: PE 0 decides and the others follow), then
+ * {@code reps} timed ones, each after a barrier; PE 0 turns its times into figures and keeps
+ * the median, minimum and maximum.
  */
 public final class Runner {
     private final PerfContext ctx;
@@ -41,10 +43,7 @@ public final class Runner {
                 ctx.resetFlags();
                 TimedLoop loop = form.loop(c, ctx);
                 long iters = options.iterationsOf(c);
-                for (int w = 0; w < options.warmup(); w++) {
-                    shmem.barrierAll();
-                    loop.run(iters);
-                }
+                warmUp(loop, iters);
                 long[] nanos = new long[options.reps()];
                 for (int r = 0; r < nanos.length; r++) {
                     shmem.barrierAll();
@@ -62,6 +61,27 @@ public final class Runner {
         }
         ctx.release();
         return rows;
+    }
+
+    private void warmUp(TimedLoop loop, long iters) {
+        Shmem shmem = ctx.shmem();
+        long start = System.nanoTime();
+        long minNanos = options.warmupMillis() * 1_000_000;
+        for (int w = 0; ; w++) {
+            // PE 0 decides and everyone reads its word after the barrier. Two words, used in turn:
+            // PE 0 writes word w % 2 again only after the next barrier, which every PE reaches
+            // after reading it, so no PE can see a later decision than PE 0 acted on.
+            long word = PerfContext.CONTROL + (w & 1) * Long.BYTES;
+            if (ctx.root()) {
+                boolean more = w < options.warmup() || System.nanoTime() - start < minNanos;
+                shmem.pLong(ctx.flags(), word, more ? 1 : 0, 0);
+            }
+            shmem.barrierAll();
+            if (shmem.gLong(ctx.flags(), word, 0) == 0) {
+                return;
+            }
+            loop.run(iters);
+        }
     }
 
     private Row row(Case c, long iters, long[] nanos) {

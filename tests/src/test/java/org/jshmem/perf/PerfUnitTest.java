@@ -77,10 +77,10 @@ class PerfUnitTest {
 
     @Test
     void optionsSelectCases() {
-        RunOptions o = new RunOptions(null, 8L, 64L, 2, null, 3, 1, Set.of("fetch_add"), Set.of("long"));
+        RunOptions o = new RunOptions(null, 8L, 64L, 2, null, 3, 1, 0, Set.of("fetch_add"), Set.of("long"));
         assertEquals(1, o.cases(Registry.find("atomic_latency").orElseThrow()).size());
         assertEquals(0, o.cases(Registry.find("put_bw").orElseThrow()).size());
-        RunOptions all = new RunOptions(null, 8L, 64L, 2, null, 3, 1, Set.of(), Set.of());
+        RunOptions all = new RunOptions(null, 8L, 64L, 2, null, 3, 1, 0, Set.of(), Set.of());
         assertEquals(4, all.cases(Registry.find("put_bw").orElseThrow()).size());
         assertEquals(28, all.cases(Registry.find("atomic_latency").orElseThrow()).size());
         assertEquals(64, all.maxSize(Registry.find("put_bw").orElseThrow()));
