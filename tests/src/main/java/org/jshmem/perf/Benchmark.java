@@ -19,16 +19,24 @@ import java.util.function.LongUnaryOperator;
  * @param types       the element types (the CSV's {@code type} column)
  * @param iterations  default iterations per repetition for a message size
  * @param work        work one iteration does (bytes, operations or one-way trips) for a case on n PEs
+ * @param buffers     bytes of each of the source and destination buffers for the largest size on n PEs
+ *                    (the size itself for point-to-point; n times it for fcollect or alltoall)
  * @param host        the host-form loop, or {@code null} when the host form does not implement it
  */
 public record Benchmark(String name, String family, String summary, String method, Metric metric, Sizes sizes,
                         List<String> ops, List<String> types, LongUnaryOperator iterations, Work work,
-                        HostLoop host) {
+                        Buffers buffers, HostLoop host) {
 
     /** Work done by one iteration of a case on {@code nPes} PEs: bytes, operations or one-way trips. */
     @FunctionalInterface
     public interface Work {
         double of(Case c, int nPes);
+    }
+
+    /** Bytes of each symmetric buffer a benchmark needs for messages up to {@code maxSize} on {@code nPes} PEs. */
+    @FunctionalInterface
+    public interface Buffers {
+        long bytes(long maxSize, int nPes);
     }
 
     /** Builds the host-form loop of a case. */
@@ -77,6 +85,7 @@ public record Benchmark(String name, String family, String summary, String metho
         private List<String> types = List.of("byte");
         private LongUnaryOperator iterations = size -> 1000;
         private Work work = (c, n) -> 1;
+        private Buffers buffers = (max, n) -> max;
         private HostLoop host;
 
         private Builder(String name) {
@@ -133,13 +142,19 @@ public record Benchmark(String name, String family, String summary, String metho
             return this;
         }
 
+        public Builder buffers(Buffers b) {
+            buffers = b;
+            return this;
+        }
+
         public Builder host(HostLoop h) {
             host = h;
             return this;
         }
 
         public Benchmark build() {
-            return new Benchmark(name, family, summary, method, metric, sizes, ops, types, iterations, work, host);
+            return new Benchmark(name, family, summary, method, metric, sizes, ops, types, iterations, work, buffers,
+                    host);
         }
     }
 }

@@ -74,6 +74,7 @@ public final class Charts {
                 .xAxisTitle("message size (log scale)").yAxisTitle(yTitle + ", log scale").build();
         var st = chart.getStyler();
         st.setYAxisLogarithmic(true);
+        st.setYAxisLogarithmicDecadeOnly(false);
         st.setYAxisDecimalPattern("#,##0.####");
         st.setLegendPosition(Styler.LegendPosition.InsideNW);
         st.setxAxisTickLabelsFormattingFunction(Charts::log2SizeLabel);

@@ -198,8 +198,9 @@ public final class PerfMain implements Callable<Integer> {
         }
 
         long need = 0;
+        int pes = pesFromEnvironment();
         for (Benchmark b : chosen) {
-            need = Math.max(need, PerfContext.heapNeeded(options.maxSize(b)));
+            need = Math.max(need, PerfContext.heapNeeded(options.bufferBytes(b, pes)));
         }
         ShmemConfig config = ShmemConfig.fromEnvironment();
         String envSize = System.getenv("JSHMEM_SYMMETRIC_SIZE");
@@ -370,6 +371,21 @@ public final class PerfMain implements Callable<Integer> {
 
     private static long roundUp(long v, long unit) {
         return (v + unit - 1) / unit * unit;
+    }
+
+    /** The number of PEs before jshmem starts (1 outside mpirun). */
+    static int pesFromEnvironment() {
+        for (String v : List.of("OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE")) {
+            String s = System.getenv(v);
+            if (s != null) {
+                try {
+                    return Math.max(1, Integer.parseInt(s.trim()));
+                } catch (NumberFormatException ignored) {
+                    // try the next
+                }
+            }
+        }
+        return 1;
     }
 
     /** The MPI rank of this process before jshmem starts (0 outside mpirun). */

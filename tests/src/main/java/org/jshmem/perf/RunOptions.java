@@ -62,6 +62,11 @@ public record RunOptions(List<Long> sizes, Long min, Long max, long factor, Long
         return sizesOf(b, "byte").stream().mapToLong(Long::longValue).max().orElse(0);
     }
 
+    /** Bytes of each symmetric buffer {@code b} needs on {@code nPes} PEs (0 when it has no message size). */
+    public long bufferBytes(Benchmark b, int nPes) {
+        return b.sized() ? b.buffers().bytes(maxSize(b), nPes) : 0;
+    }
+
     /** Iterations per repetition of a case. */
     public long iterationsOf(Case c) {
         return iterations != null ? iterations : c.benchmark().iterations().applyAsLong(c.size());

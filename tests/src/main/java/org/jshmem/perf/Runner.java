@@ -34,7 +34,7 @@ public final class Runner {
         if (cases.isEmpty()) {
             return rows;
         }
-        ctx.allocate(options.maxSize(b));
+        ctx.allocate(options.bufferBytes(b, ctx.nPes()));
         if (ctx.root()) {
             progress.begin(b.name(), cases.size());
         }

@@ -56,7 +56,7 @@ class PerfSmokeTest {
                 """);
         job = MpiJob.of(2, PerfMain.class)
                 .args("all", "--sizes", "8,4K", "--iters", Integer.toString(ITERS), "--reps", Integer.toString(REPS),
-                        "--warmup", "1", "--progress", "never", "--csv", dir.resolve("out.csv").toString(),
+                        "--warmup", "1", "--warmup-ms", "0", "--progress", "never", "--csv", dir.resolve("out.csv").toString(),
                         "--plot", dir.resolve("charts").toString(), "--baseline", baseline.toString())
                 .timeout(Duration.ofSeconds(240))
                 .run();
