@@ -19,18 +19,25 @@ import java.util.function.LongUnaryOperator;
  * @param types       the element types (the CSV's {@code type} column)
  * @param iterations  default iterations per repetition for a message size
  * @param work        work one iteration does (bytes, operations or one-way trips) for a case on n PEs
+ * @param pairs       which op and type combinations exist (e.g. no bitwise reduction of floats)
  * @param buffers     bytes of each of the source and destination buffers for the largest size on n PEs
  *                    (the size itself for point-to-point; n times it for fcollect or alltoall)
  * @param host        the host-form loop, or {@code null} when the host form does not implement it
  */
 public record Benchmark(String name, String family, String summary, String method, Metric metric, Sizes sizes,
-                        List<String> ops, List<String> types, LongUnaryOperator iterations, Work work,
-                        Buffers buffers, HostLoop host) {
+                        List<String> ops, List<String> types, Pairs pairs, LongUnaryOperator iterations,
+                        Work work, Buffers buffers, HostLoop host) {
 
     /** Work done by one iteration of a case on {@code nPes} PEs: bytes, operations or one-way trips. */
     @FunctionalInterface
     public interface Work {
         double of(Case c, int nPes);
+    }
+
+    /** Whether an op and a type make a case. */
+    @FunctionalInterface
+    public interface Pairs {
+        boolean exist(String op, String type);
     }
 
     /** Bytes of each symmetric buffer a benchmark needs for messages up to {@code maxSize} on {@code nPes} PEs. */
@@ -61,7 +68,7 @@ public record Benchmark(String name, String family, String summary, String metho
     public static long width(String type) {
         return switch (type) {
             case "byte" -> 1;
-            case "short" -> 2;
+            case "short", "fp16", "bf16" -> 2;
             case "int", "float" -> 4;
             case "long", "double" -> 8;
             default -> 0;
@@ -83,6 +90,7 @@ public record Benchmark(String name, String family, String summary, String metho
         private Sizes sizes;
         private List<String> ops = List.of();
         private List<String> types = List.of("byte");
+        private Pairs pairs = (op, type) -> true;
         private LongUnaryOperator iterations = size -> 1000;
         private Work work = (c, n) -> 1;
         private Buffers buffers = (max, n) -> max;
@@ -132,6 +140,16 @@ public record Benchmark(String name, String family, String summary, String metho
             return this;
         }
 
+        public Builder pairs(Pairs p) {
+            pairs = p;
+            return this;
+        }
+
+        public Builder types(List<String> t) {
+            types = t;
+            return this;
+        }
+
         public Builder iterations(LongUnaryOperator i) {
             iterations = i;
             return this;
@@ -153,8 +171,8 @@ public record Benchmark(String name, String family, String summary, String metho
         }
 
         public Benchmark build() {
-            return new Benchmark(name, family, summary, method, metric, sizes, ops, types, iterations, work, buffers,
-                    host);
+            return new Benchmark(name, family, summary, method, metric, sizes, ops, types, pairs, iterations, work,
+                    buffers, host);
         }
     }
 }

@@ -45,10 +45,18 @@ public final class Charts {
     private Charts() {
     }
 
+    /** Most lines a sweep chart draws; with more op and type pairs, only the first op's are drawn. */
+    static final int MAX_LINES = 10;
+
     /** Draws {@code rows} of {@code b} (and what the baselines have of it) into {@code png}. */
     public static void write(Path png, Benchmark b, String library, String form, int pes, List<Row> rows,
                              List<Baseline> baselines) {
         String title = b.name() + ": " + b.summary() + " (" + form + ", " + pes + (pes == 1 ? " PE)" : " PEs)");
+        if (b.sized() && groups(rows).size() > MAX_LINES) {
+            String first = rows.getFirst().op();
+            rows = rows.stream().filter(r -> r.op().equals(first)).toList();
+            title = b.name() + " " + first + " per type (" + form + ", " + pes + " PEs; every op is in the CSV)";
+        }
         String yTitle = switch (b.metric()) {
             case BANDWIDTH -> "bandwidth (GB/s)";
             case LATENCY -> "latency (us)";
@@ -74,7 +82,10 @@ public final class Charts {
                 .xAxisTitle("message size (log scale)").yAxisTitle(yTitle + ", log scale").build();
         var st = chart.getStyler();
         st.setYAxisLogarithmic(true);
-        st.setYAxisLogarithmicDecadeOnly(false);
+        // labels between decades help a narrow range and crowd a wide one
+        double lo = rows.stream().mapToDouble(Row::median).min().orElse(1);
+        double hi = rows.stream().mapToDouble(Row::median).max().orElse(1);
+        st.setYAxisLogarithmicDecadeOnly(hi / lo > 300);
         st.setYAxisDecimalPattern("#,##0.####");
         st.setLegendPosition(Styler.LegendPosition.InsideNW);
         st.setxAxisTickLabelsFormattingFunction(Charts::log2SizeLabel);

@@ -18,6 +18,11 @@ public final class Iterations {
         return 100_000;
     }
 
+    /** Collectives: 5000 below 64 KB, else 50, as the anchor's sum_to_all and fcollect loops. */
+    public static long collective(long size) {
+        return size < 65536 ? 5000 : 50;
+    }
+
     /** Barriers: 20000, as the anchor's barrier_all loop. */
     public static long barrier(long size) {
         return 20_000;

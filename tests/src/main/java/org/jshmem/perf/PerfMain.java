@@ -34,8 +34,8 @@ import picocli.CommandLine.Parameters;
         customSynopsis = "perf [OPTIONS] BENCHMARK...",
         description = {
             "",
-            "Measures jshmem's point-to-point operations between PE 0 and PE 1 (atomic rates and barriers on"
-                + " every PE) the way OpenSHMEM's and NVSHMEM's perftests do: for each case, warm-up repetitions, then"
+            "Measures jshmem's point-to-point operations between PE 0 and PE 1 (atomic rates, barriers and"
+                + " collectives on every PE) the way OpenSHMEM's and NVSHMEM's perftests do: for each case, warm-up repetitions, then"
                 + " timed repetitions of n operations, each after a barrier and timed on PE 0. Prints a table with the"
                 + " median and the range over the repetitions; optionally a CSV, PNG charts, and another library's"
                 + " figures beside them. Start it with bin/jshmemrun on 2 PEs (a plain `java` start runs one PE, which"
@@ -48,7 +48,7 @@ public final class PerfMain implements Callable<Integer> {
 
     @Parameters(paramLabel = "BENCHMARK", arity = "0..*",
             description = "Benchmarks to run, in suite order: names from the list below, family names (bandwidth,"
-                    + " latency, atomic, sync), or 'all'.")
+                    + " latency, atomic, sync, collective), or 'all'.")
     List<String> benchmarks = new ArrayList<>();
 
     @Option(names = "--list", description = "List the benchmarks with their operations and types, and exit.")
@@ -61,12 +61,13 @@ public final class PerfMain implements Callable<Integer> {
 
     @Option(names = "--max", paramLabel = "SIZE", converter = SizeConverter.class,
             description = "Largest message size of a size sweep (e.g. 256M). Default: the benchmark's (16M for"
-                    + " bandwidth, 1M for sized latencies). The heap is sized to fit unless JSHMEM_SYMMETRIC_SIZE is set.")
+                    + " bandwidth, 1M for sized latencies, 8M per PE for collectives). The heap is sized to fit unless JSHMEM_SYMMETRIC_SIZE is set.")
     Long max;
 
-    @Option(names = "--factor", paramLabel = "N", defaultValue = "2",
-            description = "Step between sizes of a sweep: each size is N times the one before. Default: ${DEFAULT-VALUE}.")
-    long factor;
+    @Option(names = "--factor", paramLabel = "N",
+            description = "Step between sizes of a sweep: each size is N times the one before. Default: 2 (reduce: 16,"
+                    + " the anchor's sizes), and 2 whenever --min or --max is given.")
+    Long factor;
 
     @Option(names = "--sizes", paramLabel = "SIZE", split = ",", converter = SizeConverter.class,
             description = "Explicit message sizes, comma-separated (e.g. 8,4K,2M); overrides --min, --max, --factor.")
@@ -98,7 +99,8 @@ public final class PerfMain implements Callable<Integer> {
     Set<String> ops = new LinkedHashSet<>();
 
     @Option(names = "--types", paramLabel = "TYPE", split = ",",
-            description = "Only these element types, comma-separated (int, long, ... for p/g and atomics).")
+            description = "Only these element types, comma-separated (int, long, ... for p/g and atomics; byte, short,"
+                    + " int, long, float, double, fp16, bf16 for reduce).")
     Set<String> types = new LinkedHashSet<>();
 
     @Option(names = "--form", paramLabel = "FORM", defaultValue = "host",
@@ -312,7 +314,7 @@ public final class PerfMain implements Callable<Integer> {
         if (max != null) {
             a.add("--max " + Sizes.format(max));
         }
-        if (factor != 2) {
+        if (factor != null) {
             a.add("--factor " + factor);
         }
         if (iterations != null) {

@@ -17,9 +17,8 @@ public final class Registry {
             new BandwidthFamily(),
             new LatencyFamily(),
             new AtomicFamily(),
-            new SyncFamily());
-    // Collectives (broadcast, fcollect, alltoall, reduce op x type) join as a CollectiveFamily
-    // once the Team API is on main.
+            new SyncFamily(),
+            new CollectiveFamily());
 
     /** Every benchmark, built once (a benchmark is compared by name, its lambdas make each build distinct). */
     private static final List<Benchmark> ALL = build();

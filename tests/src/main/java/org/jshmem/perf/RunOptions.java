@@ -11,7 +11,8 @@ import java.util.Set;
  * @param sizes      explicit message sizes, or {@code null}
  * @param min        smallest size of the sweep, or {@code null} for the benchmark's default
  * @param max        largest size of the sweep, or {@code null} for the benchmark's default
- * @param factor     step of the sweep
+ * @param factor     step of the sweep, or {@code null}: the benchmark's default sweep when min and max
+ *                   are not given either, else 2
  * @param iterations iterations per repetition, or {@code null} for the benchmark's default
  * @param reps       timed repetitions
  * @param warmup     untimed repetitions before them (at least)
@@ -20,7 +21,7 @@ import java.util.Set;
  * @param ops        only these operations, or empty for all
  * @param types      only these element types, or empty for all
  */
-public record RunOptions(List<Long> sizes, Long min, Long max, long factor, Long iterations, int reps, int warmup,
+public record RunOptions(List<Long> sizes, Long min, Long max, Long factor, Long iterations, int reps, int warmup,
                          long warmupMillis,
                          Set<String> ops, Set<String> types) {
 
@@ -32,11 +33,14 @@ public record RunOptions(List<Long> sizes, Long min, Long max, long factor, Long
                 continue;
             }
             for (String type : b.types()) {
-                if (!types.isEmpty() && !types.contains(type)) {
+                if ((!types.isEmpty() && !types.contains(type)) || !b.pairs().exist(op, type)) {
                     continue;
                 }
+                long width = Benchmark.width(type);
                 for (long size : sizesOf(b, type)) {
-                    l.add(new Case(b, op, type, size));
+                    if (width == 0 || size % width == 0) {      // whole elements only
+                        l.add(new Case(b, op, type, size));
+                    }
                 }
             }
         }
@@ -51,7 +55,11 @@ public record RunOptions(List<Long> sizes, Long min, Long max, long factor, Long
         if (sizes != null && !sizes.isEmpty()) {
             return sizes;
         }
-        return Sizes.sweep(min != null ? min : b.sizes().min(), max != null ? max : b.sizes().max(), factor).list();
+        if (min == null && max == null && factor == null) {
+            return b.sizes().list();
+        }
+        return Sizes.sweep(min != null ? min : b.sizes().min(), max != null ? max : b.sizes().max(),
+                factor != null ? factor : 2).list();
     }
 
     /** Largest message size of {@code b} (0 when it has none). */

@@ -34,7 +34,8 @@ class PerfSmokeTest {
     /** Every benchmark the suite must have; a new one joins this list and the registry. */
     static final List<String> BENCHMARKS = List.of("put_bw", "put_bibw", "get_bw", "get_bibw", "put_nbi_bw",
             "put_nbi_bibw", "get_nbi_bw", "get_nbi_bibw", "p_latency", "g_latency", "put_latency", "get_latency",
-            "put_signal_latency", "atomic_latency", "atomic_rate", "barrier_latency");
+            "put_signal_latency", "atomic_latency", "atomic_rate", "barrier_latency", "broadcast", "fcollect", "alltoall",
+            "reduce");
     static final List<Long> SIZES = List.of(8L, 4096L);
     static final int ITERS = 20;
     static final int REPS = 2;
@@ -78,6 +79,9 @@ class PerfSmokeTest {
             List<String> want = new ArrayList<>();
             for (String op : b.ops()) {
                 for (String type : b.types()) {
+                    if (!b.pairs().exist(op, type)) {
+                        continue;
+                    }
                     for (long size : b.sized() ? SIZES : List.of(Benchmark.width(type))) {
                         want.add(op + "/" + type + "/" + size);
                     }
@@ -112,8 +116,23 @@ class PerfSmokeTest {
                 assertEquals(ops, got, b + " " + type);
             }
         }
-        assertEquals(Set.of("barrier_all", "sync_all"), rows.stream()
+        assertEquals(Set.of("barrier_all", "sync_all", "team_barrier", "team_sync"), rows.stream()
                 .filter(r -> r.benchmark().equals("barrier_latency")).map(Row::op).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void reduceCoversEveryOpOnEveryTypeItIsDefinedFor() {
+        Set<String> got = rows.stream().filter(r -> r.benchmark().equals("reduce"))
+                .map(r -> r.op() + " " + r.type()).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> want = new TreeSet<>();
+        for (org.jshmem.ReduceOp op : org.jshmem.ReduceOp.values()) {
+            for (org.jshmem.DType type : org.jshmem.DType.values()) {
+                if (!op.isBitwise() || type.isInteger()) {
+                    want.add(op.name().toLowerCase(Locale.ROOT) + " " + type.name().toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        assertEquals(want, got);
     }
 
     @Test

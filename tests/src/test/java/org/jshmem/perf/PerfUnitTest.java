@@ -77,13 +77,19 @@ class PerfUnitTest {
 
     @Test
     void optionsSelectCases() {
-        RunOptions o = new RunOptions(null, 8L, 64L, 2, null, 3, 1, 0, Set.of("fetch_add"), Set.of("long"));
+        RunOptions o = new RunOptions(null, 8L, 64L, 2L, null, 3, 1, 0, Set.of("fetch_add"), Set.of("long"));
         assertEquals(1, o.cases(Registry.find("atomic_latency").orElseThrow()).size());
         assertEquals(0, o.cases(Registry.find("put_bw").orElseThrow()).size());
-        RunOptions all = new RunOptions(null, 8L, 64L, 2, null, 3, 1, 0, Set.of(), Set.of());
+        RunOptions all = new RunOptions(null, 8L, 64L, 2L, null, 3, 1, 0, Set.of(), Set.of());
         assertEquals(4, all.cases(Registry.find("put_bw").orElseThrow()).size());
         assertEquals(28, all.cases(Registry.find("atomic_latency").orElseThrow()).size());
         assertEquals(64, all.maxSize(Registry.find("put_bw").orElseThrow()));
+        RunOptions defaults = new RunOptions(null, null, null, null, null, 3, 1, 0, Set.of(), Set.of());
+        Benchmark reduce = Registry.find("reduce").orElseThrow();
+        assertEquals(List.of(8L, 128L, 2048L, 32768L, 524288L, 8388608L), defaults.sizesOf(reduce, "long"));
+        assertEquals((4 * 8 + 3 * 4) * 6, defaults.cases(reduce).size());      // no bitwise ops on floats
+        assertEquals(22, defaults.cases(Registry.find("put_bw").orElseThrow()).size());
+        assertEquals(16L << 20, defaults.bufferBytes(Registry.find("fcollect").orElseThrow(), 2));
         assertEquals(100_000, o.iterationsOf(o.cases(Registry.find("atomic_latency").orElseThrow()).getFirst()));
         assertEquals(List.of("put_bw", "put_bibw"), Registry.select(List.of("put_bibw", "put_bw")).stream()
                 .map(Benchmark::name).toList());

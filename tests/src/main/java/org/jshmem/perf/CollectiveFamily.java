@@ -1,0 +1,144 @@
+package org.jshmem.perf;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.Locale;
+import org.jshmem.DType;
+import org.jshmem.ReduceOp;
+import org.jshmem.Shmem;
+import org.jshmem.SymmetricSegment;
+import org.jshmem.Team;
+
+/**
+ * Collectives of the world team: broadcast, fcollect, alltoall and reduce (every op on every
+ * type). Sizes are bytes per PE. Each iteration is the collective then a {@code barrier_all},
+ * as the OpenSHMEM anchor times {@code sum_to_all} and {@code fcollect64}; the figure is time per
+ * iteration on PE 0.
+ */
+public final class CollectiveFamily implements BenchmarkFamily {
+    static final Sizes SIZES = Sizes.sweep(8, 8L << 20, 2);
+    /** The anchor's sizes: reduce has 44 op and type pairs, so its default sweep is sparser. */
+    static final Sizes REDUCE_SIZES = Sizes.sweep(8, 8L << 20, 16);
+    static final List<String> REDUCE_TYPES = List.of("byte", "short", "int", "long", "float", "double", "fp16", "bf16");
+    static final List<String> REDUCE_OPS = List.of("sum", "prod", "min", "max", "and", "or", "xor");
+
+    @Override
+    public String name() {
+        return "collective";
+    }
+
+    @Override
+    public List<Benchmark> benchmarks() {
+        String each = "; every PE calls it then barrier_all, n times; time on PE 0 / n";
+        return List.of(
+                Benchmark.named("broadcast").family(name())
+                        .summary("broadcast from PE 0 of the world team, latency per call").metric(Metric.LATENCY)
+                        .method("team_world.broadcast(dest, src, size / 8 longs, root 0)" + each)
+                        .sizes(SIZES).ops("broadcast").types("long")
+                        .iterations(Iterations::collective).work((c, n) -> 1)
+                        .host(CollectiveFamily::broadcast).build(),
+                Benchmark.named("fcollect").family(name())
+                        .summary("fcollect (all-gather) of the world team, latency per call").metric(Metric.LATENCY)
+                        .method("team_world.fcollect(dest, src, size / 8 longs): n PEs x size into dest" + each)
+                        .sizes(SIZES).ops("fcollect").types("long")
+                        .iterations(Iterations::collective).work((c, n) -> 1).buffers((max, n) -> max * n)
+                        .host(CollectiveFamily::fcollect).build(),
+                Benchmark.named("alltoall").family(name())
+                        .summary("alltoall of the world team, latency per call (size per PE pair)").metric(Metric.LATENCY)
+                        .method("team_world.alltoall(dest, src, size / 8 longs per PE): n blocks of size each way" + each)
+                        .sizes(SIZES).ops("alltoall").types("long")
+                        .iterations(Iterations::collective).work((c, n) -> 1).buffers((max, n) -> max * n)
+                        .host(CollectiveFamily::alltoall).build(),
+                Benchmark.named("reduce").family(name())
+                        .summary("all-reduce of the world team, every op on every type, latency per call")
+                        .metric(Metric.LATENCY)
+                        .method("team_world.reduce(op, type, dest, src, size / element size)" + each)
+                        .sizes(REDUCE_SIZES).ops(REDUCE_OPS).types(REDUCE_TYPES)
+                        .pairs((op, type) -> !ReduceOp.valueOf(upper(op)).isBitwise() || DType.valueOf(upper(type)).isInteger())
+                        .iterations(Iterations::collective).work((c, n) -> 1)
+                        .host(CollectiveFamily::reduce).build());
+    }
+
+    private static String upper(String s) {
+        return s.toUpperCase(Locale.ROOT);
+    }
+
+    /** Times n (collective + barrier_all). */
+    private static TimedLoop timed(Shmem shmem, Runnable collective) {
+        return n -> {
+            long t0 = System.nanoTime();
+            for (long i = 0; i < n; i++) {
+                collective.run();
+                shmem.barrierAll();
+            }
+            return System.nanoTime() - t0;
+        };
+    }
+
+    private static TimedLoop broadcast(Case c, PerfContext ctx) {
+        Shmem shmem = ctx.shmem();
+        Team world = shmem.teamWorld();
+        SymmetricSegment dst = ctx.dst().asSlice(0, c.size());
+        SymmetricSegment src = ctx.src().asSlice(0, c.size());
+        long count = c.size() / Long.BYTES;
+        return timed(shmem, () -> world.broadcast(dst, src, count, 0, DType.LONG));
+    }
+
+    private static TimedLoop fcollect(Case c, PerfContext ctx) {
+        Shmem shmem = ctx.shmem();
+        Team world = shmem.teamWorld();
+        SymmetricSegment dst = ctx.dst().asSlice(0, c.size() * ctx.nPes());
+        SymmetricSegment src = ctx.src().asSlice(0, c.size());
+        long count = c.size() / Long.BYTES;
+        return timed(shmem, () -> world.fcollect(dst, src, count, DType.LONG));
+    }
+
+    private static TimedLoop alltoall(Case c, PerfContext ctx) {
+        Shmem shmem = ctx.shmem();
+        Team world = shmem.teamWorld();
+        SymmetricSegment dst = ctx.dst().asSlice(0, c.size() * ctx.nPes());
+        SymmetricSegment src = ctx.src().asSlice(0, c.size() * ctx.nPes());
+        long count = c.size() / Long.BYTES;
+        return timed(shmem, () -> world.alltoall(dst, src, count, DType.LONG));
+    }
+
+    private static TimedLoop reduce(Case c, PerfContext ctx) {
+        Shmem shmem = ctx.shmem();
+        Team world = shmem.teamWorld();
+        ReduceOp op = ReduceOp.valueOf(upper(c.op()));
+        DType type = DType.valueOf(upper(c.type()));
+        SymmetricSegment dst = ctx.dst().asSlice(0, c.size());
+        SymmetricSegment src = ctx.src().asSlice(0, c.size());
+        fillWithOnes(src, type);
+        long count = c.size() / type.byteSize();
+        return timed(shmem, () -> world.reduce(op, type, dst, src, count));
+    }
+
+    /**
+     * Sets every element of this PE's {@code src} to 1 of its type (a local write; the harness's
+     * barrier before the first repetition publishes it), so that floating-point reductions work on
+     * normal numbers, not the subnormals that the bytes of the default fill would make.
+     */
+    static void fillWithOnes(SymmetricSegment src, DType type) {
+        MemorySegment m;
+        try {
+            m = src.local();
+        } catch (org.jshmem.ShmemStateException gpuHeap) {
+            return;     // not host memory: a GPU form fills its own buffers
+        }
+        long n = m.byteSize() / type.byteSize();
+        for (long i = 0; i < n; i++) {
+            switch (type) {
+                case BYTE -> m.set(ValueLayout.JAVA_BYTE, i, (byte) 1);
+                case SHORT -> m.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) 1);
+                case INT -> m.setAtIndex(ValueLayout.JAVA_INT, i, 1);
+                case LONG -> m.setAtIndex(ValueLayout.JAVA_LONG, i, 1L);
+                case FLOAT -> m.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1f);
+                case DOUBLE -> m.setAtIndex(ValueLayout.JAVA_DOUBLE, i, 1d);
+                case FP16 -> m.setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16(1f));
+                case BF16 -> m.setAtIndex(ValueLayout.JAVA_SHORT, i, DType.floatToBf16(1f));
+            }
+        }
+    }
+}
