@@ -12,4 +12,8 @@ home=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$home/build/lib/jmh-core-1.37.jar" ] || ls "$home"/build/lib/jmh-core-*.jar >/dev/null 2>&1 \
   || { echo "jmh.sh: build/lib has no JMH; build first: mvn -B -q -pl tests -am -DskipTests package" >&2; exit 1; }
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-exec "$java" --enable-native-access=ALL-UNNAMED -cp "$home/build/lib/*" org.openjdk.jmh.Main "$@"
+flags=(--enable-native-access=ALL-UNNAMED)
+# JMH 1.37 uses sun.misc.Unsafe, which JDK 24+ warns about at every start (forks inherit these flags)
+v=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+[ "${v%%.*}" -ge 23 ] 2>/dev/null && flags+=(--sun-misc-unsafe-memory-access=allow)
+exec "$java" "${flags[@]}" -cp "$home/build/lib/*" org.openjdk.jmh.Main "$@"
