@@ -75,7 +75,7 @@ public final class PerfMain implements Callable<Integer> {
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N",
             description = "Operations per timed repetition. Default: as the anchors: transfers 20000 below 64 KB,"
-                    + " 500 below 4 MB, 20 above; p/g, atomics and ping-pongs 100000; barriers 20000.")
+                    + " 500 below 4 MB, 20 above; p/g, atomics and ping-pongs 100000; barriers 20000; collectives 5000 below 64 KB, 50 above.")
     Long iterations;
 
     @Option(names = {"-r", "--reps"}, paramLabel = "N", defaultValue = "5",
@@ -104,8 +104,9 @@ public final class PerfMain implements Callable<Integer> {
     Set<String> types = new LinkedHashSet<>();
 
     @Option(names = "--form", paramLabel = "FORM", defaultValue = "host",
-            description = "How operations are issued: host (host-initiated calls; every backend). on_stream and"
-                    + " device (GPU heaps) plug in as forms when the GPU backend lands. Default: ${DEFAULT-VALUE}.")
+            description = "How operations are issued: host (host-initiated calls; every backend, GPU heaps included)."
+                    + " The GPU forms on_stream and device plug in as implementations of org.jshmem.perf.Form (not"
+                    + " written yet). Default: ${DEFAULT-VALUE}.")
     String form;
 
     @Option(names = "--csv", paramLabel = "FILE",
