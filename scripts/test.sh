@@ -9,3 +9,5 @@ cd "$root"
 scripts/setup.sh --hip
 . build/env.sh
 mvn -B verify "$@"
+# The device library under both compilers (no GPU needed): the test and benchmark kernels.
+shmem-device/scripts/compile-check.sh
