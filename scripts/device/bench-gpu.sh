@@ -14,7 +14,7 @@
 #   summary.txt          the target figures, jshmem beside NVSHMEM
 # Each step has a time limit, so that a step that hangs costs its limit, not the session; the steps
 # that matter most run first, the extras only while time is left. BENCH_BUDGET_S (default 400) is
-# the time after which no extra step starts.
+# the time after which no extra step starts. BENCH_BACKEND (default cuda) is for a dry run elsewhere.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/jshmem-bench}
@@ -24,6 +24,9 @@ budget=${BENCH_BUDGET_S:-400}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NVSHMEM_DISABLE_NVLS=1
 export JSHMEM_MPI_JAR=$here/mpi.jar JSHMEM_MPI_LIB_DIR=/usr/lib/x86_64-linux-gnu
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+if ! command -v nvcc >/dev/null; then    # the anchor is compiled with nvcc
+  for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do [ -x "$d/nvcc" ] && { PATH=$PATH:$d; break; }; done
+fi
 cp="$here/lib/*:$here/mpi.jar"
 
 # jshmem perf on 2 PEs of the GPU heap: perf NAME LIMIT_S ARGS...; writes $work/NAME.csv
@@ -33,7 +36,7 @@ perf() {
   [ -s "$out/nvshmem.csv" ] && base=(--baseline "$out/nvshmem.csv")
   echo
   echo "== jshmem $name (limit ${limit}s, at ${SECONDS}s): perf $*"
-  JSHMEM_BACKEND=cuda timeout -k 10 "$limit" mpirun -np 2 --bind-to none \
+  JSHMEM_BACKEND=${BENCH_BACKEND:-cuda} timeout -k 10 "$limit" mpirun -np 2 --bind-to none \
     "$java" --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
     org.jshmem.perf.PerfMain "$@" --progress never --csv "$work/$name.csv" ${base[@]+"${base[@]}"}
   local rc=$?

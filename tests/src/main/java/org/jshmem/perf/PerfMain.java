@@ -311,6 +311,7 @@ public final class PerfMain implements Callable<Integer> {
 
     private List<String> commandLine() {
         List<String> a = new ArrayList<>(benchmarks);
+        a.add("--form " + form);
         if (sizes != null) {
             a.add("--sizes " + sizes.stream().map(Sizes::format).collect(Collectors.joining(",")));
         }
