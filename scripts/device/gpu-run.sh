@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from .devpack (see scripts/device/pack.sh): GPU tests and benchmarks.
 #   gpu-run.sh tests [junit options]   the multi-PE suite on the GPU backend + the GPU-only tests
-#   gpu-run.sh gpu-tests               only the GPU-only tests (tag "gpu")
+#   gpu-run.sh gpu-tests               only the GPU-only tests (tag "gpu", the perf suite's GPU forms included)
 #   gpu-run.sh torch-allocator         PyTorch with finegrained-alloc as its CUDA allocator
 #   gpu-run.sh anchors                 NVSHMEM / p2p anchors
 #   gpu-run.sh cmd ...                 any command with the environment set
@@ -25,7 +25,7 @@ case $step in
       --details=tree --disable-banner "$@" 2>&1 | tee "$out/gpu-tests.log" ;;
   gpu-tests)
     junit -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --select-package org.jshmem.it \
-      --include-tag gpu --details=tree --disable-banner "$@" 2>&1 | tee "$out/gpu-only-tests.log" ;;
+      --select-package org.jshmem.perf --include-tag gpu --details=tree --disable-banner "$@" 2>&1 | tee "$out/gpu-only-tests.log" ;;
   torch-allocator)
     python3 "$here/torch_allocator.py" "$here/libfinegrained_alloc_cuda.so" 2>&1 | tee "$out/torch-allocator.log" ;;
   anchors)

@@ -3,6 +3,7 @@
 # (a Java 25 runtime via ../shared/device/pack.sh, jshmem's jars with the native shim inside,
 # the compiled tests, the JUnit console launcher, mpi.jar, the run script and the anchors).
 # Then, on the GPU machine (device tool, carry .devpack):  bash .devpack/on-device.sh bash .devpack/gpu-run.sh all
+# The benchmark run (NVSHMEM anchor + jshmem's GPU forms, ~3-7 min):  bash .devpack/on-device.sh bash .devpack/bench-gpu.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -15,7 +16,7 @@ cp -r tests/target/test-classes "$stage/test-classes"   # a directory: JUnit sca
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
   -DoutputDirectory="$stage" -Dmdep.stripVersion=true
 cp build/mpi/mpi.jar "$stage/"
-cp scripts/device/gpu-run.sh scripts/device/smoke.sh "$stage/"
+cp scripts/device/gpu-run.sh scripts/device/smoke.sh scripts/device/bench-gpu.sh scripts/anchor-to-csv.sh "$stage/"
 cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py "$stage/"
 mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"
 grep -qx "/.devpack/" "$exclude" 2>/dev/null || echo "/.devpack/" >> "$exclude"

@@ -11,7 +11,11 @@
  *   perf_pingpong_signal time / iters / 2                               (one-way latency)
  *   perf_pingpong_raw   time / iters / 2                                (one-way latency)
  *   perf_barrier        time / iters                                    (device barrier)
+ *   perf_sync           time / iters                                    (device sync)
  *   perf_amo_latency    time / iters                                    (remote fetch-add)
+ * perf_pingpong_p64 and perf_pingpong_raw64 are the same ping-pongs on a 64-bit (long) flag.
+ * The host form of the suite (org.jshmem.perf.DeviceForm) zeroes the flag on every PE and holds a
+ * host barrier before each launch: the kernels count from 1 in every launch.
  * All buffers are symmetric (shmem.malloc). Targets on 2 x H200: put 256 MB >= 375 GB/s,
  * 1 MB >= 300 GB/s, 64 KB >= 150 GB/s; p + wait_until one way <= 0.9 us; put_signal +
  * signal_wait_until one way (8 B) <= 1.5 us.
@@ -68,6 +72,22 @@ extern "C" __global__ void perf_pingpong_p(int *flag, int iters, int peer, int m
 }
 
 /* ============================================================================================
+ * perf_pingpong_p64(long *flag, int iters, int peer, int me)
+ *   perf_pingpong_p on a symmetric long (64-bit) flag: jshmem_long_p / jshmem_long_wait_until.
+ * ========================================================================================== */
+extern "C" __global__ void perf_pingpong_p64(long *flag, int iters, int peer, int me) {
+  for (int i = 1; i <= iters; i++) {
+    if (me == 0) {
+      jshmem_long_p(flag, (long)i, peer);
+      jshmem_long_wait_until(flag, JSHMEM_CMP_EQ, (long)i);
+    } else {
+      jshmem_long_wait_until(flag, JSHMEM_CMP_EQ, (long)i);
+      jshmem_long_p(flag, (long)i, peer);
+    }
+  }
+}
+
+/* ============================================================================================
  * perf_pingpong_signal(char *buf, uint64_t *sig, size_t bytes, int iters, int peer, int me)
  *   Launch on both PEs: 1 block x 128 threads. buf: symmetric >= bytes; sig: symmetric
  *   uint64_t, zero. i = 1..iters: PE 0 does jshmem_putmem_signal_nbi_block(buf, buf, bytes, sig,
@@ -95,23 +115,33 @@ extern "C" __global__ void perf_pingpong_signal(char *buf, uint64_t *sig, size_t
  *   jshmem_ptr, __threadfence_system, volatile spin on the own flag (>= i). Launch on both PEs:
  *   1 block x 32 threads (thread 0 works). flag: symmetric int, zero.
  * ========================================================================================== */
-extern "C" __global__ void perf_pingpong_raw(int *flag, int iters, int peer, int me) {
+template <typename T>
+__device__ void perf_pingpong_raw_t(T *flag, int iters, int peer, int me) {
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
-  volatile int *mine = flag;
-  volatile int *theirs = (volatile int *)jshmem_ptr(flag, peer);
+  volatile T *mine = flag;
+  volatile T *theirs = (volatile T *)jshmem_ptr(flag, peer);
   for (int i = 1; i <= iters; i++) {
     if (me == 0) {
-      *theirs = i;
+      *theirs = (T)i;
       __threadfence_system();
-      while (*mine < i) {
+      while (*mine < (T)i) {
       }
     } else {
-      while (*mine < i) {
+      while (*mine < (T)i) {
       }
-      *theirs = i;
+      *theirs = (T)i;
       __threadfence_system();
     }
   }
+}
+
+extern "C" __global__ void perf_pingpong_raw(int *flag, int iters, int peer, int me) {
+  perf_pingpong_raw_t(flag, iters, peer, me);
+}
+
+/* perf_pingpong_raw on a symmetric long (64-bit) flag. */
+extern "C" __global__ void perf_pingpong_raw64(long *flag, int iters, int peer, int me) {
+  perf_pingpong_raw_t(flag, iters, peer, me);
 }
 
 /* ============================================================================================
@@ -121,6 +151,14 @@ extern "C" __global__ void perf_pingpong_raw(int *flag, int iters, int peer, int
  * ========================================================================================== */
 extern "C" __global__ void perf_barrier(int iters, int team_slot) {
   for (int i = 0; i < iters; i++) jshmem_barrier_block(team_slot);
+}
+
+/* ============================================================================================
+ * perf_sync(int iters, int team_slot)
+ *   As perf_barrier with jshmem_team_sync_block (no quiet). Device-side sync latency = time / iters.
+ * ========================================================================================== */
+extern "C" __global__ void perf_sync(int iters, int team_slot) {
+  for (int i = 0; i < iters; i++) jshmem_team_sync_block(team_slot);
 }
 
 /* ============================================================================================

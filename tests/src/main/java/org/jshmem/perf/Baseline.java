@@ -25,15 +25,23 @@ public record Baseline(String label, List<Row> rows) {
         return new Baseline(label, rows);
     }
 
-    /** The row measuring the same case as {@code r}, preferring the same form and the same number of PEs. */
+    /**
+     * The row measuring the same case as {@code r} in the same form (a device put is not compared
+     * with a host put), preferring the same number of PEs. A CSV without a {@code form} column
+     * reads as the host form.
+     */
     public Optional<Row> match(Row r) {
-        return rows.stream().filter(r::sameCase)
-                .min(Comparator.comparingInt((Row o) -> o.form().equals(r.form()) ? 0 : 1)
-                        .thenComparingInt(o -> o.pes() == r.pes() ? 0 : 1));
+        return rows.stream().filter(o -> o.sameCase(r) && o.form().equals(r.form()))
+                .min(Comparator.comparingInt((Row o) -> o.pes() == r.pes() ? 0 : 1));
     }
 
     /** Whether it has any row of benchmark {@code name}. */
     public boolean covers(String name) {
         return rows.stream().anyMatch(r -> r.benchmark().equals(name));
+    }
+
+    /** Whether it has any row of benchmark {@code name} measured in {@code form}. */
+    public boolean covers(String name, String form) {
+        return rows.stream().anyMatch(r -> r.benchmark().equals(name) && r.form().equals(form));
     }
 }

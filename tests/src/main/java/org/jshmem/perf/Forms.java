@@ -5,14 +5,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
 
-/** The forms {@code --form} may name: the built-in host form, then any found by {@link ServiceLoader}. */
+/** The forms {@code --form} may name: the built-in ones, then any found by {@link ServiceLoader}. */
 public final class Forms {
+    /** The host form, whose operations, types, sizes and iterations are the benchmarks' own. */
+    static final Form HOST = new HostForm();
+
     private Forms() {
     }
 
-    /** Forms that ship with the suite. */
+    /** Forms that ship with the suite: host, on_stream, device. */
     public static List<Form> builtIn() {
-        return List.of(new HostForm());
+        return List.of(new HostForm(), new OnStreamForm(), new DeviceForm());
     }
 
     /** Every form: built in, then those other jars provide. */

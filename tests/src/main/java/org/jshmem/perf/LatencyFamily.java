@@ -189,6 +189,12 @@ public final class LatencyFamily implements BenchmarkFamily {
         };
     }
 
+    /**
+     * n (blocking put of the size from the symmetric src to PE 1's dst, then quiet). The source is
+     * symmetric, so on a GPU heap each put is one device-to-device copy (copy engine) and its
+     * wait: what NVSHMEM's host {@code nvshmem_putmem(dst, src, 8, peer); nvshmem_quiet()} loop
+     * measures (the anchor's "host putmem 8 B + quiet", 1000 iterations: {@code --sizes 8 --iters 1000}).
+     */
     private static TimedLoop putQuiet(Case c, PerfContext ctx) {
         Shmem shmem = ctx.shmem();
         SymmetricSegment src = ctx.src();

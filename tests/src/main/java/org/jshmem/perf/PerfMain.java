@@ -104,9 +104,11 @@ public final class PerfMain implements Callable<Integer> {
     Set<String> types = new LinkedHashSet<>();
 
     @Option(names = "--form", paramLabel = "FORM", defaultValue = "host",
-            description = "How operations are issued: host (host-initiated calls; every backend, GPU heaps included)."
-                    + " The GPU forms on_stream and device plug in as implementations of org.jshmem.perf.Form (not"
-                    + " written yet). Default: ${DEFAULT-VALUE}.")
+            description = "How operations are issued: host (host-initiated calls of the Shmem API; every backend, GPU"
+                    + " heaps included), on_stream (operations enqueued on a GPU stream, timed with GPU events) or device"
+                    + " (kernels of perf_kernels.cu, timed with GPU events as the NVSHMEM anchor). on_stream and device"
+                    + " need a GPU heap (JSHMEM_BACKEND=cuda) and default to the NVSHMEM anchor's sizes and iteration"
+                    + " counts; see Forms below for what each measures. Default: ${DEFAULT-VALUE}.")
     String form;
 
     @Option(names = "--csv", paramLabel = "FILE",
@@ -184,10 +186,11 @@ public final class PerfMain implements Callable<Integer> {
                         + " least 0");
             }
             options = new RunOptions(sizes, min, max, factor, iterations, reps, warmup, warmupMillis, ops, types);
-            checkFilters(chosen, ops, Benchmark::ops, "operation");
-            checkFilters(chosen, types, Benchmark::types, "type");
+            List<Benchmark> measured = chosen.stream().filter(theForm::supports).toList();
+            checkFilters(measured.isEmpty() ? chosen : measured, ops, theForm::ops, "operation");
+            checkFilters(measured.isEmpty() ? chosen : measured, types, theForm::types, "type");
             for (Benchmark b : chosen) {
-                options.cases(b);   // checks the size sweep
+                options.cases(b, theForm);   // checks the size sweep
             }
             for (Path p : baselines) {
                 loaded.add(Baseline.load(p));
@@ -203,7 +206,9 @@ public final class PerfMain implements Callable<Integer> {
         long need = 0;
         int pes = pesFromEnvironment();
         for (Benchmark b : chosen) {
-            need = Math.max(need, PerfContext.heapNeeded(options.bufferBytes(b, pes)));
+            if (theForm.supports(b)) {
+                need = Math.max(need, PerfContext.heapNeeded(options.bufferBytes(b, pes, theForm)));
+            }
         }
         ShmemConfig config = ShmemConfig.fromEnvironment();
         String envSize = System.getenv("JSHMEM_SYMMETRIC_SIZE");
@@ -249,7 +254,7 @@ public final class PerfMain implements Callable<Integer> {
         Runner runner = new Runner(ctx, theForm, options, library);
         List<Row> all = new ArrayList<>();
         List<Path> charts = new ArrayList<>();
-        try (Progress bar = new Progress(root ? progressMode : Progress.Mode.NEVER, System.err)) {
+        try (theForm; Progress bar = new Progress(root ? progressMode : Progress.Mode.NEVER, System.err)) {
             for (Benchmark b : chosen) {
                 if (!theForm.supports(b)) {
                     if (root) {
@@ -261,7 +266,7 @@ public final class PerfMain implements Callable<Integer> {
                 if (!root) {
                     continue;
                 }
-                System.out.println(Table.render(b, theForm.name(), shmem.nPes(), rows, loaded));
+                System.out.println(Table.render(b, theForm.name(), theForm.method(b), shmem.nPes(), rows, loaded));
                 System.out.flush();
                 all.addAll(rows);
                 if (csv != null) {
@@ -306,6 +311,7 @@ public final class PerfMain implements Callable<Integer> {
 
     private List<String> commandLine() {
         List<String> a = new ArrayList<>(benchmarks);
+        a.add("--form " + form);
         if (sizes != null) {
             a.add("--sizes " + sizes.stream().map(Sizes::format).collect(Collectors.joining(",")));
         }
@@ -360,16 +366,57 @@ public final class PerfMain implements Callable<Integer> {
                 }
             }
         }
+        l.add("");
+        l.add("Forms (--form):");
+        for (Form f : Forms.builtIn()) {
+            List<String> text = wrap(f.description(), 84);
+            for (int i = 0; i < text.size(); i++) {
+                l.add(String.format(Locale.ROOT, "  %-10s %s", i == 0 ? f.name() : "", text.get(i)));
+            }
+            if (!f.name().equals("host")) {
+                for (String line : wrap("benchmarks: " + String.join(", ",
+                        Registry.all().stream().filter(f::supports).map(Benchmark::name).toList()), 84)) {
+                    l.add(String.format(Locale.ROOT, "  %-10s %s", "", line));
+                }
+                if (full) {     // where the form's operations or types differ from the benchmark's
+                    for (Benchmark b : Registry.all().stream().filter(f::supports).toList()) {
+                        if (!f.ops(b).equals(b.ops()) || !f.types(b).equals(b.types())) {
+                            l.add(String.format(Locale.ROOT, "  %-10s   %s ops: %s; types: %s", "", b.name(),
+                                    String.join(",", f.ops(b)), String.join(",", f.types(b))));
+                        }
+                    }
+                }
+            }
+        }
         if (!full) {
             l.add("");
             l.add("Examples:");
             l.add("  jshmemrun -np 2 perf put_bw --max 256M --csv put.csv --plot charts/");
             l.add("  jshmemrun -np 2 perf all --baseline docs/benchmarks/cpu/openshmem.csv");
             l.add("  jshmemrun -np 2 perf atomic_latency --ops fetch_add,compare_swap --types long");
+            l.add("  JSHMEM_BACKEND=cuda jshmemrun -np 2 perf put_bw p_latency put_signal_latency --form device");
+            l.add("  JSHMEM_BACKEND=cuda jshmemrun -np 2 perf put_bw barrier_latency --form on_stream");
             l.add("Environment: JSHMEM_* as documented in ShmemConfig (JSHMEM_SYMMETRIC_SIZE defaults to what the");
             l.add("sizes need). Exit status: 0 ok, 1 a run failed, 2 bad usage.");
         }
         return l;
+    }
+
+    /** {@code text} in lines of at most {@code width} characters, broken at spaces. */
+    static List<String> wrap(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (!line.isEmpty() && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.isEmpty() ? "" : " ").append(word);
+        }
+        if (!line.isEmpty()) {
+            lines.add(line.toString());
+        }
+        return lines;
     }
 
     private static long roundUp(long v, long unit) {

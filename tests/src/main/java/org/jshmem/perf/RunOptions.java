@@ -25,19 +25,27 @@ public record RunOptions(List<Long> sizes, Long min, Long max, Long factor, Long
                          long warmupMillis,
                          Set<String> ops, Set<String> types) {
 
-    /** The cases of {@code b} these options select, op by op, type by type, size by size. */
+    /** The cases of {@code b} these options select in the host form. */
     public List<Case> cases(Benchmark b) {
+        return cases(b, Forms.HOST);
+    }
+
+    /**
+     * The cases of {@code b} these options select in form {@code f} (its operations, types and
+     * default sizes of {@code b}), op by op, type by type, size by size.
+     */
+    public List<Case> cases(Benchmark b, Form f) {
         List<Case> l = new ArrayList<>();
-        for (String op : b.ops()) {
+        for (String op : f.ops(b)) {
             if (!ops.isEmpty() && !ops.contains(op)) {
                 continue;
             }
-            for (String type : b.types()) {
+            for (String type : f.types(b)) {
                 if ((!types.isEmpty() && !types.contains(type)) || !b.pairs().exist(op, type)) {
                     continue;
                 }
                 long width = Benchmark.width(type);
-                for (long size : sizesOf(b, type)) {
+                for (long size : sizesOf(b, type, f)) {
                     if (width == 0 || size % width == 0) {      // whole elements only
                         l.add(new Case(b, op, type, size));
                     }
@@ -47,36 +55,57 @@ public record RunOptions(List<Long> sizes, Long min, Long max, Long factor, Long
         return l;
     }
 
-    /** Message sizes of {@code b} for elements of {@code type}: the sweep, or the element size. */
+    /** Message sizes of {@code b} for elements of {@code type} in the host form. */
     public List<Long> sizesOf(Benchmark b, String type) {
+        return sizesOf(b, type, Forms.HOST);
+    }
+
+    /** Message sizes of {@code b} for elements of {@code type} in form {@code f}: the sweep, or the element size. */
+    public List<Long> sizesOf(Benchmark b, String type, Form f) {
         if (!b.sized()) {
             return List.of(Benchmark.width(type));
         }
         if (sizes != null && !sizes.isEmpty()) {
             return sizes;
         }
+        Sizes defaults = f.sizes(b);
         if (min == null && max == null && factor == null) {
-            return b.sizes().list();
+            return defaults.list();
         }
-        return Sizes.sweep(min != null ? min : b.sizes().min(), max != null ? max : b.sizes().max(),
+        return Sizes.sweep(min != null ? min : defaults.min(), max != null ? max : defaults.max(),
                 factor != null ? factor : 2).list();
     }
 
-    /** Largest message size of {@code b} (0 when it has none). */
+    /** Largest message size of {@code b} in the host form (0 when it has none). */
     public long maxSize(Benchmark b) {
+        return maxSize(b, Forms.HOST);
+    }
+
+    /** Largest message size of {@code b} in form {@code f} (0 when it has none). */
+    public long maxSize(Benchmark b, Form f) {
         if (!b.sized()) {
             return 0;
         }
-        return sizesOf(b, "byte").stream().mapToLong(Long::longValue).max().orElse(0);
+        return sizesOf(b, "byte", f).stream().mapToLong(Long::longValue).max().orElse(0);
     }
 
-    /** Bytes of each symmetric buffer {@code b} needs on {@code nPes} PEs (0 when it has no message size). */
+    /** Bytes of each symmetric buffer {@code b} needs on {@code nPes} PEs in the host form. */
     public long bufferBytes(Benchmark b, int nPes) {
-        return b.sized() ? b.buffers().bytes(maxSize(b), nPes) : 0;
+        return bufferBytes(b, nPes, Forms.HOST);
     }
 
-    /** Iterations per repetition of a case. */
+    /** Bytes of each symmetric buffer {@code b} needs on {@code nPes} PEs in form {@code f} (0 without a message size). */
+    public long bufferBytes(Benchmark b, int nPes, Form f) {
+        return b.sized() ? b.buffers().bytes(maxSize(b, f), nPes) : 0;
+    }
+
+    /** Iterations per repetition of a case in the host form. */
     public long iterationsOf(Case c) {
-        return iterations != null ? iterations : c.benchmark().iterations().applyAsLong(c.size());
+        return iterationsOf(c, Forms.HOST);
+    }
+
+    /** Iterations per repetition of a case in form {@code f}: {@code --iters}, else the form's default. */
+    public long iterationsOf(Case c, Form f) {
+        return iterations != null ? iterations : f.iterations(c);
     }
 }

@@ -29,12 +29,12 @@ public final class Runner {
     /** Runs every case of {@code b}; returns the rows on PE 0, nothing on the others. */
     public List<Row> run(Benchmark b, Progress progress) {
         Shmem shmem = ctx.shmem();
-        List<Case> cases = options.cases(b);
+        List<Case> cases = options.cases(b, form);
         List<Row> rows = new ArrayList<>();
         if (cases.isEmpty()) {
             return rows;
         }
-        ctx.allocate(options.bufferBytes(b, ctx.nPes()));
+        ctx.allocate(options.bufferBytes(b, ctx.nPes(), form));
         if (ctx.root()) {
             progress.begin(b.name(), cases.size());
         }
@@ -42,7 +42,7 @@ public final class Runner {
             for (Case c : cases) {
                 ctx.resetFlags();
                 TimedLoop loop = form.loop(c, ctx);
-                long iters = options.iterationsOf(c);
+                long iters = options.iterationsOf(c, form);
                 warmUp(loop, iters);
                 long[] nanos = new long[options.reps()];
                 for (int r = 0; r < nanos.length; r++) {

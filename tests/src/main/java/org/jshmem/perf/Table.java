@@ -16,10 +16,16 @@ public final class Table {
     }
 
     public static String render(Benchmark b, String form, int pes, List<Row> rows, List<Baseline> baselines) {
+        return render(b, form, b.method(), pes, rows, baselines);
+    }
+
+    /** The table of {@code b}'s rows measured in {@code form}, headed by {@code method} (how that form measures it). */
+    public static String render(Benchmark b, String form, String method, int pes, List<Row> rows,
+                                List<Baseline> baselines) {
         StringBuilder out = new StringBuilder();
         out.append(b.name()).append(": ").append(b.summary()).append(" (").append(form).append(" form, ").append(pes)
                 .append(pes == 1 ? " PE)" : " PEs)").append('\n');
-        out.append("  ").append(b.method()).append('\n');
+        out.append("  ").append(method).append('\n');
         if (rows.isEmpty()) {
             out.append("  (no cases selected)\n");
             return out.toString();
@@ -27,7 +33,7 @@ public final class Table {
         boolean showOp = rows.stream().map(Row::op).distinct().count() > 1;
         boolean showType = rows.stream().map(Row::type).distinct().count() > 1;
         boolean showSize = b.sized();
-        List<Baseline> used = baselines.stream().filter(x -> x.covers(b.name())).toList();
+        List<Baseline> used = baselines.stream().filter(x -> x.covers(b.name(), form)).toList();
         String unit = b.metric().unit();
 
         List<String> head = new ArrayList<>();

@@ -24,6 +24,8 @@ import org.jshmem.it.MpiJob;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * CI smoke run of the whole suite: every benchmark with a tiny sweep on the host backend, on 2
@@ -155,6 +157,22 @@ class PerfSmokeTest {
             assertTrue(img.getWidth() >= 640 && img.getHeight() >= 400, png + " is " + img.getWidth() + "x"
                     + img.getHeight());
         }
+    }
+
+    /** The GPU forms on the host backend: a clear refusal naming what they need, exit status 2, no table. */
+    @ParameterizedTest
+    @ValueSource(strings = {"on_stream", "device"})
+    void gpuFormsRefuseTheHostBackend(String form) {
+        JobResult r = MpiJob.of(2, PerfMain.class).env("JSHMEM_BACKEND", "host")
+                .args("put_bw", "barrier_latency", "--form", form, "--sizes", "8", "--iters", "1", "--progress", "never")
+                .timeout(Duration.ofSeconds(120))
+                .run();
+        assertFalse(r.timedOut(), r::toString);
+        assertEquals(2, r.exitCode(), r::toString);
+        List<String> refusals = r.linesWith("perf: form " + form + " cannot run here: it needs a GPU heap (JSHMEM_BACKEND=cuda)");
+        assertEquals(1, refusals.size(), r::toString);     // PE 0 says it, once
+        assertTrue(refusals.getFirst().contains("this PE runs on host"), r::toString);
+        assertTrue(r.linesWith("put_bw: ").isEmpty(), r::toString);
     }
 
     @Test

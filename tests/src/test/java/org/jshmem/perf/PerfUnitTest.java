@@ -98,6 +98,62 @@ class PerfUnitTest {
     }
 
     @Test
+    void baselinesMatchOnlyTheSameForm() {
+        Row device = new Row("nvshmem", "put_bw", "device", "put", "byte", 2, 1 << 20, 10, 1, "GB/s", 272.6, 272.6, 272.6);
+        Row onStream = new Row("nvshmem", "put_bw", "on_stream", "put", "byte", 2, 1 << 20, 10, 1, "GB/s", 200, 200, 200);
+        Baseline b = new Baseline("nvshmem", List.of(device, onStream));
+        Row mine = new Row("jshmem", "put_bw", "device", "put", "byte", 2, 1 << 20, 10, 5, "GB/s", 300, 290, 310);
+        assertEquals(272.6, b.match(mine).orElseThrow().median());
+        assertEquals(200.0, b.match(new Row("jshmem", "put_bw", "on_stream", "put", "byte", 2, 1 << 20, 10, 5, "GB/s",
+                1, 1, 1)).orElseThrow().median());
+        assertEquals(Optional.empty(), b.match(new Row("jshmem", "put_bw", "host", "put", "byte", 2, 1 << 20, 10, 5,
+                "GB/s", 1, 1, 1)));
+        assertTrue(b.covers("put_bw", "device"));
+        assertFalse(b.covers("put_bw", "host"));
+        Benchmark put = Registry.find("put_bw").orElseThrow();
+        assertTrue(Table.render(put, "device", 2, List.of(mine), List.of(b)).contains("x nvshmem"));
+        assertFalse(Table.render(put, "host", 2, List.of(mine), List.of(b)).contains("x nvshmem"));
+    }
+
+    @Test
+    void gpuFormsUseTheNvshmemAnchorsCases() {
+        RunOptions defaults = new RunOptions(null, null, null, null, null, 5, 1, 0, Set.of(), Set.of());
+        Form device = Forms.find("device").orElseThrow();
+        Form onStream = Forms.find("on_stream").orElseThrow();
+        Benchmark put = Registry.find("put_bw").orElseThrow();
+        List<Long> anchorSizes = List.of(4096L, 16384L, 65536L, 262144L, 1L << 20, 4L << 20, 16L << 20, 64L << 20,
+                256L << 20);
+        for (Form f : List.of(device, onStream)) {
+            assertTrue(f.supports(put), f.name());
+            assertEquals(anchorSizes, defaults.cases(put, f).stream().map(Case::size).toList(), f.name());
+            assertEquals(256L << 20, defaults.bufferBytes(put, 2, f));
+            assertEquals(100, defaults.iterationsOf(new Case(put, "put", "byte", 65536), f));
+            assertEquals(10, defaults.iterationsOf(new Case(put, "put", "byte", 1 << 20), f));
+            Benchmark signal = Registry.find("put_signal_latency").orElseThrow();
+            assertEquals(List.of(8L, 4096L, 65536L), defaults.cases(signal, f).stream().map(Case::size).toList());
+            assertEquals(2000, defaults.iterationsOf(defaults.cases(signal, f).getFirst(), f));
+            Benchmark barrier = Registry.find("barrier_latency").orElseThrow();
+            assertEquals(List.of("barrier_all", "sync_all"), defaults.cases(barrier, f).stream().map(Case::op).toList());
+            assertEquals(1000, defaults.iterationsOf(defaults.cases(barrier, f).getFirst(), f));
+            assertFalse(f.supports(Registry.find("reduce").orElseThrow()), "no collectives on a stream yet");
+            assertFalse(f.method(put).equals(put.method()), "its own method text");
+        }
+        Benchmark p = Registry.find("p_latency").orElseThrow();
+        assertEquals(List.of("p/int", "p/long", "raw/int", "raw/long"), defaults.cases(p, device).stream()
+                .map(c -> c.op() + "/" + c.type()).toList());
+        assertEquals(10_000, defaults.iterationsOf(defaults.cases(p, device).getFirst(), device));
+        assertEquals(List.of("fetch_add/long"), defaults.cases(Registry.find("atomic_latency").orElseThrow(), device)
+                .stream().map(c -> c.op() + "/" + c.type()).toList());
+        assertFalse(onStream.supports(p));
+        assertEquals(1, new RunOptions(null, null, null, null, null, 5, 1, 0, Set.of("raw"), Set.of("int"))
+                .cases(p, device).size());
+        // the host form keeps the benchmarks' own cases
+        assertEquals(22, defaults.cases(put, Forms.HOST).size());
+        assertEquals(20_000, defaults.iterationsOf(new Case(put, "put", "byte", 8), Forms.HOST));
+        assertEquals(List.of("p"), defaults.cases(p, Forms.HOST).stream().map(Case::op).distinct().toList());
+    }
+
+    @Test
     void helpListsEveryBenchmarkAndBadUsageExitsWith2() {
         PrintStream out = System.out;
         PrintStream err = System.err;
@@ -114,12 +170,18 @@ class PerfUnitTest {
                     "--form", "--ops", "--types", "--progress")) {
                 assertTrue(help.contains(opt), opt + " missing from --help");
             }
+            for (String form : List.of("host", "on_stream", "device")) {
+                assertTrue(help.contains("  " + form + " "), form + " missing from the forms of --help:\n" + help);
+            }
+            assertTrue(help.contains("JSHMEM_BACKEND=cuda"), help);
             buf.reset();
             assertEquals(2, PerfMain.run("no_such_benchmark"));
             assertTrue(buf.toString(StandardCharsets.UTF_8).contains("unknown benchmark"));
             buf.reset();
             assertEquals(2, PerfMain.run("atomic_latency", "--ops", "fetch_mul"));
-            assertEquals(2, PerfMain.run("put_bw", "--form", "device"));
+            assertEquals(2, PerfMain.run("put_bw", "--form", "nope"));
+            assertTrue(buf.toString(StandardCharsets.UTF_8).contains("forms here: host, on_stream, device"));
+            assertEquals(2, PerfMain.run("put_bw", "--form", "device", "--ops", "raw"));   // raw belongs to p_latency
             assertEquals(2, PerfMain.run());
             assertFalse(buf.toString(StandardCharsets.UTF_8).isEmpty());
         } finally {
@@ -146,5 +208,39 @@ class PerfUnitTest {
         assertEquals(16, b.rows().stream().filter(r -> r.benchmark().endsWith("_bw")).count());
         assertEquals(12, b.rows().stream().filter(r -> r.benchmark().equals("reduce")
                 || r.benchmark().equals("fcollect")).count());
+    }
+
+    @Test
+    void anchorScriptTurnsNvshmemOutputIntoABaselineOfEachForm() throws Exception {
+        Path log = Path.of(getClass().getResource("/perf/nvshmem-anchor-output.txt").toURI());
+        Path csv = dir.resolve("nvshmem.csv");
+        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
+        Process p = new ProcessBuilder("bash", script.toString(), "--nvshmem", "-o", csv.toString(), log.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        Baseline b = Baseline.load(csv);
+        assertEquals("nvshmem", b.label());
+        Row device = new Row("jshmem", "put_bw", "device", "put", "byte", 2, 256L << 20, 10, 5, "GB/s", 1, 1, 1);
+        assertEquals(360.6, b.match(device).orElseThrow().median(), 1e-9);
+        Row onStream = new Row("jshmem", "put_bw", "on_stream", "put", "byte", 2, 1 << 20, 10, 5, "GB/s", 1, 1, 1);
+        assertEquals(200.0, b.match(onStream).orElseThrow().median(), 1e-9);
+        assertEquals(Optional.empty(), b.match(new Row("jshmem", "put_bw", "host", "put", "byte", 2, 1 << 20, 10, 5,
+                "GB/s", 1, 1, 1)));
+        assertEquals(1.27, b.match(new Row("jshmem", "p_latency", "device", "p", "int", 2, 4, 1, 1, "us", 1, 1, 1))
+                .orElseThrow().median(), 1e-9);
+        assertEquals(3.34, b.match(new Row("jshmem", "put_signal_latency", "device", "put_signal", "byte", 2, 8, 1, 1,
+                "us", 1, 1, 1)).orElseThrow().median(), 1e-9);
+        assertEquals(10.5, b.match(new Row("jshmem", "put_signal_latency", "device", "put_signal", "byte", 2, 65536, 1,
+                1, "us", 1, 1, 1)).orElseThrow().median(), 1e-9);
+        assertEquals(10.86, b.match(new Row("jshmem", "put_latency", "host", "put", "byte", 2, 8, 1, 1, "us", 1, 1, 1))
+                .orElseThrow().median(), 1e-9);
+        assertEquals(6.28, b.match(new Row("jshmem", "barrier_latency", "on_stream", "barrier_all", "-", 2, 0, 1, 1, "us",
+                1, 1, 1)).orElseThrow().median(), 1e-9);
+        assertEquals(24.0, b.match(new Row("jshmem", "barrier_latency", "host", "barrier_all", "-", 2, 0, 1, 1, "us", 1,
+                1, 1)).orElseThrow().median(), 1e-9);
+        assertEquals(18, b.rows().stream().filter(r -> r.benchmark().equals("put_bw")).count());
+        assertEquals(9, b.rows().stream().filter(r -> r.benchmark().equals("reduce")).count());
+        assertEquals(8, b.rows().stream().filter(r -> r.benchmark().equals("fcollect")).count(), "64 MB had none");
     }
 }
