@@ -14,6 +14,10 @@
  *      the local heap is >= g (a peer can be at most one generation ahead).
  *   4. __syncthreads().
  * Cost: one NVLink one-way latency plus a block barrier or two; no atomics.
+ * The collectives (jshmem_coll.h, and the runtime's on-stream collectives) use the same cells and
+ * generations: each publishes gen+1 at its entry and gen+2 at its exit; a kernel of many blocks
+ * enters with jshmemi_team_enter_block (every block publishes and awaits gen+1, nobody writes the
+ * generation cell) and is followed by a one-block jshmemi_team_sync_block_step(.., 2).
  *
  * Memory ordering (system scope):
  *   jshmem_team_sync_block / jshmem_sync_all_block: every load/store/atomic that any thread of

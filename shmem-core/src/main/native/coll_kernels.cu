@@ -17,9 +17,10 @@
  *          and awaits gen+1 without writing the generation cell, so all blocks agree on it and none
  *          waits for another block), then does its share; then a one-block kernel syncs at gen+2
  *          with a quiet (jshmemi_team_sync_block_step(.., 2)). For large sizes.
- *   copy engine (pull collectives): a one-block sync kernel (gen+1), the pieces as memcpyAsync
- *          (this PE's own pieces on the caller's stream, every peer's on side streams forked from
- *          and joined back into it with events, so they overlap), a one-block sync kernel (gen+2).
+ *   copy engine (pull collectives): a one-block sync kernel (gen+1), every peer's piece as a
+ *          memcpyAsync on side streams forked from and joined back into the caller's stream with
+ *          events (so they overlap), this PE's own piece by an SM copy kernel on the caller's
+ *          stream meanwhile, a one-block sync kernel (gen+2).
  * Kernel boundaries order a stream's work (the previous kernel's stores, peers' included, are
  * complete before the next kernel starts), and the sync kernels' releases are cumulative over it.
  * A team of one PE: reductions are a plain copy (no sync); the other collectives run as above
@@ -50,6 +51,8 @@
 #define JSHMEMK_COLL_SYNC_THREADS JSHMEM_MAX_PES
 /* Most blocks a grid kernel may be launched with. */
 #define JSHMEMK_COLL_MAX_BLOCKS 65535
+/* Bytes per block of the SM copy of this PE's own piece in the copy-engine shape. */
+#define JSHMEMK_LOCAL_BYTES_PER_BLOCK (256u << 10)
 /* Side streams for the copy-engine pulls of peers' pieces. */
 #define JSHMEMK_SIDE_STREAMS 8
 
@@ -81,6 +84,13 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
   jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, two_shot != 0,
                              (size_t)blockIdx.x * blockDim.x + threadIdx.x,
                              (size_t)gridDim.x * blockDim.x);
+}
+
+/* Grid copy of this PE's own piece in the copy-engine shape (the engines pull the peers'). */
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_copy_local(void *dst, const void *src, size_t bytes) {
+  jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
+                                     (size_t)gridDim.x * blockDim.x);
 }
 
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
@@ -201,9 +211,14 @@ static int jshmemk_side_ready = 0;
 static gpuStream_t jshmemk_side[JSHMEMK_SIDE_STREAMS];
 static gpuEvent_t jshmemk_fork;
 static gpuEvent_t jshmemk_join[JSHMEMK_SIDE_STREAMS];
+static int jshmemk_sms = 1;
 
 static int side_init(void) {
   if (jshmemk_side_ready) return 0;
+  int dev = 0;
+  GPU_TRY(gpuGetDevice(&dev));
+  GPU_TRY(gpuDeviceGetAttribute(&jshmemk_sms, gpuDevAttrMultiProcessorCount, dev));
+  if (jshmemk_sms < 1) jshmemk_sms = 1;
   GPU_TRY(gpuEventCreateWithFlags(&jshmemk_fork, gpuEventDisableTiming));
   for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
     GPU_TRY(gpuStreamCreateWithFlags(&jshmemk_side[j], gpuStreamNonBlocking));
@@ -213,7 +228,9 @@ static int side_init(void) {
   return 0;
 }
 
-/* With jshmemk_side_lock held: entry sync, the pieces on copy engines, exit sync. */
+/* With jshmemk_side_lock held: entry sync, the peers' pieces on copy engines (side streams, so
+ * that they overlap), this PE's own piece by an SM copy kernel on the caller's stream (at the same
+ * time, without taking an engine from the pulls), exit sync. */
 static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, gpuStream_t st) {
   if (side_init() != 0) return -1;
   const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
@@ -229,7 +246,10 @@ static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, gpuStrea
     const char *src = jshmemk_coll_host.peer_base[pe] + p->src_off + p->src_skip;
     if (len == 0 || dst == src) continue;
     if (pe == jshmemk_coll_host.my_pe) {
-      GPU_TRY(gpuMemcpyAsync(dst, src, len, gpuMemcpyDefault, st));
+      size_t want = (len + JSHMEMK_LOCAL_BYTES_PER_BLOCK - 1) / JSHMEMK_LOCAL_BYTES_PER_BLOCK;
+      int blocks = want > (size_t)jshmemk_sms ? jshmemk_sms : (int)want;
+      jshmemk_copy_local<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(dst, src, len);
+      GPU_TRY_LAUNCH("jshmemk_copy_local");
     } else {
       int j = next++ % JSHMEMK_SIDE_STREAMS;
       if (!used[j]) {

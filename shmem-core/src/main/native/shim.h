@@ -146,8 +146,9 @@ void jshmem_rt_free_buffer(void *buffer);
 /* ---- collectives on a stream (coll_kernels.cu) ----
  * Over the team in team_slot (this PE a member; every member enqueues the same calls in the same
  * order). dest/src: this PE's addresses in its heap. blocks: 0 = one fused one-block kernel (small
- * sizes), n > 0 = a kernel of n blocks and a one-block sync kernel; copy_engine != 0: the data
- * moves as memcpyAsync pulls (peers' pieces on side streams joined back into `stream`). Codes:
+ * sizes), n > 0 = a kernel of n blocks and a one-block sync kernel; copy_engine != 0: peers'
+ * pieces move as memcpyAsync pulls on side streams joined back into `stream`, this PE's own piece
+ * by an SM copy kernel on `stream` meanwhile (blocks ignored). Codes:
  * JSHMEM_DTYPE_* (org.jshmem.DType), JSHMEM_REDUCE_* (org.jshmem.ReduceOp). */
 int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src, size_t nelems,
                                 int two_shot, int blocks, void *stream);
