@@ -4,6 +4,9 @@
 #   gpu-run.sh gpu-tests               only the GPU-only tests (tag "gpu", the perf suite's GPU forms included)
 #   gpu-run.sh torch-allocator         PyTorch with finegrained-alloc as its CUDA allocator
 #   gpu-run.sh anchors                 NVSHMEM / p2p anchors
+#   gpu-run.sh bench-coll [max [reps]] GPU collectives benchmark (GpuCollectivesBench), 2 PEs: default
+#                                      thresholds, then reductions always two-shot, always one-shot,
+#                                      and no copy engines; CSV and log per run in $OUT
 #   gpu-run.sh cmd ...                 any command with the environment set
 # Logs go to $OUT when it is set.
 set -uo pipefail
@@ -31,6 +34,16 @@ case $step in
   anchors)
     bash "$here/anchors/run-nvshmem.sh" 2>&1 | tee "$out/anchor-nvshmem.log"
     bash "$here/anchors/run-p2p.sh" 2>&1 | tee "$out/anchor-p2p.log" ;;
+  bench-coll)
+    for v in default JSHMEM_GPU_REDUCE_ONESHOT_MAX=0 JSHMEM_GPU_REDUCE_ONESHOT_MAX=1G JSHMEM_GPU_COLL_CE_MIN=0; do
+      name=$(echo "$v" | tr '=' '-' | tr 'A-Z' 'a-z')
+      extra=(); [ "$v" != default ] && extra=("$v")
+      echo "== GpuCollectivesBench, $v"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=512M OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        ${extra[@]+"${extra[@]}"} timeout 300 mpirun -np 2 java --enable-native-access=ALL-UNNAMED \
+        -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.gpu.GpuCollectivesBench \
+        "$out/gpu-coll-$name.csv" "$@" 2>&1 | tee "$out/gpu-coll-$name.log"
+    done ;;
   cmd) "$@" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile check of the device library (no GPU needed): the test and benchmark kernels and the
-# runtime kernels, with nvcc (sm_90) and, when hipcc is installed, hipcc (gfx90a), warnings as
+# runtime kernels (kernels.cu, coll_kernels.cu), with nvcc (sm_90) and, when hipcc is installed, hipcc (gfx90a), warnings as
 # errors. Run from anywhere; prints "N passed, N failed".
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -26,8 +26,10 @@ if [ -x "$nvcc" ]; then
     check "nvcc $(basename "$k")" "$nvcc" -arch=sm_90 -I "$inc" -c "$k" -o "$out/k.o" \
       -Werror all-warnings -Xcompiler -Wall,-Wextra
   done
-  check "nvcc kernels.cu" "$nvcc" -arch=sm_90 -Xcompiler -fPIC -I "$inc" -I "$native" \
-    -c "$native/kernels.cu" -o "$out/kernels.o" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+  for r in kernels.cu coll_kernels.cu; do
+    check "nvcc $r" "$nvcc" -arch=sm_90 -Xcompiler -fPIC -I "$inc" -I "$native" \
+      -c "$native/$r" -o "$out/kernels.o" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+  done
 else
   echo "skip   nvcc not found"
 fi
@@ -38,8 +40,10 @@ if command -v hipcc > /dev/null; then
     check "hipcc $(basename "$k")" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a \
       -I "$inc" -c "$k" -o "$out/k.o" -Wall -Wextra -Werror
   done
-  check "hipcc kernels.cu" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a -fPIC \
-    -I "$inc" -I "$native" -c "$native/kernels.cu" -o "$out/kernels.o" -Wall -Wextra -Werror
+  for r in kernels.cu coll_kernels.cu; do
+    check "hipcc $r" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a -fPIC \
+      -I "$inc" -I "$native" -c "$native/$r" -o "$out/kernels.o" -Wall -Wextra -Werror
+  done
 else
   echo "skip   hipcc not found"
 fi

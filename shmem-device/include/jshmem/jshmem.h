@@ -16,14 +16,17 @@
  * name (cuModuleGetGlobal / hipModuleGetGlobal) and copies the PE's jshmem_device_state_t into it
  * before the first launch. A program built from several translation units with relocatable
  * device code (-rdc) defines it in one of them and defines JSHMEM_STATE_EXTERN before including
- * this header in the others.
+ * this header in the others. Without -rdc, each translation unit of a program may instead own a
+ * copy under another name: `#define jshmem_device_state my_state` before including this header
+ * (every jshmem function then uses my_state; the program fills each copy), as the runtime shim's
+ * collectives (coll_kernels.cu) do.
  *
  * Headers, one job each (included here in dependency order; include this umbrella, not them):
  *   jshmem_arch.h     CUDA / HIP differences        jshmem_sync.h    system-scope loads/stores/fences
  *   jshmem_query.h    my_pe, n_pes, ptr, teams      jshmem_debug.h   debug-mode checks
  *   jshmem_copy.h     vectorised copy loops         jshmem_rma.h     put/get/p/g
  *   jshmem_amo.h      atomics                       jshmem_signal.h  signals, put_signal, wait/test
- *   jshmem_barrier.h  block-scope barrier and sync
+ *   jshmem_barrier.h  block-scope barrier and sync    jshmem_coll.h    block-scope collectives
  */
 #ifndef JSHMEM_H
 #define JSHMEM_H
@@ -45,5 +48,6 @@ __constant__ jshmem_device_state_t jshmem_device_state;
 #include "jshmem_amo.h"
 #include "jshmem_signal.h"
 #include "jshmem_barrier.h"
+#include "jshmem_coll.h"
 
 #endif /* JSHMEM_H */

@@ -14,6 +14,10 @@
  *      the local heap is >= g (a peer can be at most one generation ahead).
  *   4. __syncthreads().
  * Cost: one NVLink one-way latency plus a block barrier or two; no atomics.
+ * The collectives (jshmem_coll.h, and the runtime's on-stream collectives) use the same cells and
+ * generations: each publishes gen+1 at its entry and gen+2 at its exit; a kernel of many blocks
+ * enters with jshmemi_team_enter_block (every block publishes and awaits gen+1, nobody writes the
+ * generation cell) and is followed by a one-block jshmemi_team_sync_block_step(.., 2).
  *
  * Memory ordering (system scope):
  *   jshmem_team_sync_block / jshmem_sync_all_block: every load/store/atomic that any thread of
@@ -35,35 +39,21 @@
 #error "include <jshmem/jshmem.h>, not jshmem_barrier.h"
 #endif
 
-/* Internal: the team-wide sync of one block, with a quiet first if `quiet`. */
-JSHMEM_DEVICE void jshmemi_team_sync_block(const char *fn, int slot, bool quiet) {
-  JSHMEMI_DEBUG(jshmemi_check_team(fn, slot));
-  __shared__ unsigned long long jshmemi_generation;
+/* Internal: tells every member of the team in `slot` that this PE reached generation g (release
+ * store, system scope, into sync cell [slot][my_pe] of each member's heap), then waits until every
+ * member told this PE that it reached g or later (acquire loads of the local sync cells). Thread i
+ * of the block serves members i, i + nthreads, ... Called by all threads of the block. */
+JSHMEM_DEVICE void jshmemi_team_publish_wait(int slot, unsigned long long g) {
   const jshmem_device_state_t &s = jshmem_device_state;
   const jshmem_team_desc_t &team = s.teams[slot];
   const unsigned tid = jshmemi_thread_id();
   const unsigned nthreads = jshmemi_block_size();
-
-  jshmemi_group_release_fence();
-  jshmemi_block_sync();
-  if (tid == 0) {
-    if (quiet) jshmem_quiet();
-    unsigned long long *gen = (unsigned long long *)(s.heap_base + JSHMEM_GEN_CELL(slot));
-    unsigned long long g = jshmemi_ld_relaxed_sys(gen) + 1;
-    jshmemi_st_relaxed_sys(gen, g);
-    jshmemi_generation = g;
-  }
-  jshmemi_block_sync();
-  const unsigned long long g = jshmemi_generation;
-
-  /* Tell every member that this PE reached generation g. */
   for (unsigned i = tid; i < (unsigned)team.size; i += nthreads) {
     int pe = team.start + (int)i * team.stride;
     unsigned long long *cell =
         (unsigned long long *)(s.peer_base[pe] + JSHMEM_SYNC_CELL(slot, s.my_pe));
     jshmemi_st_release_sys(cell, g);
   }
-  /* Wait until every member told this PE that it reached g. */
   for (unsigned i = tid; i < (unsigned)team.size; i += nthreads) {
     int pe = team.start + (int)i * team.stride;
     const unsigned long long *cell =
@@ -71,6 +61,48 @@ JSHMEM_DEVICE void jshmemi_team_sync_block(const char *fn, int slot, bool quiet)
     while (jshmemi_ld_acquire_sys(cell) < g) {
     }
   }
+}
+
+/* Internal: the team-wide sync of one block, with a quiet first if `quiet`; the generation cell
+ * advances by `step` (1 for every barrier, sync and block collective; 2 for the closing sync of a
+ * multi-block collective kernel whose blocks entered with jshmemi_team_enter_block). */
+JSHMEM_DEVICE void jshmemi_team_sync_block_step(const char *fn, int slot, bool quiet,
+                                                unsigned step) {
+  JSHMEMI_DEBUG(jshmemi_check_team(fn, slot));
+  __shared__ unsigned long long jshmemi_generation;
+  const jshmem_device_state_t &s = jshmem_device_state;
+
+  jshmemi_group_release_fence();
+  jshmemi_block_sync();
+  if (jshmemi_thread_id() == 0) {
+    if (quiet) jshmem_quiet();
+    unsigned long long *gen = (unsigned long long *)(s.heap_base + JSHMEM_GEN_CELL(slot));
+    unsigned long long g = jshmemi_ld_relaxed_sys(gen) + step;
+    jshmemi_st_relaxed_sys(gen, g);
+    jshmemi_generation = g;
+  }
+  jshmemi_block_sync();
+  jshmemi_team_publish_wait(slot, jshmemi_generation);
+  jshmemi_block_sync();
+  jshmemi_group_acquire_fence();
+}
+
+/* Internal: the team-wide sync of one block, with a quiet first if `quiet`. */
+JSHMEM_DEVICE void jshmemi_team_sync_block(const char *fn, int slot, bool quiet) {
+  jshmemi_team_sync_block_step(fn, slot, quiet, 1);
+}
+
+/* Internal: the entry of a collective kernel of several blocks (the runtime's). Every block calls
+ * it first: it publishes and awaits generation gen[slot] + 1 WITHOUT writing the generation cell
+ * (so every block of the kernel reads the same value: nothing writes the cell while the kernel
+ * runs). The next kernel on the stream must be a jshmemi_team_sync_block_step(.., 2) of one
+ * block, which moves the cell on by 2 and syncs at gen + 2, as two block syncs would have. */
+JSHMEM_DEVICE void jshmemi_team_enter_block(const char *fn, int slot) {
+  JSHMEMI_DEBUG(jshmemi_check_team(fn, slot));
+  const jshmem_device_state_t &s = jshmem_device_state;
+  const unsigned long long *gen =
+      (const unsigned long long *)(s.heap_base + JSHMEM_GEN_CELL(slot));
+  jshmemi_team_publish_wait(slot, jshmemi_ld_relaxed_sys(gen) + 1);
   jshmemi_block_sync();
   jshmemi_group_acquire_fence();
 }

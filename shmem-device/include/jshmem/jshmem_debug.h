@@ -174,4 +174,23 @@ JSHMEM_DEVICE_NOINLINE void jshmemi_check_team(const char *fn, int slot) {
   if (!jshmemi_ok_team(&e, slot)) jshmemi_fail(fn, e);
 }
 
+/* Collectives: the team slot (in use, this PE a member), dest and source ranges in the user part
+ * of the heap, both aligned to `align` bytes, and root (>= 0 only for broadcast) a team PE. */
+JSHMEM_DEVICE_NOINLINE void jshmemi_check_coll(const char *fn, int slot, const void *dest,
+                                               unsigned long long dest_bytes, const void *src,
+                                               unsigned long long src_bytes,
+                                               unsigned long long align, int root) {
+  jshmemi_error e;
+  int me = jshmem_device_state.my_pe;
+  if (!(jshmemi_ok_team(&e, slot) && jshmemi_ok_sym(&e, "dest", dest, dest_bytes, me) &&
+        jshmemi_ok_sym(&e, "source", src, src_bytes, me) &&
+        jshmemi_ok_align(&e, "dest", dest, align, me) &&
+        jshmemi_ok_align(&e, "source", src, align, me)))
+    jshmemi_fail(fn, e);
+  if (root >= 0 && root >= jshmem_device_state.teams[slot].size) {
+    jshmemi_bad(&e, "pe_root", "root is not a PE of the team (offset = root)", me, root, 0);
+    jshmemi_fail(fn, e);
+  }
+}
+
 #endif /* JSHMEM_DEBUG_H */

@@ -46,7 +46,8 @@ typedef unsigned long long uint64_t;
 /* gen[team]: this PE's own last barrier generation in `team` (read and written by itself only). */
 #define JSHMEM_GEN_OFFSET (JSHMEM_SYNC_OFFSET + JSHMEM_SYNC_BYTES)
 #define JSHMEM_GEN_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_CELL)
-/* coll[team][pe]: a second flag per team and PE for collectives (same rules as sync). */
+/* coll[team][pe]: a second word per team and PE for collectives: jshmem_collectmem_block stores
+ * the byte count PE `pe` contributes into every member's cell [team][pe] (written by `pe` only). */
 #define JSHMEM_COLL_OFFSET (JSHMEM_GEN_OFFSET + JSHMEM_GEN_BYTES)
 #define JSHMEM_COLL_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_MAX_PES * JSHMEM_CELL)
 /* Total reserved at the start of each heap (room to grow; a multiple of 2 MiB). */
@@ -83,6 +84,26 @@ typedef unsigned long long uint64_t;
 #define JSHMEM_AMO_FETCH_OR 9
 #define JSHMEM_AMO_XOR 10
 #define JSHMEM_AMO_FETCH_XOR 11
+
+/* Element types of reductions (org.jshmem.DType ordinal). FP16 = IEEE binary16, BF16 = bfloat16;
+ * both are reduced in float and rounded to nearest-even once. */
+#define JSHMEM_DTYPE_BYTE 0
+#define JSHMEM_DTYPE_SHORT 1
+#define JSHMEM_DTYPE_INT 2
+#define JSHMEM_DTYPE_LONG 3
+#define JSHMEM_DTYPE_FLOAT 4
+#define JSHMEM_DTYPE_DOUBLE 5
+#define JSHMEM_DTYPE_FP16 6
+#define JSHMEM_DTYPE_BF16 7
+
+/* Reduction operations (org.jshmem.ReduceOp ordinal); AND, OR, XOR for integer types only. */
+#define JSHMEM_REDUCE_SUM 0
+#define JSHMEM_REDUCE_PROD 1
+#define JSHMEM_REDUCE_MIN 2
+#define JSHMEM_REDUCE_MAX 3
+#define JSHMEM_REDUCE_AND 4
+#define JSHMEM_REDUCE_OR 5
+#define JSHMEM_REDUCE_XOR 6
 
 /* Team descriptor, as device code sees a team: members are start + i * stride (world PEs). */
 typedef struct jshmem_team_desc {

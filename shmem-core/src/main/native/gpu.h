@@ -30,6 +30,7 @@ typedef hipIpcMemHandle_t gpuIpcMemHandle_t;
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
 #define gpuDevAttrComputeCapabilityMajor hipDeviceAttributeComputeCapabilityMajor
 #define gpuDevAttrComputeCapabilityMinor hipDeviceAttributeComputeCapabilityMinor
+#define gpuDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 #define gpuDeviceCanAccessPeer hipDeviceCanAccessPeer
 #define gpuDeviceSynchronize hipDeviceSynchronize
 /* memory */
@@ -91,6 +92,7 @@ typedef cudaIpcMemHandle_t gpuIpcMemHandle_t;
 #define gpuDeviceGetAttribute cudaDeviceGetAttribute
 #define gpuDevAttrComputeCapabilityMajor cudaDevAttrComputeCapabilityMajor
 #define gpuDevAttrComputeCapabilityMinor cudaDevAttrComputeCapabilityMinor
+#define gpuDevAttrMultiProcessorCount cudaDevAttrMultiProcessorCount
 #define gpuDeviceCanAccessPeer cudaDeviceCanAccessPeer
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 /* memory */

@@ -7,14 +7,14 @@
  * jshmem_rt_fail (shim_error.h). Streams are passed as void* (a cudaStream_t / hipStream_t, or
  * NULL for the default stream). All *_async calls only enqueue work.
  *
- * This is the only translation unit of the shim that includes <jshmem/jshmem.h>: it defines the
- * shim's own copy of the device symbol jshmem_device_state (another TU including jshmem.h would
- * define a second host shadow of it).
+ * This translation unit defines the shim's copy of the device symbol jshmem_device_state;
+ * coll_kernels.cu (the collectives) owns a second copy under another name, which
+ * jshmem_rt_set_state fills too.
  */
 #include <jshmem/jshmem.h>
 
 #include "gpu.h"
-#include "shim_error.h"
+#include "shim_internal.h"
 
 #if JSHMEM_ARCH_HIP
 #define JSHMEMK_MEMCPY_TO_STATE(src) \
@@ -109,7 +109,9 @@ int jshmem_rt_set_state(const jshmem_device_state_t *s) {
   if (s->n_pes < 1 || s->n_pes > JSHMEM_MAX_PES || s->my_pe < 0 || s->my_pe >= s->n_pes)
     return jshmem_rt_fail("jshmem_rt_set_state: my_pe %d / n_pes %d out of range (1..%d PEs)",
                           s->my_pe, s->n_pes, JSHMEM_MAX_PES);
+  BIND_DEVICE();
   GPU_TRY(JSHMEMK_MEMCPY_TO_STATE(s));
+  if (jshmemk_coll_set_state(s) != 0) return -1;
   jshmemk_host_state = *s;
   jshmemk_state_set = 1;
   return 0;

@@ -138,6 +138,32 @@ int jshmem_rt_rtc_compile(const char *source, const char *name, const char **opt
 /* Frees a buffer returned by jshmem_rt_rtc_compile (NULL is fine). Never fails. */
 void jshmem_rt_free_buffer(void *buffer);
 
+/* ---- helper kernels (kernels.cu): state, SM copy, put-signal, waits, barriers ----
+ * Declared with their definitions in kernels.cu: jshmem_rt_set_state, jshmem_rt_copy_sm_async,
+ * jshmem_rt_put_signal_async, jshmem_rt_signal_wait_async, jshmem_rt_barrier_async,
+ * jshmem_rt_sync_async, jshmem_rt_quiet_async. */
+
+/* ---- collectives on a stream (coll_kernels.cu) ----
+ * Over the team in team_slot (this PE a member; every member enqueues the same calls in the same
+ * order). dest/src: this PE's addresses in its heap. blocks: 0 = one fused one-block kernel (small
+ * sizes), n > 0 = a kernel of n blocks and a one-block sync kernel; copy_engine != 0: peers'
+ * pieces move as memcpyAsync pulls on side streams joined back into `stream`, this PE's own piece
+ * by an SM copy kernel on `stream` meanwhile (blocks ignored). Codes:
+ * JSHMEM_DTYPE_* (org.jshmem.DType), JSHMEM_REDUCE_* (org.jshmem.ReduceOp). */
+int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src, size_t nelems,
+                                int two_shot, int blocks, void *stream);
+int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, size_t bytes, int blocks,
+                                  int copy_engine, void *stream);
+/* offsets: team size + 1 byte offsets into dest (host array), offsets[0] = 0. */
+int jshmem_rt_coll_collect_async(int team_slot, void *dest, const void *src, const size_t *offsets, int blocks,
+                                 int copy_engine, void *stream);
+int jshmem_rt_coll_alltoall_async(int team_slot, void *dest, const void *src, size_t bytes_per_pe, int blocks,
+                                  int copy_engine, void *stream);
+int jshmem_rt_coll_broadcast_async(int team_slot, void *dest, const void *src, size_t bytes, int root, int blocks,
+                                   int copy_engine, void *stream);
+/* Destroys the side streams/events of the copy-engine collectives (made on first use). */
+int jshmem_rt_coll_release(void);
+
 #ifdef __cplusplus
 }
 #endif

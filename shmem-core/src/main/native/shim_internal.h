@@ -16,4 +16,8 @@ int jshmem_bind_device(void);
 int jshmem_amo_launch(void *addr, int width, int op, unsigned long long value, unsigned long long comparand,
                       unsigned long long *out, gpuStream_t stream);
 
+/* Copies the device state (a jshmem_device_state_t) into the collectives' own copy
+ * (coll_kernels.cu); called by jshmem_rt_set_state. 0 or -1. */
+extern "C" int jshmemk_coll_set_state(const void *state);
+
 #endif /* JSHMEM_SHIM_INTERNAL_H */

@@ -15,6 +15,7 @@ import org.jshmem.collectives.TeamLayout;
 import org.jshmem.collectives.CollectiveTuning;
 import org.jshmem.collectives.CopyCollectives;
 import org.jshmem.gpu.GpuBackend;
+import org.jshmem.gpu.GpuCollectives;
 import org.jshmem.heap.SymmetricAllocator;
 import org.jshmem.host.ControlDescriptor;
 import org.jshmem.host.NodeBarrier;
@@ -65,6 +66,7 @@ public final class Shmem
     private final long heapStart;
     private final TeamSlots teamSlots = new TeamSlots();
     private final Collectives collectives;
+    private final GpuCollectives gpuCollectives;   // GPU heaps only: the on-stream forms
     private final Team world;
     private final Team shared;
     private volatile boolean closed;
@@ -81,9 +83,16 @@ public final class Shmem
         this.watch = new PeWatch(node, config.livenessMillis());
         this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch);
         this.barrier = new NodeBarrier(node, waiter);
-        this.collectives = backend.peerHeap(myPe) != null && config.collectiveTuning().kind() == CollectiveTuning.Kind.AUTO
-                ? new HostCollectives(backend, node, barrier, config.collectiveTuning())
-                : new CopyCollectives(backend, barrier);
+        this.gpuCollectives = backend instanceof GpuBackend g
+                ? new GpuCollectives(g, myPe, barrier, waiter, config.gpuCollectiveTuning()) : null;
+        boolean auto = config.collectiveTuning().kind() == CollectiveTuning.Kind.AUTO;
+        if (backend.peerHeap(myPe) != null && auto) {
+            this.collectives = new HostCollectives(backend, node, barrier, config.collectiveTuning());
+        } else if (gpuCollectives != null && auto) {
+            this.collectives = gpuCollectives;
+        } else {
+            this.collectives = new CopyCollectives(backend, barrier);
+        }
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true);
         this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true);
     }
@@ -485,6 +494,38 @@ public final class Shmem
 
     TeamSlots teamSlots() {
         return teamSlots;
+    }
+
+    /** The GPU collectives (on-stream forms), or an exception saying that {@code call} needs a GPU heap. */
+    GpuCollectives gpuCollectives(String call) {
+        gpu(call);
+        return gpuCollectives;
+    }
+
+    /**
+     * A new team holds {@code t.slot()} on this PE: on a GPU heap, records it in the device state
+     * and zeroes the slot's device cells here. Every member does this before the host barrier that
+     * ends the split, so the team's device barriers and collectives start from generation 0 everywhere.
+     */
+    void teamCreated(TeamLayout t) {
+        if (backend instanceof GpuBackend g) {
+            g.setTeam(t.slot(), t.start(), t.stride(), t.size());
+            g.resetTeamCells(t.slot());
+        }
+    }
+
+    /** A team of this PE is being destroyed: on a GPU heap, waits until this PE's GPU work is done. */
+    void teamClosing() {
+        if (backend instanceof GpuBackend g) {
+            g.drain();
+        }
+    }
+
+    /** A team's slot is free again on this PE: on a GPU heap, removes it from the device state. */
+    void teamReleased(int slot) {
+        if (backend instanceof GpuBackend g) {
+            g.setTeam(slot, 0, 0, 0);
+        }
     }
 
     boolean isClosed() {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import org.jshmem.collectives.CollectiveTuning;
+import org.jshmem.gpu.GpuCollectiveTuning;
 
 /**
  * Every setting of jshmem, read from {@code JSHMEM_*} environment variables (the one place that
@@ -31,8 +32,9 @@ import org.jshmem.collectives.CollectiveTuning;
  *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
  *     the PE it waits for needs)</td></tr>
  * <tr><td>{@code JSHMEM_COLLECTIVES}</td><td>auto</td><td>{@code auto}: collectives read peers' heaps
- *     directly where they are host memory, else move data with the backend's copies; {@code copy}: always
- *     the backend's copies (slower)</td></tr>
+ *     directly where they are host memory, run as GPU kernels (and copy engines) over the peers' mapped
+ *     heaps on GPU heaps; {@code copy}: the host-called forms always move data with the backend's copies
+ *     and reduce on the host (slower; the {@code ...OnStream} forms stay GPU kernels)</td></tr>
  * <tr><td>{@code JSHMEM_COLL_STAGED_MAX}</td><td>2K</td><td>host collectives: a PE contribution of at most this
  *     many bytes goes through the team's staging buffer in the control block (one synchronisation instead
  *     of two); at most 16320 (the buffer), 0 turns staging off</td></tr>
@@ -41,7 +43,22 @@ import org.jshmem.collectives.CollectiveTuning;
  *     slice each and gather the slices (two-shot); 0: always two-shot above the staged size</td></tr>
  * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies up to this size run as
  *     a copy kernel on the SMs (faster for medium sizes), larger ones on the copy engine</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_REDUCE_ONESHOT_MAX}</td><td>256K</td><td>GPU reductions over n PEs of b bytes
+ *     with (n-1) x b at most this (and not in place) are one-shot: every PE reads every member's whole
+ *     source; larger ones, and in place, two-shot: each PE reduces its 1/n slice and stores it into every
+ *     member's destination. 0: always two-shot</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}</td><td>32K</td><td>GPU collectives that bring a PE at most
+ *     this many bytes run as one kernel of one block with both synchronisations inside (lowest latency);
+ *     larger ones as a kernel of many blocks and a one-block synchronisation kernel. 0: always many
+ *     blocks</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_COLL_CE_MIN}</td><td>8M</td><td>GPU fcollect, collect, alltoall and broadcast
+ *     with pieces (bytes per member) of at least this move them with the copy engines (peers' pieces
+ *     pulled concurrently on side streams); smaller ones with SM kernels. 0: never the copy engines</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_COLL_MAX_BLOCKS}</td><td>0</td><td>most blocks of a many-block GPU collective
+ *     kernel; 0: one per multiprocessor</td></tr>
  * </table>
+ * Every PE of a job must run with the same collective thresholds (the members of a collective must
+ * agree on its algorithm).
  *
  * @param symmetricSize heap bytes per PE
  * @param backend       which memory holds the heap
@@ -53,10 +70,12 @@ import org.jshmem.collectives.CollectiveTuning;
  * @param spinIterations busy-wait iterations before yielding, or {@link #AUTO_SPIN}
  * @param smCopyMaxBytes largest on-stream GPU copy done by SM kernel rather than copy engine
  * @param collectiveTuning which collectives, and where the host collectives switch algorithm
+ * @param gpuCollectiveTuning where the GPU collectives switch algorithm
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
-                          long smCopyMaxBytes, CollectiveTuning collectiveTuning) {
+                          long smCopyMaxBytes, CollectiveTuning collectiveTuning,
+                          GpuCollectiveTuning gpuCollectiveTuning) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -93,6 +112,8 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         if (livenessMillis <= 0) {
             throw new IllegalArgumentException("liveness interval must be positive, got " + livenessMillis);
         }
+        java.util.Objects.requireNonNull(collectiveTuning, "collectiveTuning");
+        java.util.Objects.requireNonNull(gpuCollectiveTuning, "gpuCollectiveTuning");
         if (spinIterations < AUTO_SPIN) {
             throw new IllegalArgumentException("spin iterations must not be negative, got " + spinIterations);
         }
@@ -120,7 +141,16 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                                 v -> parseEnum(CollectiveTuning.Kind.class, v)),
                         read(env, "JSHMEM_COLL_STAGED_MAX", CollectiveTuning.DEFAULT.stagedMax(), ShmemConfig::parseSizeOrZero),
                         read(env, "JSHMEM_REDUCE_ONESHOT_MAX", CollectiveTuning.DEFAULT.reduceOneShotMax(),
-                                ShmemConfig::parseSizeOrZero)));
+                                ShmemConfig::parseSizeOrZero)),
+                new GpuCollectiveTuning(
+                        read(env, "JSHMEM_GPU_REDUCE_ONESHOT_MAX", GpuCollectiveTuning.DEFAULT.reduceOneShotMax(),
+                                ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_GPU_COLL_ONE_BLOCK_MAX", GpuCollectiveTuning.DEFAULT.oneBlockMax(),
+                                ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_GPU_COLL_CE_MIN", GpuCollectiveTuning.DEFAULT.copyEngineMin(),
+                                ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_GPU_COLL_MAX_BLOCKS", GpuCollectiveTuning.DEFAULT.maxBlocks(),
+                                ShmemConfig::parseMaxBlocks)));
     }
 
     /**
@@ -137,19 +167,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning);
+                collectiveTuning, gpuCollectiveTuning);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning);
+                collectiveTuning, gpuCollectiveTuning);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning);
+                collectiveTuning, gpuCollectiveTuning);
     }
 
     /**
@@ -193,7 +223,21 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t);
+                smCopyMaxBytes, t, gpuCollectiveTuning);
+    }
+
+    /** A copy with other GPU collective thresholds. */
+    public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, collectiveTuning, t);
+    }
+
+    private static int parseMaxBlocks(String value) {
+        int n = parseNonNegativeInt(value);
+        if (n > GpuCollectiveTuning.MAX_BLOCKS_LIMIT) {
+            throw new IllegalArgumentException("expected 0 (one per multiprocessor) .. " + GpuCollectiveTuning.MAX_BLOCKS_LIMIT);
+        }
+        return n;
     }
 
     private static long parseSizeOrZero(String text) {

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.jshmem.collectives.Collectives;
 import org.jshmem.collectives.TeamLayout;
+import org.jshmem.gpu.GpuCollectives;
 
 /**
  * A set of PEs that make collective calls together (OpenSHMEM 1.5 teams): world PEs
@@ -29,6 +30,23 @@ import org.jshmem.collectives.TeamLayout;
  * destinations must not overlap, except {@code dest == src} for {@link #reduce} and
  * {@link #broadcast}. A PE makes its collective calls (on all its teams) from one thread at a
  * time, as {@link Shmem}'s other collective calls.
+ *
+ * <p>GPU heaps ({@code JSHMEM_BACKEND=cuda|hip}): the collectives run as GPU kernels over the
+ * members' mapped heaps (and copy engines for large pieces; see
+ * {@link org.jshmem.gpu.GpuCollectives} for the algorithms and {@link ShmemConfig} for the
+ * thresholds). The blocking forms wait for them. The {@code ...OnStream} forms
+ * ({@link #reduceOnStream}, {@link #fcollectOnStream}, {@link #collectOnStream},
+ * {@link #alltoallOnStream}, {@link #broadcastOnStream}, {@link #barrierOnStream},
+ * {@link #syncOnStream}) queue the same collective on a {@link ShmemStream} and return at once:
+ * it reads the sources and writes the destinations when the stream gets there, and its
+ * synchronisation with the other members happens on the GPU, so calls may follow each other on a
+ * stream with no host synchronisation in between. Rules: every member queues the same collectives
+ * on a team in the same order; a team's collectives run one at a time (queue them on one stream, or
+ * order the streams with events); a blocking collective on a team must not overlap on-stream
+ * collectives of that team still queued (synchronize the stream first); for reductions on a GPU
+ * heap {@code dest} and {@code src} are aligned to the element size. On a host heap the
+ * {@code ...OnStream} forms throw {@link ShmemStateException}. Kernels reach a team through its
+ * slot ({@link #layout()}{@code .slot()}) with the device library's block-scope collectives.
  *
  * <p>A team holds a team slot (at most 64 teams exist at once, world and shared included):
  * {@link #close()} destroys it. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
@@ -177,6 +195,7 @@ public final class Team implements AutoCloseable {
     private Team join(TeamLayout t, String teamName) {
         shmem.nodeBarrier().join(t.slot(), t.start(), t.stride(), t.size());
         shmem.teamSlots().take(t.slot());
+        shmem.teamCreated(t);   // GPU heaps: device state and the slot's device cells (the split's closing sync follows)
         return new Team(shmem, t, teamName, false);
     }
 
@@ -201,25 +220,80 @@ public final class Team implements AutoCloseable {
         collectives().sync(layout);
     }
 
+    /**
+     * Collective, GPU heaps: queues a barrier of the team on {@code stream}: the stream's earlier
+     * work (its stores to peers included) is complete on every member before any member's later
+     * work on its stream starts (NVSHMEM's {@code nvshmemx_team_barrier_on_stream}).
+     *
+     * @throws ShmemStateException on a host heap
+     */
+    public void barrierOnStream(ShmemStream stream) {
+        String method = "Team.barrierOnStream";
+        checkUsable(method);
+        GpuCollectives g = shmem.gpuCollectives(method);
+        requireStream(method, stream);
+        checkSame(() -> method + "()");
+        g.barrierOnStream(layout, stream.handle(method));
+    }
+
+    /**
+     * Collective, GPU heaps: queues a synchronisation of the team on {@code stream} (every member's
+     * stream has reached it; in practice it orders as much as {@link #barrierOnStream}, since kernel
+     * boundaries complete the stream's earlier stores).
+     *
+     * @throws ShmemStateException on a host heap
+     */
+    public void syncOnStream(ShmemStream stream) {
+        String method = "Team.syncOnStream";
+        checkUsable(method);
+        GpuCollectives g = shmem.gpuCollectives(method);
+        requireStream(method, stream);
+        checkSame(() -> method + "()");
+        g.syncOnStream(layout, stream.handle(method));
+    }
+
     // ---------------------------------------------------------------- collectives
+    // Each collective has a blocking form and, on GPU heaps, an ...OnStream form that queues it on a
+    // stream and returns (NVSHMEM's nvshmemx_*_on_stream): the same arguments and checks, the
+    // source read and the destination written when the stream gets there. See the class comment for
+    // the rules of the on-stream forms.
 
     /**
      * Collective: copies {@code nelems} elements of {@code src} on team PE {@code root} to
      * {@code dest} on every member, the root included. {@code dest == src} is allowed.
      */
     public void broadcast(SymmetricSegment dest, SymmetricSegment src, long nelems, int root, DType type) {
-        Supplier<String> call = () -> "Team.broadcast(dest " + dest + ", src " + src + ", nelems " + nelems + ", root "
+        broadcast("Team.broadcast", dest, src, nelems, root, type, null, false);
+    }
+
+    /** {@link #broadcast} queued on {@code stream} (GPU heaps; {@link ShmemStateException} on a host heap). */
+    public void broadcastOnStream(SymmetricSegment dest, SymmetricSegment src, long nelems, int root, DType type,
+                                  ShmemStream stream) {
+        broadcast("Team.broadcastOnStream", dest, src, nelems, root, type, stream, true);
+    }
+
+    private void broadcast(String method, SymmetricSegment dest, SymmetricSegment src, long nelems, int root, DType type,
+                           ShmemStream stream, boolean onStream) {
+        Supplier<String> call = () -> method + "(dest " + dest + ", src " + src + ", nelems " + nelems + ", root "
                 + root + ", " + type + ")";
-        checkUsable("Team.broadcast");
+        checkUsable(method);
+        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
+        if (onStream) {
+            requireStream(method, stream);
+        }
         checkSame(call);
         long bytes = extent(call, nelems, type, 1);
-        long d = range(call, "Team.broadcast", "dest", dest, bytes);
-        long s = range(call, "Team.broadcast", "src", src, bytes);
+        long d = range(call, method, "dest", dest, bytes);
+        long s = range(call, method, "src", src, bytes);
         if (root < 0 || root >= layout.size()) {
             throw new PeOutOfRangeException(call.get() + ": root", root, layout.size(), "team " + name);
         }
         noOverlap(call, d, bytes, s, bytes, true);
-        collectives().broadcast(layout, d, s, bytes, root);
+        if (g == null) {
+            collectives().broadcast(layout, d, s, bytes, root);
+        } else {
+            g.broadcastOnStream(layout, d, s, bytes, root, stream.handle(method));
+        }
     }
 
     /**
@@ -227,14 +301,33 @@ public final class Team implements AutoCloseable {
      * order, into {@code dest} ({@code nPes() * nelems} elements) on every member.
      */
     public void fcollect(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type) {
-        Supplier<String> call = () -> "Team.fcollect(dest " + dest + ", src " + src + ", nelems " + nelems + ", " + type + ")";
-        checkUsable("Team.fcollect");
+        fcollect("Team.fcollect", dest, src, nelems, type, null, false);
+    }
+
+    /** {@link #fcollect} queued on {@code stream} (GPU heaps; {@link ShmemStateException} on a host heap). */
+    public void fcollectOnStream(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type,
+                                 ShmemStream stream) {
+        fcollect("Team.fcollectOnStream", dest, src, nelems, type, stream, true);
+    }
+
+    private void fcollect(String method, SymmetricSegment dest, SymmetricSegment src, long nelems, DType type,
+                          ShmemStream stream, boolean onStream) {
+        Supplier<String> call = () -> method + "(dest " + dest + ", src " + src + ", nelems " + nelems + ", " + type + ")";
+        checkUsable(method);
+        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
+        if (onStream) {
+            requireStream(method, stream);
+        }
         checkSame(call);
         long bytes = extent(call, nelems, type, 1);
-        long d = range(call, "Team.fcollect", "dest", dest, extent(call, nelems, type, layout.size()));
-        long s = range(call, "Team.fcollect", "src", src, bytes);
+        long d = range(call, method, "dest", dest, extent(call, nelems, type, layout.size()));
+        long s = range(call, method, "src", src, bytes);
         noOverlap(call, d, bytes * layout.size(), s, bytes, false);
-        collectives().fcollect(layout, d, s, bytes);
+        if (g == null) {
+            collectives().fcollect(layout, d, s, bytes);
+        } else {
+            g.fcollectOnStream(layout, d, s, bytes, stream.handle(method));
+        }
     }
 
     /**
@@ -257,20 +350,84 @@ public final class Team implements AutoCloseable {
     }
 
     /**
+     * Collective, GPU heaps: {@link #collect} queued on {@code stream}. A stream cannot wait for
+     * the members to tell each other their counts, so the caller passes them all: {@code counts[i]}
+     * is the number of elements team PE {@code i} contributes ({@code counts[myPe()]} is this PE's,
+     * from the start of {@code src}), the same array on every member. {@code dest} must hold their
+     * sum, which is returned (elements).
+     *
+     * @throws IllegalArgumentException if {@code counts} does not have {@link #nPes()} non-negative entries
+     * @throws ShmemStateException      on a host heap
+     */
+    public long collectOnStream(SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type,
+                                ShmemStream stream) {
+        String method = "Team.collectOnStream";
+        Supplier<String> call = () -> method + "(dest " + dest + ", src at heap offset "
+                + (src == null ? "null" : src.heapOffset()) + ", counts " + java.util.Arrays.toString(counts) + ", "
+                + type + ")";
+        checkUsable(method);
+        GpuCollectives g = shmem.gpuCollectives(method);
+        requireStream(method, stream);
+        checkSame(call);
+        if (counts == null) {
+            throw new NullPointerException(call.get() + ": counts is null");
+        }
+        if (counts.length != layout.size()) {
+            throw new IllegalArgumentException(call.get() + ": counts has " + counts.length + " entries; the team has "
+                    + layout.size() + " PEs (one count per team PE, the same array on every member)");
+        }
+        long[] bytesPerMember = new long[counts.length];
+        long total = 0;
+        for (int i = 0; i < counts.length; i++) {
+            bytesPerMember[i] = extent(call, counts[i], type, 1);
+            try {
+                total = Math.addExact(total, bytesPerMember[i]);
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException(call.get() + ": the counts' sum does not fit in a long");
+            }
+        }
+        long mine = bytesPerMember[layout.myIndex()];
+        long d = range(call, method, "dest", dest, total);
+        long s = range(call, method, "src", src, mine);
+        noOverlap(call, d, total, s, mine, false);
+        g.collectOnStream(layout, d, s, bytesPerMember, stream.handle(method));
+        return total / type.byteSize();
+    }
+
+    /**
      * Collective: block {@code j} ({@code nelemsPerPe} elements) of {@code src} on team PE
      * {@code i} goes to block {@code i} of {@code dest} on team PE {@code j}; both segments hold
      * {@code nPes() * nelemsPerPe} elements.
      */
     public void alltoall(SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe, DType type) {
-        Supplier<String> call = () -> "Team.alltoall(dest " + dest + ", src " + src + ", nelemsPerPe " + nelemsPerPe + ", "
+        alltoall("Team.alltoall", dest, src, nelemsPerPe, type, null, false);
+    }
+
+    /** {@link #alltoall} queued on {@code stream} (GPU heaps; {@link ShmemStateException} on a host heap). */
+    public void alltoallOnStream(SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe, DType type,
+                                 ShmemStream stream) {
+        alltoall("Team.alltoallOnStream", dest, src, nelemsPerPe, type, stream, true);
+    }
+
+    private void alltoall(String method, SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe, DType type,
+                          ShmemStream stream, boolean onStream) {
+        Supplier<String> call = () -> method + "(dest " + dest + ", src " + src + ", nelemsPerPe " + nelemsPerPe + ", "
                 + type + ")";
-        checkUsable("Team.alltoall");
+        checkUsable(method);
+        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
+        if (onStream) {
+            requireStream(method, stream);
+        }
         checkSame(call);
         long all = extent(call, nelemsPerPe, type, layout.size());
-        long d = range(call, "Team.alltoall", "dest", dest, all);
-        long s = range(call, "Team.alltoall", "src", src, all);
+        long d = range(call, method, "dest", dest, all);
+        long s = range(call, method, "src", src, all);
         noOverlap(call, d, all, s, all, false);
-        collectives().alltoall(layout, d, s, nelemsPerPe * type.byteSize());
+        if (g == null) {
+            collectives().alltoall(layout, d, s, nelemsPerPe * type.byteSize());
+        } else {
+            g.alltoallOnStream(layout, d, s, nelemsPerPe * type.byteSize(), stream.handle(method));
+        }
     }
 
     /**
@@ -282,9 +439,30 @@ public final class Team implements AutoCloseable {
      * @throws IllegalArgumentException for a bitwise {@code op} on a floating-point {@code type}
      */
     public void reduce(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src, long nelems) {
-        Supplier<String> call = () -> "Team.reduce(" + op + ", " + type + ", dest " + dest + ", src " + src + ", nelems "
+        reduce("Team.reduce", op, type, dest, src, nelems, null, false);
+    }
+
+    /**
+     * {@link #reduce} queued on {@code stream} (GPU heaps). On a GPU heap {@code dest} and
+     * {@code src} must be aligned to the element size (segments from {@link Shmem#malloc} are;
+     * slices at other offsets throw {@link IllegalArgumentException}).
+     *
+     * @throws ShmemStateException on a host heap
+     */
+    public void reduceOnStream(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src, long nelems,
+                               ShmemStream stream) {
+        reduce("Team.reduceOnStream", op, type, dest, src, nelems, stream, true);
+    }
+
+    private void reduce(String method, ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src,
+                        long nelems, ShmemStream stream, boolean onStream) {
+        Supplier<String> call = () -> method + "(" + op + ", " + type + ", dest " + dest + ", src " + src + ", nelems "
                 + nelems + ")";
-        checkUsable("Team.reduce");
+        checkUsable(method);
+        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
+        if (onStream) {
+            requireStream(method, stream);
+        }
         checkSame(call);
         if (op == null || type == null) {
             throw new NullPointerException(call.get() + ": " + (op == null ? "op" : "type") + " is null");
@@ -295,10 +473,21 @@ public final class Team implements AutoCloseable {
                     + " MIN or MAX, or reduce the bits as an integer type of the same size.");
         }
         long bytes = extent(call, nelems, type, 1);
-        long d = range(call, "Team.reduce", "dest", dest, bytes);
-        long s = range(call, "Team.reduce", "src", src, bytes);
+        long d = range(call, method, "dest", dest, bytes);
+        long s = range(call, method, "src", src, bytes);
         noOverlap(call, d, bytes, s, bytes, true);
-        collectives().reduce(layout, op, type, d, s, nelems);
+        if (g == null) {
+            collectives().reduce(layout, op, type, d, s, nelems);
+        } else {
+            g.reduceOnStream(layout, op, type, d, s, nelems, stream.handle(method));
+        }
+    }
+
+    private static ShmemStream requireStream(String method, ShmemStream stream) {
+        if (stream == null) {
+            throw new NullPointerException(method + ": stream is null");
+        }
+        return stream;
     }
 
     // ---------------------------------------------------------------- checks
@@ -366,7 +555,9 @@ public final class Team implements AutoCloseable {
 
     /**
      * Collective over the team: destroys it (OpenSHMEM's {@code shmem_team_destroy}) after a
-     * {@link #sync()}, freeing its slot. Later calls on it throw {@link ShmemStateException}.
+     * {@link #sync()}, freeing its slot. Later calls on it throw {@link ShmemStateException}. On a
+     * GPU heap it first waits until all of this PE's GPU work (every stream) has finished, so that
+     * no queued work still uses the slot when another team gets it.
      * Does nothing on a predefined team, on a destroyed one, or after {@link Shmem#close()}.
      */
     @Override
@@ -375,9 +566,11 @@ public final class Team implements AutoCloseable {
             return;
         }
         checkSame(() -> "Team.close()");
-        collectives().sync(layout);
+        shmem.teamClosing();       // GPU heaps: this PE's GPU work (every stream) is done ...
+        collectives().sync(layout);  // ... on every member, before the slot can go to another team
         destroyed = true;
         shmem.teamSlots().release(layout.slot());
+        shmem.teamReleased(layout.slot());
     }
 
     @Override

@@ -479,6 +479,31 @@ class SinglePeShmemTest {
         assertEquals(HEAP, s.heapFree());
     }
 
+    @Test
+    void onStreamCollectivesNeedAGpuHeapAndSaySo() {
+        Shmem s = start();
+        Team w = s.teamWorld();
+        SymmetricSegment a = s.malloc(64);
+        SymmetricSegment b = s.malloc(64);
+        List<org.junit.jupiter.api.function.Executable> calls = List.of(
+                () -> w.reduceOnStream(ReduceOp.SUM, DType.INT, a, b, 4, null),
+                () -> w.fcollectOnStream(a, b, 4, DType.INT, null),
+                () -> w.collectOnStream(a, b, new long[] {4}, DType.INT, null),
+                () -> w.alltoallOnStream(a, b, 4, DType.INT, null),
+                () -> w.broadcastOnStream(a, b, 4, 0, DType.INT, null),
+                () -> w.barrierOnStream(null),
+                () -> w.syncOnStream(null));
+        for (org.junit.jupiter.api.function.Executable call : calls) {
+            ShmemStateException e = assertThrows(ShmemStateException.class, call);
+            assertTrue(e.getMessage().startsWith("Team.") && e.getMessage().contains("OnStream needs the symmetric heap in"
+                    + " GPU memory"), e.getMessage());
+        }
+        // the blocking forms still work on the host heap
+        b.local().fill((byte) 1);
+        w.reduce(ReduceOp.SUM, DType.INT, a, b, 4);
+        assertEquals(0x01010101, a.local().get(ValueLayout.JAVA_INT, 0));
+    }
+
     private static void assertSentinel(MemorySegment m, long from, long to) {
         for (long i = from; i < to; i++) {
             if (m.get(ValueLayout.JAVA_BYTE, i) != SENTINEL) {

@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.IntUnaryOperator;
 import org.jshmem.AtomicOp;
 import org.jshmem.BootstrapException;
 import org.jshmem.Cmp;
@@ -44,6 +45,9 @@ public final class GpuBackend implements Backend {
     private final MemorySegment state;
     private final List<Consumer<MemorySegment>> stateListeners = new CopyOnWriteArrayList<>();
     private final long smCopyMax;
+    /** Set when a wait for the GPU ended in an error (a dead PE, a failed kernel): work may still be
+     * spinning on the device, so quiet and close no longer wait for it. */
+    private volatile boolean failed;
 
     GpuBackend(ShmemConfig config, Bootstrap boot, String platform) {
         this.platform = platform;
@@ -150,6 +154,52 @@ public final class GpuBackend implements Backend {
         writeTeam(slot, start, stride, size);
         Shim.setState(state);
         stateListeners.forEach(l -> l.accept(state));
+    }
+
+    /**
+     * Zeroes team slot {@code slot}'s device cells in this PE's heap (its generation cell, and its
+     * sync and coll cells of every PE) and waits. A slot given to a new team must start from zero on
+     * every member, followed by a host barrier of the members before the team's first use: barriers
+     * and collectives count generations from there. The slot's previous team must have no GPU work
+     * left on any member ({@link #drain()} before that team's closing barrier).
+     */
+    public synchronized void resetTeamCells(int slot) {
+        long row = (long) GpuHeapDescriptor.MAX_PES * GpuHeapDescriptor.CELL;
+        Shim.memsetAsync(address(myPe, GpuHeapDescriptor.syncCell(slot, 0)), 0, row, stream);
+        Shim.memsetAsync(address(myPe, GpuHeapDescriptor.genCell(slot)), 0, GpuHeapDescriptor.CELL, stream);
+        Shim.memsetAsync(address(myPe, GpuHeapDescriptor.collCell(slot, 0)), 0, row, stream);
+        Shim.streamSynchronize(stream);
+    }
+
+    /** Waits until all of this PE's GPU work (every stream) has finished; nothing after a failure. */
+    public void drain() {
+        if (!failed) {
+            Shim.deviceSynchronize();
+        }
+    }
+
+    /**
+     * Queues {@code work} on the internal stream and waits for it by polling, calling
+     * {@code idle} (a {@link org.jshmem.internal.Waiter} step, which throws when a PE waited for has
+     * died) between polls: a collective whose peer died ends in that exception instead of a hang.
+     * After an exception the backend counts as failed ({@link #quiet()} and {@link #close()} no
+     * longer wait for the device).
+     */
+    public synchronized void runAndWait(Consumer<MemorySegment> work, IntUnaryOperator idle) {
+        try {
+            work.accept(stream);
+            for (int n = 0; !Shim.streamQuery(stream, scratch); ) {
+                n = idle.applyAsInt(n);
+            }
+        } catch (RuntimeException | Error e) {
+            failed = true;
+            throw e;
+        }
+    }
+
+    /** Multiprocessors (SMs / CUs) of this PE's device. */
+    public int multiprocessors() {
+        return deviceInfo.multiprocessors();
     }
 
     /** The device state struct ({@code jshmem_device_state_t}), for modules that bind it. */
@@ -326,7 +376,9 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized void quiet() {
-        Shim.streamSynchronize(stream);
+        if (!failed) {   // after a failure the stream may hold a kernel that waits forever for a dead PE
+            Shim.streamSynchronize(stream);
+        }
     }
 
     @Override
@@ -383,9 +435,16 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized void close() {
+        if (failed) {
+            // kernels may still spin on the device waiting for a dead PE: every release below would
+            // wait for them; the process is ending, the driver reclaims it all
+            arena.close();
+            return;
+        }
         RuntimeException first = null;
         for (Runnable step : new Runnable[] {
             () -> Shim.streamSynchronize(stream),
+            Shim::collRelease,
             this::closePeers,
             () -> Shim.heapFree(address(myPe, 0)),
             () -> Shim.streamDestroy(stream),

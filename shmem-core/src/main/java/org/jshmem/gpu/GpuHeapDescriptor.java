@@ -56,4 +56,14 @@ public final class GpuHeapDescriptor {
     public static long syncCell(int team, int pe) {
         return SYNC_OFFSET + ((long) team * MAX_PES + pe) * CELL;
     }
+
+    /** Offset of a PE's own generation cell of team slot {@code team}. */
+    public static long genCell(int team) {
+        return GEN_OFFSET + (long) team * CELL;
+    }
+
+    /** Offset of coll cell [team][pe] in a heap. */
+    public static long collCell(int team, int pe) {
+        return COLL_OFFSET + ((long) team * MAX_PES + pe) * CELL;
+    }
 }

@@ -75,6 +75,18 @@ public final class Shim {
     private static final MethodHandle BARRIER_ASYNC = h("jshmem_rt_barrier_async",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle SYNC_ASYNC = h("jshmem_rt_sync_async", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle STREAM_QUERY = h("jshmem_rt_stream_query", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle COLL_REDUCE = h("jshmem_rt_coll_reduce_async", FunctionDescriptor.of(JAVA_INT,
+            JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle COLL_FCOLLECT = h("jshmem_rt_coll_fcollect_async", FunctionDescriptor.of(JAVA_INT,
+            JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle COLL_COLLECT = h("jshmem_rt_coll_collect_async", FunctionDescriptor.of(JAVA_INT,
+            JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle COLL_ALLTOALL = h("jshmem_rt_coll_alltoall_async", FunctionDescriptor.of(JAVA_INT,
+            JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle COLL_BROADCAST = h("jshmem_rt_coll_broadcast_async", FunctionDescriptor.of(JAVA_INT,
+            JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle COLL_RELEASE = h("jshmem_rt_coll_release", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle MODULE_LOAD = h("jshmem_rt_module_load", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle MODULE_UNLOAD = h("jshmem_rt_module_unload", INT_ADDR);
     private static final MethodHandle MODULE_FUNCTION = h("jshmem_rt_module_function",
@@ -248,6 +260,21 @@ public final class Shim {
         callPtr(STREAM_SYNCHRONIZE, stream, "synchronize stream");
     }
 
+    /**
+     * Whether everything queued on {@code stream} has finished; {@code out} is 4 bytes of native
+     * memory the call may use (so that polling allocates nothing).
+     */
+    public static boolean streamQuery(MemorySegment stream, MemorySegment out) {
+        int rc;
+        try {
+            rc = (int) STREAM_QUERY.invokeExact(stream, out);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "query stream");
+        return out.get(JAVA_INT, 0) != 0;
+    }
+
     public static MemorySegment eventCreate(boolean timing) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
@@ -336,6 +363,71 @@ public final class Shim {
 
     public static void syncAsync(int teamSlot, MemorySegment stream) {
         call("sync on stream", () -> (int) SYNC_ASYNC.invokeExact(teamSlot, stream));
+    }
+
+    // ---------------------------------------------------------------- collectives on a stream (coll_kernels.cu)
+    // Codes: DType and ReduceOp ordinals (JSHMEM_DTYPE_*, JSHMEM_REDUCE_*). blocks 0: one fused
+    // block; n > 0: a kernel of n blocks and a sync kernel. copyEngine: pulls as memcpyAsync.
+
+    public static void collReduce(int slot, int dtype, int op, MemorySegment dest, MemorySegment src, long nelems,
+                                  boolean twoShot, int blocks, MemorySegment stream) {
+        int rc;
+        try {
+            rc = (int) COLL_REDUCE.invokeExact(slot, dtype, op, dest, src, nelems, twoShot ? 1 : 0, blocks, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "reduction on a stream");
+    }
+
+    public static void collFcollect(int slot, MemorySegment dest, MemorySegment src, long bytes, int blocks,
+                                    boolean copyEngine, MemorySegment stream) {
+        int rc;
+        try {
+            rc = (int) COLL_FCOLLECT.invokeExact(slot, dest, src, bytes, blocks, copyEngine ? 1 : 0, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "fcollect on a stream");
+    }
+
+    /** {@code offsets}: native array of team size + 1 {@code size_t} byte offsets into dest. */
+    public static void collCollect(int slot, MemorySegment dest, MemorySegment src, MemorySegment offsets, int blocks,
+                                   boolean copyEngine, MemorySegment stream) {
+        int rc;
+        try {
+            rc = (int) COLL_COLLECT.invokeExact(slot, dest, src, offsets, blocks, copyEngine ? 1 : 0, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "collect on a stream");
+    }
+
+    public static void collAlltoall(int slot, MemorySegment dest, MemorySegment src, long bytesPerPe, int blocks,
+                                    boolean copyEngine, MemorySegment stream) {
+        int rc;
+        try {
+            rc = (int) COLL_ALLTOALL.invokeExact(slot, dest, src, bytesPerPe, blocks, copyEngine ? 1 : 0, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "alltoall on a stream");
+    }
+
+    public static void collBroadcast(int slot, MemorySegment dest, MemorySegment src, long bytes, int root, int blocks,
+                                     boolean copyEngine, MemorySegment stream) {
+        int rc;
+        try {
+            rc = (int) COLL_BROADCAST.invokeExact(slot, dest, src, bytes, root, blocks, copyEngine ? 1 : 0, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "broadcast on a stream");
+    }
+
+    /** Destroys the side streams of the copy-engine collectives (made on first use). */
+    public static void collRelease() {
+        call("release the collectives' side streams", () -> (int) COLL_RELEASE.invokeExact());
     }
 
     // ---------------------------------------------------------------- modules, launches, run-time compilation

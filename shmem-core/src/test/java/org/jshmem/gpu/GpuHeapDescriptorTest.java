@@ -45,6 +45,15 @@ class GpuHeapDescriptorTest {
                   P("coll_offset", JSHMEM_COLL_OFFSET);
                   P("internal_size", JSHMEM_INTERNAL_SIZE);
                   P("sync_cell_3_5", JSHMEM_SYNC_CELL(3, 5));
+                  P("gen_cell_7", JSHMEM_GEN_CELL(7));
+                  P("coll_cell_3_5", JSHMEM_COLL_CELL(3, 5));
+                  P("dtype_BYTE", JSHMEM_DTYPE_BYTE); P("dtype_SHORT", JSHMEM_DTYPE_SHORT);
+                  P("dtype_INT", JSHMEM_DTYPE_INT); P("dtype_LONG", JSHMEM_DTYPE_LONG);
+                  P("dtype_FLOAT", JSHMEM_DTYPE_FLOAT); P("dtype_DOUBLE", JSHMEM_DTYPE_DOUBLE);
+                  P("dtype_FP16", JSHMEM_DTYPE_FP16); P("dtype_BF16", JSHMEM_DTYPE_BF16);
+                  P("op_SUM", JSHMEM_REDUCE_SUM); P("op_PROD", JSHMEM_REDUCE_PROD); P("op_MIN", JSHMEM_REDUCE_MIN);
+                  P("op_MAX", JSHMEM_REDUCE_MAX); P("op_AND", JSHMEM_REDUCE_AND); P("op_OR", JSHMEM_REDUCE_OR);
+                  P("op_XOR", JSHMEM_REDUCE_XOR);
                   return 0;
                 }
                 """);
@@ -71,6 +80,15 @@ class GpuHeapDescriptorTest {
         assertEquals(c.get("coll_offset"), GpuHeapDescriptor.COLL_OFFSET);
         assertEquals(c.get("internal_size"), GpuHeapDescriptor.INTERNAL_SIZE);
         assertEquals(c.get("sync_cell_3_5"), GpuHeapDescriptor.syncCell(3, 5));
+        assertEquals(c.get("gen_cell_7"), GpuHeapDescriptor.genCell(7));
+        assertEquals(c.get("coll_cell_3_5"), GpuHeapDescriptor.collCell(3, 5));
+        // the collectives pass DType and ReduceOp ordinals as JSHMEM_DTYPE_* / JSHMEM_REDUCE_* codes
+        for (org.jshmem.DType t : org.jshmem.DType.values()) {
+            assertEquals(c.get("dtype_" + t.name()), (long) t.ordinal(), "JSHMEM_DTYPE_" + t);
+        }
+        for (org.jshmem.ReduceOp o : org.jshmem.ReduceOp.values()) {
+            assertEquals(c.get("op_" + o.name()), (long) o.ordinal(), "JSHMEM_REDUCE_" + o);
+        }
     }
 
     private static String run(Path dir, String... cmd) throws IOException, InterruptedException {

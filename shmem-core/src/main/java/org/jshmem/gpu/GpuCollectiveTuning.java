@@ -1,0 +1,90 @@
+package org.jshmem.gpu;
+
+/**
+ * Where the GPU collectives ({@link GpuCollectives}) switch algorithm; read from the environment
+ * by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_GPU_REDUCE_ONESHOT_MAX},
+ * {@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}, {@code JSHMEM_GPU_COLL_CE_MIN},
+ * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}). Every member of a team must run with the same values: the
+ * members of a reduction must agree on one-shot or two-shot.
+ *
+ * @param reduceOneShotMax bytes: a reduction of {@code b} bytes over {@code n} PEs with
+ *                         {@code (n-1) x b} at most this, and not in place, is one-shot (every PE
+ *                         reads every member's whole source); else two-shot (each PE reduces its
+ *                         1/n slice and stores it into every member's destination)
+ * @param oneBlockMax      bytes: a collective that brings a PE at most this many bytes (a
+ *                         reduction: its vector; fcollect and alltoall: n pieces; collect: the
+ *                         total; broadcast: the vector) runs as one kernel of one block, both
+ *                         synchronisations inside it (lowest latency); larger ones as a kernel of
+ *                         many blocks plus a one-block synchronisation kernel
+ * @param copyEngineMin    bytes: fcollect, collect, alltoall and broadcast whose pieces (bytes per
+ *                         member) are at least this move them with the copy engines
+ *                         ({@code cudaMemcpyAsync} pulls, the peers' pieces on side streams, so that
+ *                         they overlap); smaller ones with SM kernels; 0: never the copy engines
+ * @param maxBlocks        most blocks of a many-block kernel; 0: one per multiprocessor (the kernels
+ *                         use up to 128 registers per thread at 512 threads a block: one block fits
+ *                         an SM)
+ */
+public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks) {
+    /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 rounds). */
+    public static final long BYTES_PER_BLOCK = 64 << 10;
+
+    /** Most blocks the runtime launches a kernel with (its check, {@code JSHMEMK_COLL_MAX_BLOCKS}). */
+    public static final int MAX_BLOCKS_LIMIT = 65535;
+
+    /**
+     * Defaults, set by reasoning from the raw figures of 2 x H200 in {@code ANCHORS.md} (not yet
+     * from measurements of these kernels; {@code GpuCollectivesBench} measures them): a single block
+     * keeps about 32 KiB in flight, so one block serves up to 32 KiB before a second kernel launch
+     * (about a microsecond) pays off; one-shot and two-shot move the same bytes over the links on 2
+     * PEs, two-shot reduces half as much per PE and fewer bytes from 3 PEs on, so two-shot from
+     * 256 KiB; the copy engine reaches 365 GB/s one way only from about 16 MB (219 at 1 MB), so SM
+     * kernels below 8 MiB per piece.
+     */
+    public static final GpuCollectiveTuning DEFAULT = new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0);
+
+    public GpuCollectiveTuning {
+        if (reduceOneShotMax < 0 || oneBlockMax < 0 || copyEngineMin < 0 || maxBlocks < 0
+                || maxBlocks > MAX_BLOCKS_LIMIT) {
+            throw new IllegalArgumentException("GPU collective thresholds must not be negative (and at most "
+                    + MAX_BLOCKS_LIMIT + " blocks): reduce one-shot max " + reduceOneShotMax + ", one-block max "
+                    + oneBlockMax + ", copy-engine min " + copyEngineMin + ", max blocks " + maxBlocks);
+        }
+    }
+
+    /** Whether a reduction of {@code bytes} over {@code members} PEs runs two-shot (always in place). */
+    public boolean reduceTwoShot(int members, long bytes, boolean inPlace) {
+        if (inPlace) {
+            return true;
+        }
+        if (members <= 1) {
+            return false;
+        }
+        return bytes > reduceOneShotMax / (members - 1);   // (members-1) x bytes > max, without overflow
+    }
+
+    /**
+     * The kernel shape for a collective that brings a PE {@code bytes}: 0 for one fused block,
+     * else the number of blocks (1 .. the maximum) of a many-block kernel.
+     */
+    public int blocks(long bytes, int multiprocessors) {
+        if (bytes <= oneBlockMax) {
+            return 0;
+        }
+        int max = maxBlocks > 0 ? maxBlocks : Math.max(1, Math.min(multiprocessors, MAX_BLOCKS_LIMIT));
+        long wanted = (bytes + BYTES_PER_BLOCK - 1) / BYTES_PER_BLOCK;
+        return (int) Math.max(1, Math.min(max, wanted));
+    }
+
+    /** Whether pieces of {@code bytesPerPiece} move with the copy engines. */
+    public boolean copyEngine(long bytesPerPiece) {
+        return copyEngineMin > 0 && bytesPerPiece >= copyEngineMin;
+    }
+
+    /** One line for benchmark headers. */
+    public String describe() {
+        return "reduce one-shot while (n-1) x bytes <= " + reduceOneShotMax + " (two-shot above and in place); one"
+                + " fused block up to " + oneBlockMax + " B, above that " + (maxBlocks > 0 ? "up to " + maxBlocks
+                : "one per SM") + " blocks; copy engines " + (copyEngineMin > 0 ? "from " + copyEngineMin
+                + " B per piece" : "never");
+    }
+}

@@ -1,0 +1,236 @@
+package org.jshmem.gpu;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
+import org.jshmem.DType;
+import org.jshmem.HeapBoundsException;
+import org.jshmem.ReduceOp;
+import org.jshmem.collectives.Collectives;
+import org.jshmem.collectives.CopyCollectives;
+import org.jshmem.collectives.TeamLayout;
+import org.jshmem.host.NodeBarrier;
+import org.jshmem.internal.Waiter;
+
+/**
+ * Collectives on a GPU heap: kernels that read the members' heaps through the peer mappings (and
+ * copy engines for large pieces), from the runtime's {@code coll_kernels.cu}. Every collective
+ * synchronises at its entry (every member's source is ready, its destination writable) and at its
+ * exit (no member still reads this PE's source or writes its destination) through the team slot's
+ * device cells, with generation counters that only grow, so collectives follow each other on a
+ * stream with nothing in between.
+ *
+ * <ul>
+ * <li><b>Reductions</b>: one-shot (every PE reduces the whole vector, reading every member's
+ *     source) while {@code (n-1) x bytes <= } {@link GpuCollectiveTuning#reduceOneShotMax()} and not
+ *     in place; else two-shot (PE i reduces slice i from every member and stores it into slice i of
+ *     every member's destination: a reduce-scatter and a pushed all-gather in one pass).</li>
+ * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
+ *     the members' sources: with an SM kernel, or with the copy engines when the pieces reach
+ *     {@link GpuCollectiveTuning#copyEngineMin()}.</li>
+ * <li>Shapes: up to {@link GpuCollectiveTuning#oneBlockMax()} bytes one kernel of one block with
+ *     both synchronisations inside; above, a kernel of many blocks and a one-block synchronisation
+ *     kernel.</li>
+ * </ul>
+ *
+ * <p>Host-called forms ({@link Collectives}, what {@link org.jshmem.Team}'s blocking calls use)
+ * queue on the backend's internal stream and wait for it, polling, so that a dead member ends the
+ * wait with {@link org.jshmem.PeFailedException}; {@link #sync} is the host barrier. The
+ * {@code ...OnStream} forms queue on the caller's stream and return. Reductions need dest and src
+ * aligned to the element size on the GPU; a host-called reduction of misaligned ones falls back to
+ * {@link CopyCollectives}, the on-stream form throws. Argument checks are the caller's
+ * ({@link org.jshmem.Team}); heap offsets are absolute (internal region included).
+ */
+public final class GpuCollectives implements Collectives {
+    private final GpuBackend gpu;
+    private final NodeBarrier barrier;
+    private final Waiter waiter;
+    private final GpuCollectiveTuning tuning;
+    private final int multiprocessors;
+    private final CopyCollectives fallback;
+    private final int myPe;
+
+    public GpuCollectives(GpuBackend gpu, int myPe, NodeBarrier barrier, Waiter waiter, GpuCollectiveTuning tuning) {
+        this.gpu = gpu;
+        this.myPe = myPe;
+        this.barrier = barrier;
+        this.waiter = waiter;
+        this.tuning = tuning;
+        this.multiprocessors = gpu.multiprocessors();
+        this.fallback = new CopyCollectives(gpu, barrier);
+    }
+
+    @Override
+    public String describe() {
+        return "GPU collectives (kernels over the peers' mapped heaps, copy engines for large pieces): "
+                + tuning.describe();
+    }
+
+    /** The thresholds in use. */
+    public GpuCollectiveTuning tuning() {
+        return tuning;
+    }
+
+    private MemorySegment at(long offset) {
+        return gpu.address(myPe, offset);
+    }
+
+    /** Queues {@code work} on the internal stream and waits for it (a dead member ends the wait). */
+    private void blocking(TeamLayout t, String call, Consumer<MemorySegment> work) {
+        gpu.runAndWait(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
+    }
+
+    // ---------------------------------------------------------------- host-called (blocking)
+
+    @Override
+    public void sync(TeamLayout t) {
+        barrier.sync(t.slot(), t.start(), t.stride(), t.size(), "Team.sync");
+    }
+
+    @Override
+    public void broadcast(TeamLayout t, long dest, long src, long bytes, int root) {
+        if (bytes > 0) {
+            blocking(t, "Team.broadcast", s -> broadcastOnStream(t, dest, src, bytes, root, s));
+        }
+    }
+
+    @Override
+    public void fcollect(TeamLayout t, long dest, long src, long bytes) {
+        if (bytes > 0) {
+            blocking(t, "Team.fcollect", s -> fcollectOnStream(t, dest, src, bytes, s));
+        }
+    }
+
+    @Override
+    public long collect(TeamLayout t, long dest, long destCapacity, long src, long bytes) {
+        int n = t.size();
+        long[] counts = n == 1 ? new long[] {bytes}
+                : barrier.exchange(t.slot(), t.start(), t.stride(), t.size(), SYNC_AUX, bytes, "Team.collect");
+        long total = 0;
+        for (long c : counts) {
+            total += c;
+        }
+        if (total > destCapacity) {
+            if (n > 1) {
+                sync(t);   // every member has read the counts before any rewrites its word
+            }
+            throw new HeapBoundsException("Team.collect: the members contribute " + total + " bytes in all, but the"
+                    + " destination has room for " + destCapacity + " (heap offset " + dest + "). Allocate a destination"
+                    + " of at least the total.");
+        }
+        // no closing host sync needed for the counts: a member rewrites its word only in a later
+        // collect, after this one's device exit sync, which every member passes after reading them
+        if (total > 0) {
+            blocking(t, "Team.collect", s -> collectOnStream(t, dest, src, counts, s));
+        }
+        return total;
+    }
+
+    @Override
+    public void alltoall(TeamLayout t, long dest, long src, long bytesPerPe) {
+        if (bytesPerPe > 0) {
+            blocking(t, "Team.alltoall", s -> alltoallOnStream(t, dest, src, bytesPerPe, s));
+        }
+    }
+
+    @Override
+    public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
+        if (nelems == 0) {
+            return;
+        }
+        if (!aligned(type, dest, src)) {
+            fallback.reduce(t, op, type, dest, src, nelems);   // same decision on every member: symmetric offsets
+            return;
+        }
+        blocking(t, "Team.reduce", s -> reduceOnStream(t, op, type, dest, src, nelems, s));
+    }
+
+    private static boolean aligned(DType type, long dest, long src) {
+        return dest % type.byteSize() == 0 && src % type.byteSize() == 0;
+    }
+
+    // ---------------------------------------------------------------- on a stream
+
+    /** Like {@link #reduce}, queued on {@code stream}; dest and src must be aligned to the element size. */
+    public void reduceOnStream(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems,
+                               MemorySegment stream) {
+        if (!aligned(type, dest, src)) {
+            throw new IllegalArgumentException("reduction on a stream: dest (heap offset " + dest + ") and src ("
+                    + src + ") must be aligned to the element size of " + type + " (" + type.byteSize() + " bytes)"
+                    + " on a GPU heap");
+        }
+        if (nelems == 0) {
+            return;
+        }
+        long bytes = nelems * type.byteSize();
+        boolean twoShot = tuning.reduceTwoShot(t.size(), bytes, dest == src);
+        Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, twoShot,
+                tuning.blocks(bytes, multiprocessors), stream);
+    }
+
+    /** Like {@link #fcollect}, queued on {@code stream}. */
+    public void fcollectOnStream(TeamLayout t, long dest, long src, long bytes, MemorySegment stream) {
+        if (bytes == 0) {
+            return;
+        }
+        Shim.collFcollect(t.slot(), at(dest), at(src), bytes, tuning.blocks(bytes * t.size(), multiprocessors),
+                tuning.copyEngine(bytes), stream);
+    }
+
+    /**
+     * Like {@link #collect}, queued on {@code stream}, with every member's byte count given
+     * ({@code bytesPerMember[i]} for team PE i, the same array on every member).
+     */
+    public void collectOnStream(TeamLayout t, long dest, long src, long[] bytesPerMember, MemorySegment stream) {
+        int n = t.size();
+        long total = 0;
+        for (long c : bytesPerMember) {
+            total += c;
+        }
+        if (total == 0) {
+            return;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment offsets = a.allocate(JAVA_LONG, n + 1);
+            long sum = 0;
+            for (int i = 0; i < n; i++) {
+                offsets.setAtIndex(JAVA_LONG, i, sum);
+                sum += bytesPerMember[i];
+            }
+            offsets.setAtIndex(JAVA_LONG, n, sum);
+            Shim.collCollect(t.slot(), at(dest), at(src), offsets, tuning.blocks(total, multiprocessors),
+                    tuning.copyEngine(total / n), stream);
+        }
+    }
+
+    /** Like {@link #alltoall}, queued on {@code stream}. */
+    public void alltoallOnStream(TeamLayout t, long dest, long src, long bytesPerPe, MemorySegment stream) {
+        if (bytesPerPe == 0) {
+            return;
+        }
+        Shim.collAlltoall(t.slot(), at(dest), at(src), bytesPerPe, tuning.blocks(bytesPerPe * t.size(), multiprocessors),
+                tuning.copyEngine(bytesPerPe), stream);
+    }
+
+    /** Like {@link #broadcast}, queued on {@code stream}. */
+    public void broadcastOnStream(TeamLayout t, long dest, long src, long bytes, int root, MemorySegment stream) {
+        if (bytes == 0) {
+            return;
+        }
+        Shim.collBroadcast(t.slot(), at(dest), at(src), bytes, root, tuning.blocks(bytes, multiprocessors),
+                tuning.copyEngine(bytes), stream);
+    }
+
+    /** A barrier of the team on {@code stream}: the stream's earlier work is complete on every member first. */
+    public void barrierOnStream(TeamLayout t, MemorySegment stream) {
+        gpu.barrierOnStream(t.slot(), stream);
+    }
+
+    /** A synchronisation of the team on {@code stream}. */
+    public void syncOnStream(TeamLayout t, MemorySegment stream) {
+        gpu.syncOnStream(t.slot(), stream);
+    }
+}

@@ -1,0 +1,492 @@
+/*
+ * coll_kernels.cu - the runtime's collectives on a stream: all-reduce, fcollect, collect,
+ * alltoall, broadcast over a team. One source for nvcc and hipcc. The host functions (0 / -1,
+ * message through jshmem_rt_fail) only enqueue work on the given stream.
+ *
+ * Device state: this translation unit owns a copy of the device state under its own name
+ * (jshmemk_coll_state, by renaming jshmem_device_state before including the device library), so it
+ * builds without relocatable device code; jshmem_rt_set_state (kernels.cu) fills both copies.
+ *
+ * Synchronisation: the team's barrier cells (jshmem_barrier.h), the same generation sequence as
+ * barriers and the device library's block collectives. Every collective publishes gen+1 at its
+ * entry (every member's source is ready and its destination writable) and gen+2 at its exit (no
+ * member reads this PE's source or writes its destination any more), whichever shape it takes:
+ *   fused: one kernel of one block: jshmemi_team_sync_block (gen+1), the work, jshmemi_team_sync_block
+ *          (gen+2, with a quiet where it stored to peers). Lowest latency, for small sizes.
+ *   grid:  a kernel of `blocks` blocks, each of which enters with jshmemi_team_enter_block (publishes
+ *          and awaits gen+1 without writing the generation cell, so all blocks agree on it and none
+ *          waits for another block), then does its share; then a one-block kernel syncs at gen+2
+ *          with a quiet (jshmemi_team_sync_block_step(.., 2)). For large sizes.
+ *   copy engine (pull collectives): a one-block sync kernel (gen+1), every peer's piece as a
+ *          memcpyAsync on side streams forked from and joined back into the caller's stream with
+ *          events (so they overlap), this PE's own piece by an SM copy kernel on the caller's
+ *          stream meanwhile, a one-block sync kernel (gen+2).
+ * Kernel boundaries order a stream's work (the previous kernel's stores, peers' included, are
+ * complete before the next kernel starts), and the sync kernels' releases are cumulative over it.
+ * A team of one PE: reductions are a plain copy (no sync); the other collectives run as above
+ * (a sync with itself costs a few hundred nanoseconds).
+ */
+#define jshmem_device_state jshmemk_coll_state
+#include <jshmem/jshmem.h>
+
+#include <pthread.h>
+
+#include "gpu.h"
+#include "shim_internal.h"
+
+#if JSHMEM_ARCH_HIP
+#define JSHMEMK_COLL_MEMCPY_TO_STATE(src) \
+  hipMemcpyToSymbol(HIP_SYMBOL(jshmem_device_state), (src), sizeof(jshmem_device_state_t), 0, \
+                    hipMemcpyHostToDevice)
+#else
+#define JSHMEMK_COLL_MEMCPY_TO_STATE(src) \
+  cudaMemcpyToSymbol(jshmem_device_state, (src), sizeof(jshmem_device_state_t), 0, \
+                     cudaMemcpyHostToDevice)
+#endif
+
+/* Threads per block of the collective kernels (fused and grid); __launch_bounds__(.., 1) lets the
+ * reductions use up to 128 registers (no spills; one block per SM). */
+#define JSHMEMK_COLL_THREADS 512
+/* Threads of the one-block sync kernel: one per member. */
+#define JSHMEMK_COLL_SYNC_THREADS JSHMEM_MAX_PES
+/* Most blocks a grid kernel may be launched with. */
+#define JSHMEMK_COLL_MAX_BLOCKS 65535
+/* Bytes per block of the SM copy of this PE's own piece in the copy-engine shape. */
+#define JSHMEMK_LOCAL_BYTES_PER_BLOCK (256u << 10)
+/* Side streams for the copy-engine pulls of peers' pieces. */
+#define JSHMEMK_SIDE_STREAMS 8
+
+/* The function name device-side debug reports give. */
+#define JSHMEMK_COLL_FN "jshmem_rt_coll"
+
+/* Host copy of the state last bound: team slots, heap bounds, peer table. */
+static jshmem_device_state_t jshmemk_coll_host;
+static int jshmemk_coll_host_set = 0;
+
+/* ---- kernels ----------------------------------------------------------------------------- */
+
+/* Team sync of one block: gen += step, with a quiet first if `quiet`. */
+__global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
+    jshmemk_coll_sync(int slot, int quiet, unsigned step) {
+  jshmemi_team_sync_block_step(JSHMEMK_COLL_FN, slot, quiet != 0, step);
+}
+
+template <typename E, int OP>
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_reduce_fused(int slot, void *dest, const void *src, size_t nelems, int two_shot) {
+  (void)jshmemi_reduce_block<E, OP>(JSHMEMK_COLL_FN, slot, dest, src, nelems, two_shot != 0);
+}
+
+template <typename E, int OP>
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_reduce_grid(int slot, void *dest, const void *src, size_t nelems, int two_shot) {
+  jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
+  jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, two_shot != 0,
+                             (size_t)blockIdx.x * blockDim.x + threadIdx.x,
+                             (size_t)gridDim.x * blockDim.x);
+}
+
+/* Grid copy of this PE's own piece in the copy-engine shape (the engines pull the peers'). */
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_copy_local(void *dst, const void *src, size_t bytes) {
+  jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
+                                     (size_t)gridDim.x * blockDim.x);
+}
+
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_pull_fused(int slot, jshmemi_pull_plan plan) {
+  jshmemi_pull_block(JSHMEMK_COLL_FN, slot, plan);
+}
+
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_pull_grid(int slot, jshmemi_pull_plan plan) {
+  jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
+  jshmemi_pull(plan, jshmem_device_state.teams[slot],
+               (size_t)blockIdx.x * blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x);
+}
+
+/* ---- host helpers ------------------------------------------------------------------------ */
+
+static int coll_sync(int slot, int quiet, unsigned step, gpuStream_t st) {
+  jshmemk_coll_sync<<<1, JSHMEMK_COLL_SYNC_THREADS, 0, st>>>(slot, quiet, step);
+  GPU_TRY_LAUNCH("jshmemk_coll_sync");
+  return 0;
+}
+
+/* The team in `slot` exists and this PE is in it: *me = its team index, *n = the team size. */
+static int coll_team(const char *fn, int slot, int *me_out, int *n_out) {
+  if (!jshmemk_coll_host_set) return jshmem_rt_fail("%s: jshmem_rt_set_state was not called", fn);
+  if (slot < 0 || slot >= JSHMEM_MAX_TEAMS)
+    return jshmem_rt_fail("%s: team slot %d out of range 0..%d", fn, slot, JSHMEM_MAX_TEAMS - 1);
+  const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
+  if (t->size <= 0) return jshmem_rt_fail("%s: team slot %d is not in use", fn, slot);
+  if (t->size > JSHMEM_MAX_PES)
+    return jshmem_rt_fail("%s: team slot %d has %d members, at most %d", fn, slot, t->size,
+                          JSHMEM_MAX_PES);
+  int me = -1;
+  for (int i = 0; i < t->size; i++) {
+    int pe = t->start + i * t->stride;
+    if (pe < 0 || pe >= jshmemk_coll_host.n_pes)
+      return jshmem_rt_fail("%s: team slot %d: member %d is PE %d, outside 0..%d", fn, slot, i, pe,
+                            jshmemk_coll_host.n_pes - 1);
+    if (pe == jshmemk_coll_host.my_pe) me = i;
+  }
+  if (me < 0)
+    return jshmem_rt_fail("%s: PE %d is not a member of the team in slot %d", fn,
+                          jshmemk_coll_host.my_pe, slot);
+  *me_out = me;
+  *n_out = t->size;
+  return 0;
+}
+
+/* [p, p + bytes) lies in the user part of this PE's heap; *off = p's heap offset. */
+static int coll_range(const char *fn, const char *what, const void *p, size_t bytes,
+                      unsigned long long *off) {
+  unsigned long long base = (unsigned long long)(size_t)jshmemk_coll_host.heap_base;
+  unsigned long long a = (unsigned long long)(size_t)p;
+  unsigned long long size = jshmemk_coll_host.heap_size;
+  if (p == NULL || a < base + JSHMEM_INTERNAL_SIZE || a - base > size || bytes > size - (a - base))
+    return jshmem_rt_fail("%s: %s %p (%llu bytes) is not in the symmetric heap [%p + %llu, %p + %llu)",
+                          fn, what, p, (unsigned long long)bytes, (void *)jshmemk_coll_host.heap_base,
+                          (unsigned long long)JSHMEM_INTERNAL_SIZE, (void *)jshmemk_coll_host.heap_base,
+                          size);
+  *off = a - base;
+  return 0;
+}
+
+/* ---- reductions -------------------------------------------------------------------------- */
+
+template <typename E, int OP>
+static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, int two_shot,
+                         int blocks, gpuStream_t st) {
+  if (blocks <= 0) {
+    jshmemk_reduce_fused<E, OP><<<1, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, two_shot);
+    GPU_TRY_LAUNCH("jshmemk_reduce_fused");
+    return 0;
+  }
+  jshmemk_reduce_grid<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, two_shot);
+  GPU_TRY_LAUNCH("jshmemk_reduce_grid");
+  return coll_sync(slot, 1, 2, st);
+}
+
+template <typename E>
+static int reduce_arith(int op, int slot, void *dest, const void *src, size_t nelems, int two_shot,
+                        int blocks, gpuStream_t st) {
+  switch (op) {
+    case JSHMEM_REDUCE_SUM: return reduce_launch<E, JSHMEM_REDUCE_SUM>(slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_REDUCE_PROD: return reduce_launch<E, JSHMEM_REDUCE_PROD>(slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_REDUCE_MIN: return reduce_launch<E, JSHMEM_REDUCE_MIN>(slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_REDUCE_MAX: return reduce_launch<E, JSHMEM_REDUCE_MAX>(slot, dest, src, nelems, two_shot, blocks, st);
+    default:
+      return jshmem_rt_fail("jshmem_rt_coll_reduce_async: operation %d is not defined for floating-point types", op);
+  }
+}
+
+template <typename T>
+static int reduce_int(int op, int slot, void *dest, const void *src, size_t nelems, int two_shot,
+                      int blocks, gpuStream_t st) {
+  typedef jshmemi_elem<T> E;
+  switch (op) {
+    case JSHMEM_REDUCE_AND: return reduce_launch<E, JSHMEM_REDUCE_AND>(slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_REDUCE_OR: return reduce_launch<E, JSHMEM_REDUCE_OR>(slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_REDUCE_XOR: return reduce_launch<E, JSHMEM_REDUCE_XOR>(slot, dest, src, nelems, two_shot, blocks, st);
+    default: return reduce_arith<E>(op, slot, dest, src, nelems, two_shot, blocks, st);
+  }
+}
+
+static size_t dtype_size(int dtype) {
+  switch (dtype) {
+    case JSHMEM_DTYPE_BYTE: return 1;
+    case JSHMEM_DTYPE_SHORT: case JSHMEM_DTYPE_FP16: case JSHMEM_DTYPE_BF16: return 2;
+    case JSHMEM_DTYPE_INT: case JSHMEM_DTYPE_FLOAT: return 4;
+    case JSHMEM_DTYPE_LONG: case JSHMEM_DTYPE_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+
+/* ---- pull collectives: fused, grid or copy engines ---------------------------------------- */
+
+static pthread_mutex_t jshmemk_side_lock = PTHREAD_MUTEX_INITIALIZER;
+static int jshmemk_side_ready = 0;
+static gpuStream_t jshmemk_side[JSHMEMK_SIDE_STREAMS];
+static gpuEvent_t jshmemk_fork;
+static gpuEvent_t jshmemk_join[JSHMEMK_SIDE_STREAMS];
+static int jshmemk_sms = 1;
+
+static int side_init(void) {
+  if (jshmemk_side_ready) return 0;
+  int dev = 0;
+  GPU_TRY(gpuGetDevice(&dev));
+  GPU_TRY(gpuDeviceGetAttribute(&jshmemk_sms, gpuDevAttrMultiProcessorCount, dev));
+  if (jshmemk_sms < 1) jshmemk_sms = 1;
+  GPU_TRY(gpuEventCreateWithFlags(&jshmemk_fork, gpuEventDisableTiming));
+  for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
+    GPU_TRY(gpuStreamCreateWithFlags(&jshmemk_side[j], gpuStreamNonBlocking));
+    GPU_TRY(gpuEventCreateWithFlags(&jshmemk_join[j], gpuEventDisableTiming));
+  }
+  jshmemk_side_ready = 1;
+  return 0;
+}
+
+/* With jshmemk_side_lock held: entry sync, the peers' pieces on copy engines (side streams, so
+ * that they overlap), this PE's own piece by an SM copy kernel on the caller's stream (at the same
+ * time, without taking an engine from the pulls), exit sync. */
+static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, gpuStream_t st) {
+  if (side_init() != 0) return -1;
+  const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
+  if (coll_sync(slot, 0, 1, st) != 0) return -1;
+  GPU_TRY(gpuEventRecord(jshmemk_fork, st));
+  int used[JSHMEMK_SIDE_STREAMS] = {0};
+  int next = 0;
+  for (int k = 0; k < p->count; k++) {
+    int i = p->first + (me + 1 + k) % p->count;
+    int pe = t->start + i * t->stride;
+    size_t len = (size_t)(p->at[i + 1] - p->at[i]);
+    char *dst = jshmemk_coll_host.heap_base + p->dst_off + p->at[i];
+    const char *src = jshmemk_coll_host.peer_base[pe] + p->src_off + p->src_skip;
+    if (len == 0 || dst == src) continue;
+    if (pe == jshmemk_coll_host.my_pe) {
+      size_t want = (len + JSHMEMK_LOCAL_BYTES_PER_BLOCK - 1) / JSHMEMK_LOCAL_BYTES_PER_BLOCK;
+      int blocks = want > (size_t)jshmemk_sms ? jshmemk_sms : (int)want;
+      jshmemk_copy_local<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(dst, src, len);
+      GPU_TRY_LAUNCH("jshmemk_copy_local");
+    } else {
+      int j = next++ % JSHMEMK_SIDE_STREAMS;
+      if (!used[j]) {
+        GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_fork, 0));
+        used[j] = 1;
+      }
+      GPU_TRY(gpuMemcpyAsync(dst, src, len, gpuMemcpyDefault, jshmemk_side[j]));
+    }
+  }
+  for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
+    if (used[j]) {
+      GPU_TRY(gpuEventRecord(jshmemk_join[j], jshmemk_side[j]));
+      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[j], 0));
+    }
+  }
+  return coll_sync(slot, 1, 1, st);
+}
+
+/* Checks the plan's pieces against the heap (destination bytes up to at[last], source pieces on
+ * every member) and enqueues the collective. */
+static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan *p,
+                      unsigned long long src_piece_max, int blocks, int copy_engine,
+                      gpuStream_t st) {
+  unsigned long long dst_end = p->at[p->first + p->count];
+  if (p->dst_off < JSHMEM_INTERNAL_SIZE || p->dst_off > jshmemk_coll_host.heap_size ||
+      dst_end > jshmemk_coll_host.heap_size - p->dst_off)
+    return jshmem_rt_fail("%s: dest (heap offset %llu, %llu bytes) outside the symmetric heap (%llu bytes)",
+                          fn, p->dst_off, dst_end, (unsigned long long)jshmemk_coll_host.heap_size);
+  unsigned long long s0 = p->src_off + p->src_skip;
+  if (p->src_off < JSHMEM_INTERNAL_SIZE || s0 > jshmemk_coll_host.heap_size ||
+      src_piece_max > jshmemk_coll_host.heap_size - s0)
+    return jshmem_rt_fail("%s: source (heap offset %llu + %llu, %llu bytes) outside the symmetric heap",
+                          fn, p->src_off, p->src_skip, src_piece_max);
+  if (blocks > JSHMEMK_COLL_MAX_BLOCKS)
+    return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
+  if (dst_end == 0) return 0;
+  if (copy_engine) {
+    pthread_mutex_lock(&jshmemk_side_lock);
+    int rc = pull_ce_locked(slot, me, p, st);
+    pthread_mutex_unlock(&jshmemk_side_lock);
+    return rc;
+  }
+  if (blocks <= 0) {
+    jshmemk_pull_fused<<<1, JSHMEMK_COLL_THREADS, 0, st>>>(slot, *p);
+    GPU_TRY_LAUNCH("jshmemk_pull_fused");
+    return 0;
+  }
+  jshmemk_pull_grid<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, *p);
+  GPU_TRY_LAUNCH("jshmemk_pull_grid");
+  return coll_sync(slot, 1, 2, st);
+}
+
+/* Plan of fcollect / alltoall: member i's `bytes` go to dest + i * bytes. */
+static void plan_blocks(jshmemi_pull_plan *p, int n, unsigned long long dst_off,
+                        unsigned long long src_off, size_t bytes, unsigned long long skip) {
+  p->dst_off = dst_off;
+  p->src_off = src_off;
+  p->src_skip = skip;
+  for (int i = 0; i <= n; i++) p->at[i] = (unsigned long long)i * bytes;
+  p->first = 0;
+  p->count = n;
+}
+
+/* ---- exported ---------------------------------------------------------------------------- */
+
+/* Copies *state into this module's device state (called by jshmem_rt_set_state). */
+extern "C" int jshmemk_coll_set_state(const void *state) {
+  const jshmem_device_state_t *s = (const jshmem_device_state_t *)state;
+  for (int pe = 0; pe < s->n_pes; pe++) {
+    if (((size_t)s->peer_base[pe] & 15) != 0)
+      return jshmem_rt_fail("jshmem_rt_set_state: PE %d's heap base %p is not 16-byte aligned (the"
+                            " collectives need it)", pe, (void *)s->peer_base[pe]);
+  }
+  GPU_TRY(JSHMEMK_COLL_MEMCPY_TO_STATE(s));
+  jshmemk_coll_host = *s;
+  jshmemk_coll_host_set = 1;
+  return 0;
+}
+
+extern "C" {
+
+/* All-reduce over the team in team_slot: dest[k] = op over the members (team order) of src[k],
+ * k < nelems, on every member. dtype: JSHMEM_DTYPE_*, op: JSHMEM_REDUCE_* (AND/OR/XOR integers
+ * only). dest == src allowed (then two_shot must be 1). dest and src: this PE's addresses in its
+ * heap, aligned to the element size. two_shot: 0 = every PE reduces everything (pull), 1 = each
+ * PE reduces its slice and stores it into every member's dest. blocks: 0 = one fused block (small
+ * sizes), else a kernel of that many blocks plus a one-block sync kernel. */
+int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src,
+                                size_t nelems, int two_shot, int blocks, void *stream) {
+  const char *fn = "jshmem_rt_coll_reduce_async";
+  BIND_DEVICE();
+  int me = 0, n = 0;
+  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
+  size_t sz = dtype_size(dtype);
+  if (sz == 0) return jshmem_rt_fail("%s: unknown element type %d", fn, dtype);
+  if (op < JSHMEM_REDUCE_SUM || op > JSHMEM_REDUCE_XOR)
+    return jshmem_rt_fail("%s: unknown operation %d", fn, op);
+  if (nelems > ((size_t)-1) / sz) return jshmem_rt_fail("%s: %zu elements overflow", fn, nelems);
+  size_t bytes = nelems * sz;
+  unsigned long long doff = 0, soff = 0;
+  if (coll_range(fn, "dest", dest, bytes, &doff) != 0 || coll_range(fn, "src", src, bytes, &soff) != 0)
+    return -1;
+  if ((doff % sz) != 0 || (soff % sz) != 0)
+    return jshmem_rt_fail("%s: dest (heap offset %llu) and src (%llu) must be aligned to the element size %zu",
+                          fn, doff, soff, sz);
+  if (doff != soff && doff < soff + bytes && soff < doff + bytes)
+    return jshmem_rt_fail("%s: dest and src overlap without being the same range", fn);
+  if (doff == soff && !two_shot)
+    return jshmem_rt_fail("%s: in place (dest == src) needs two_shot = 1", fn);
+  if (blocks > JSHMEMK_COLL_MAX_BLOCKS)
+    return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
+  if (nelems == 0) return 0;
+  gpuStream_t st = (gpuStream_t)stream;
+  (void)gpuGetLastError(); /* a stale "not ready" of a stream query is not this launch's error */
+  if (n == 1) {
+    if (doff != soff) GPU_TRY(gpuMemcpyAsync(dest, src, bytes, gpuMemcpyDefault, st));
+    return 0;
+  }
+  two_shot = two_shot ? 1 : 0;
+  switch (dtype) {
+    case JSHMEM_DTYPE_BYTE: return reduce_int<signed char>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_DTYPE_SHORT: return reduce_int<short>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_DTYPE_INT: return reduce_int<int>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_DTYPE_LONG: return reduce_int<long long>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_DTYPE_FLOAT: return reduce_arith<jshmemi_elem<float> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_DTYPE_DOUBLE: return reduce_arith<jshmemi_elem<double> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_DTYPE_FP16: return reduce_arith<jshmemi_elem<jshmemi_fp16_tag> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+    default: return reduce_arith<jshmemi_elem<jshmemi_bf16_tag> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+  }
+}
+
+/* fcollect: dest (n * bytes) = every member's `bytes` of src, in team order. blocks as for reduce;
+ * copy_engine != 0: the pieces as memcpyAsync (blocks ignored). */
+int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, size_t bytes,
+                                  int blocks, int copy_engine, void *stream) {
+  const char *fn = "jshmem_rt_coll_fcollect_async";
+  BIND_DEVICE();
+  int me = 0, n = 0;
+  unsigned long long doff = 0, soff = 0;
+  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
+  if (bytes > ((size_t)-1) / (size_t)n) return jshmem_rt_fail("%s: %zu bytes x %d overflow", fn, bytes, n);
+  if (coll_range(fn, "dest", dest, bytes * (size_t)n, &doff) != 0 || coll_range(fn, "src", src, bytes, &soff) != 0)
+    return -1;
+  (void)gpuGetLastError();
+  jshmemi_pull_plan p;
+  plan_blocks(&p, n, doff, soff, bytes, 0);
+  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, (gpuStream_t)stream);
+}
+
+/* collect: member i's piece (offsets[i+1] - offsets[i] bytes, from the start of its src) goes to
+ * dest + offsets[i]. offsets: a host array of team-size + 1 byte offsets, offsets[0] = 0, not
+ * decreasing, the same on every member. */
+int jshmem_rt_coll_collect_async(int team_slot, void *dest, const void *src, const size_t *offsets,
+                                 int blocks, int copy_engine, void *stream) {
+  const char *fn = "jshmem_rt_coll_collect_async";
+  BIND_DEVICE();
+  int me = 0, n = 0;
+  unsigned long long doff = 0, soff = 0;
+  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
+  if (offsets == NULL || offsets[0] != 0) return jshmem_rt_fail("%s: offsets is NULL or offsets[0] != 0", fn);
+  jshmemi_pull_plan p;
+  unsigned long long piece_max = 0;
+  for (int i = 0; i < n; i++) {
+    if (offsets[i + 1] < offsets[i])
+      return jshmem_rt_fail("%s: offsets[%d] = %zu < offsets[%d] = %zu", fn, i + 1, offsets[i + 1], i, offsets[i]);
+    if (offsets[i + 1] - offsets[i] > piece_max) piece_max = offsets[i + 1] - offsets[i];
+  }
+  if (coll_range(fn, "dest", dest, offsets[n], &doff) != 0 ||
+      coll_range(fn, "src", src, offsets[me + 1] - offsets[me], &soff) != 0)
+    return -1;
+  p.dst_off = doff;
+  p.src_off = soff;
+  p.src_skip = 0;
+  for (int i = 0; i <= n; i++) p.at[i] = offsets[i];
+  p.first = 0;
+  p.count = n;
+  (void)gpuGetLastError();
+  return pull_async(fn, team_slot, me, &p, piece_max, blocks, copy_engine, (gpuStream_t)stream);
+}
+
+/* alltoall: block j (bytes_per_pe) of team PE i's src goes to block i of team PE j's dest. */
+int jshmem_rt_coll_alltoall_async(int team_slot, void *dest, const void *src, size_t bytes_per_pe,
+                                  int blocks, int copy_engine, void *stream) {
+  const char *fn = "jshmem_rt_coll_alltoall_async";
+  BIND_DEVICE();
+  int me = 0, n = 0;
+  unsigned long long doff = 0, soff = 0;
+  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
+  if (bytes_per_pe > ((size_t)-1) / (size_t)n)
+    return jshmem_rt_fail("%s: %zu bytes x %d overflow", fn, bytes_per_pe, n);
+  size_t all = bytes_per_pe * (size_t)n;
+  if (coll_range(fn, "dest", dest, all, &doff) != 0 || coll_range(fn, "src", src, all, &soff) != 0) return -1;
+  (void)gpuGetLastError();
+  jshmemi_pull_plan p;
+  plan_blocks(&p, n, doff, soff, bytes_per_pe, (unsigned long long)me * bytes_per_pe);
+  return pull_async(fn, team_slot, me, &p, bytes_per_pe, blocks, copy_engine, (gpuStream_t)stream);
+}
+
+/* broadcast: dest = team PE root's `bytes` of src on every member; dest == src allowed. */
+int jshmem_rt_coll_broadcast_async(int team_slot, void *dest, const void *src, size_t bytes, int root,
+                                   int blocks, int copy_engine, void *stream) {
+  const char *fn = "jshmem_rt_coll_broadcast_async";
+  BIND_DEVICE();
+  int me = 0, n = 0;
+  unsigned long long doff = 0, soff = 0;
+  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
+  if (root < 0 || root >= n) return jshmem_rt_fail("%s: root %d is not a team PE (0..%d)", fn, root, n - 1);
+  if (coll_range(fn, "dest", dest, bytes, &doff) != 0 || coll_range(fn, "src", src, bytes, &soff) != 0) return -1;
+  (void)gpuGetLastError();
+  jshmemi_pull_plan p;
+  p.dst_off = doff;
+  p.src_off = soff;
+  p.src_skip = 0;
+  for (int i = 0; i <= JSHMEM_MAX_PES; i++) p.at[i] = 0;
+  p.at[root + 1] = bytes;
+  p.first = root;
+  p.count = 1;
+  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, (gpuStream_t)stream);
+}
+
+/* Releases the side streams and events of the copy-engine collectives (made on first use). Work
+ * queued on them finishes first. */
+int jshmem_rt_coll_release(void) {
+  BIND_DEVICE();
+  pthread_mutex_lock(&jshmemk_side_lock);
+  int rc = 0;
+  if (jshmemk_side_ready) {
+    jshmemk_side_ready = 0;
+    for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
+      if (gpuStreamDestroy(jshmemk_side[j]) != gpuSuccess) rc = -1;
+      if (gpuEventDestroy(jshmemk_join[j]) != gpuSuccess) rc = -1;
+    }
+    if (gpuEventDestroy(jshmemk_fork) != gpuSuccess) rc = -1;
+  }
+  pthread_mutex_unlock(&jshmemk_side_lock);
+  if (rc != 0) return jshmem_rt_fail("jshmem_rt_coll_release: destroying the side streams failed");
+  return 0;
+}
+
+} /* extern "C" */

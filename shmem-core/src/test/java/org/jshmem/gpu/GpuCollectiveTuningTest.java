@@ -1,0 +1,53 @@
+package org.jshmem.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The GPU collectives' algorithm choices, which every member of a team must make alike. */
+class GpuCollectiveTuningTest {
+    private static final GpuCollectiveTuning T = new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0);
+
+    @Test
+    void reductionsAreOneShotUpToTheLimitOfPeerBytesAndTwoShotInPlace() {
+        assertFalse(T.reduceTwoShot(2, 256 << 10, false));
+        assertTrue(T.reduceTwoShot(2, (256 << 10) + 1, false));
+        assertFalse(T.reduceTwoShot(3, 128 << 10, false));     // (3-1) x 128K = 256K
+        assertTrue(T.reduceTwoShot(3, (128 << 10) + 1, false));
+        assertTrue(T.reduceTwoShot(2, 8, true));               // in place: always two-shot
+        assertFalse(T.reduceTwoShot(1, Long.MAX_VALUE / 2, false));
+        assertTrue(T.reduceTwoShot(64, Long.MAX_VALUE / 2, false));   // no overflow
+        GpuCollectiveTuning never = new GpuCollectiveTuning(0, 0, 0, 0);
+        assertTrue(never.reduceTwoShot(2, 1, false));
+    }
+
+    @Test
+    void oneFusedBlockUpToItsLimitThenBlocksByWorkCappedBySms() {
+        assertEquals(0, T.blocks(1, 132));
+        assertEquals(0, T.blocks(32 << 10, 132));
+        assertEquals(1, T.blocks((32 << 10) + 1, 132));
+        assertEquals(2, T.blocks((64 << 10) + 1, 132));
+        assertEquals(132, T.blocks(64L << 20, 132));
+        assertEquals(264, new GpuCollectiveTuning(0, 0, 0, 264).blocks(64L << 20, 132));
+        assertEquals(1, new GpuCollectiveTuning(0, 0, 0, 0).blocks(1, 132));
+        assertEquals(1, T.blocks(1L << 40, 0));
+    }
+
+    @Test
+    void copyEnginesFromTheirLimitPerPieceZeroMeaningNever() {
+        assertFalse(T.copyEngine((8 << 20) - 1));
+        assertTrue(T.copyEngine(8 << 20));
+        assertFalse(new GpuCollectiveTuning(0, 0, 0, 0).copyEngine(Long.MAX_VALUE));
+        assertTrue(new GpuCollectiveTuning(0, 0, 1, 0).copyEngine(1));
+    }
+
+    @Test
+    void rejectsNegativeAndTooManyBlocks() {
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(-1, 0, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 65536));
+        assertTrue(T.describe().contains("one per SM"), T.describe());
+    }
+}

@@ -1,0 +1,123 @@
+package org.jshmem.it.coll;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jshmem.DType;
+import org.jshmem.ReduceOp;
+import org.jshmem.it.JobResult;
+import org.jshmem.it.MpiJob;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collectives on a GPU heap, 2 PEs (tag "gpu": run on the GPU machine, see README): every
+ * collective x type x operation, blocking and on a stream ({@link GpuCollectivesProgram}), on the
+ * world, the shared team, a 2-PE split (a slot of its own), a 1-PE strided sub-team and a 2D split
+ * (1-PE rows sharing a slot, a 2-PE column), at odd sizes that cross the one-block, two-shot and
+ * copy-engine thresholds, in place too, compared with the sequential reference; plus collectives
+ * back to back on one stream, a reused team slot, and misaligned elements. Further jobs move the
+ * thresholds so that every shape runs every collective: many blocks + two-shot + copy engines;
+ * one fused block + one-shot; a few blocks (long grid-stride loops); and the copy collectives for
+ * the blocking forms ({@code JSHMEM_COLLECTIVES=copy}).
+ */
+@Tag("gpu")
+class GpuCollectivesTest {
+    private static final int NP = 2;
+    private static final String[] TEAMS = {"world", "shared", "strided:0:1:2", "strided:1:1:1", "2d:1"};
+
+    /**
+     * With the defaults (one block up to 32 KiB, one-shot while (n-1) x bytes <= 256 KiB, copy
+     * engines from 8 MiB per piece): 1..3001 elements one fused block, 20011 many blocks (80 KB of
+     * floats), 200003 two-shot for every type of 2 bytes or more (byte: one-shot, many blocks);
+     * in place always two-shot. Chains of 100 (fused) and 300007 ints (many blocks, two-shot).
+     */
+    @Test
+    void everyCollectiveBlockingAndOnAStream() {
+        check("1,7,251,3001,20011,200003", "1,7,251,3001,100003", Map.of(), "GPU_collectives", TEAMS);
+    }
+
+    @Test
+    void manyBlocksTwoShotAndCopyEnginesEverywhere() {
+        check("1,7,3001,20011", "1,7,3001,20011", Map.of("JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "0",
+                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "0", "JSHMEM_GPU_COLL_CE_MIN", "1"), "GPU_collectives",
+                "world", "strided:0:1:2", "strided:1:1:1");
+    }
+
+    @Test
+    void oneFusedBlockAndOneShotEverywhere() {
+        check("1,251,200003", "7,100003", Map.of("JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "1G",
+                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "1G", "JSHMEM_GPU_COLL_CE_MIN", "0"), "GPU_collectives",
+                "world", "strided:1:1:1");
+    }
+
+    @Test
+    void threeBlocksWithLongGridStrideLoops() {
+        check("7,20011,200003", "3001,100003", Map.of("JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "0",
+                "JSHMEM_GPU_COLL_MAX_BLOCKS", "3"), "GPU_collectives", "world", "2d:1");
+    }
+
+    @Test
+    void copyCollectivesForTheBlockingForms() {
+        check("1,7,3001", "1,7,1001", Map.of("JSHMEM_COLLECTIVES", "copy"), "copy_collectives",
+                "world", "strided:1:1:1");
+    }
+
+    private void check(String reduceSizes, String otherSizes, Map<String, String> env, String describes,
+                       String... teams) {
+        List<String> args = new ArrayList<>(List.of(reduceSizes, otherSizes));
+        args.addAll(List.of(teams));
+        String backend = System.getProperty("jshmem.test.backend");
+        MpiJob job = MpiJob.of(NP, GpuCollectivesProgram.class).args(args.toArray(String[]::new))
+                .env("JSHMEM_BACKEND", backend != null && !backend.isBlank() ? backend : "cuda")
+                .timeout(Duration.ofSeconds(600));
+        env.forEach(job::env);
+        JobResult r = RankOutput.run(job, NP);
+        if (!r.succeeded()) {
+            fail("job failed: " + r);
+        }
+        List<String> problems = new ArrayList<>();
+        int checked = CollectivesCheck.verify(r, NP, reduceSizes, otherSizes, List.of(ReduceOp.values()), teams,
+                List.of("host/", "stream/"), problems);
+        CollectivesCheck refs = new CollectivesCheck();
+        int[] world = {0, 1};
+        String misaligned = refs.crc("misaligned", () -> Reference.reduce(DType.FLOAT, ReduceOp.SUM, world,
+                GpuCollectivesProgram.MISALIGNED,
+                CollectivesProgram.seed("misaligned", DType.FLOAT, GpuCollectivesProgram.MISALIGNED)));
+        for (int pe = 0; pe < NP; pe++) {
+            Map<String, String> got = r.reports(pe);
+            String how = got.getOrDefault("collectives", "?");
+            if (!how.startsWith(describes)) {
+                problems.add("PE " + pe + " runs " + how + ", expected " + describes);
+            }
+            for (String spec : teams) {
+                for (String label : CollectivesCheck.labels(spec)) {
+                    if (CollectivesCheck.members(label, NP, pe) == null) {
+                        continue;
+                    }
+                    for (long n : GpuCollectivesProgram.CHAIN_SIZES) {
+                        CollectivesCheck.expect(problems, pe, "chain." + label + "." + n,
+                                got.get("chain." + label + "." + n), "0");
+                        checked++;
+                    }
+                }
+            }
+            CollectivesCheck.expect(problems, pe, "reuse", got.get("reuse"), "0");
+            CollectivesCheck.expect(problems, pe, "misaligned.host", got.get("misaligned.host"), misaligned);
+            CollectivesCheck.expect(problems, pe, "misaligned.stream", got.get("misaligned.stream"),
+                    "IllegalArgumentException");
+            checked += 3;
+        }
+        if (!problems.isEmpty()) {
+            fail(problems.size() + " of " + checked + " results wrong; first ones:\n  "
+                    + String.join("\n  ", problems.subList(0, Math.min(25, problems.size()))));
+        }
+        assertTrue(checked > 0, "nothing checked");
+        System.out.println("[gpu coll] " + NP + " PEs " + String.join(" ", teams) + " " + env + ": " + checked
+                + " results checked against the reference in " + r.elapsed().toMillis() + " ms of job");
+    }
+}
