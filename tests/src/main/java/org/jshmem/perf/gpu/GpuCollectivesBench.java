@@ -94,6 +94,10 @@ public final class GpuCollectivesBench {
                     + " fcollect (n-1)/n x n x bytes/t");
         }
         warmUp(src, dest);
+        if (me == 0) {
+            System.out.println("# warmed up");
+            System.out.flush();
+        }
         for (long bytes = 1024; bytes <= maxBytes; bytes *= 4) {
             long count = bytes / Float.BYTES;
             int iters = bytes < (1 << 20) ? 200 : 20;
@@ -101,16 +105,16 @@ public final class GpuCollectivesBench {
             SymmetricSegment d = dest.asSlice(0, bytes);
             double us = onStream(iters, () -> world.reduceOnStream(ReduceOp.SUM, DType.FLOAT, d, s, count, stream));
             check("reduce on stream", d, count, n);
-            rows.add(new Row("reduce_sum_float", "stream", bytes, iters, us, 2.0 * (n - 1) / n * bytes / (us * 1e3),
+            add(new Row("reduce_sum_float", "stream", bytes, iters, us, 2.0 * (n - 1) / n * bytes / (us * 1e3),
                     reduceAlgorithm(bytes)));
             SymmetricSegment dn = dest.asSlice(0, bytes * n);
             us = onStream(iters, () -> world.fcollectOnStream(dn, s, count, DType.FLOAT, stream));
             check("fcollect on stream", dn, count * n, 1);
-            rows.add(new Row("fcollect_float", "stream", bytes, iters, us, (n - 1.0) / n * n * bytes / (us * 1e3),
+            add(new Row("fcollect_float", "stream", bytes, iters, us, (n - 1.0) / n * n * bytes / (us * 1e3),
                     pullAlgorithm(bytes, bytes * n)));
         }
         double us = onStream(1000, () -> world.barrierOnStream(stream));
-        rows.add(new Row("barrier", "stream", 0, 1000, us, 0, "one block"));
+        add(new Row("barrier", "stream", 0, 1000, us, 0, "one block"));
         for (long bytes : new long[] {1024, 1 << 20, 64L << 20}) {
             if (bytes > maxBytes) {
                 continue;
@@ -122,15 +126,15 @@ public final class GpuCollectivesBench {
             SymmetricSegment dn = dest.asSlice(0, bytes * n);
             us = blocking(iters, () -> world.reduce(ReduceOp.SUM, DType.FLOAT, d, s, count));
             check("blocking reduce", d, count, n);
-            rows.add(new Row("reduce_sum_float", "blocking", bytes, iters, us, 2.0 * (n - 1) / n * bytes / (us * 1e3),
+            add(new Row("reduce_sum_float", "blocking", bytes, iters, us, 2.0 * (n - 1) / n * bytes / (us * 1e3),
                     reduceAlgorithm(bytes)));
             us = blocking(iters, () -> world.fcollect(dn, s, count, DType.FLOAT));
             check("blocking fcollect", dn, count * n, 1);
-            rows.add(new Row("fcollect_float", "blocking", bytes, iters, us, (n - 1.0) / n * n * bytes / (us * 1e3),
+            add(new Row("fcollect_float", "blocking", bytes, iters, us, (n - 1.0) / n * n * bytes / (us * 1e3),
                     pullAlgorithm(bytes, bytes * n)));
         }
         us = blocking(1000, world::barrier);
-        rows.add(new Row("barrier", "blocking", 0, 1000, us, 0, "host"));
+        add(new Row("barrier", "blocking", 0, 1000, us, 0, "host"));
         if (me == 0) {
             print();
             if (csv != null) {
@@ -248,6 +252,16 @@ public final class GpuCollectivesBench {
     }
 
     // ---------------------------------------------------------------- output
+
+    /** Keeps a row and, on PE 0, prints it at once (a run cut short still shows what it measured). */
+    private void add(Row r) {
+        rows.add(r);
+        if (shmem.myPe() == 0) {
+            System.out.printf(Locale.ROOT, "# measured: %s %s %d bytes: %.2f us/call, %.1f GB/s bus (%s)%n", r.collective(),
+                    r.form(), r.bytes(), r.us(), r.busBw(), r.algorithm());
+            System.out.flush();
+        }
+    }
 
     private void print() {
         System.out.printf("%-18s %-9s %12s %7s %12s %12s  %s%n", "collective", "form", "bytes", "iters", "us/call",
