@@ -1,6 +1,7 @@
 package org.jshmem.collectives;
 
 import org.jshmem.DType;
+import org.jshmem.HeapBoundsException;
 import org.jshmem.ReduceOp;
 
 /**
@@ -38,4 +39,12 @@ public interface Collectives {
 
     /** One line about the algorithms and thresholds, for benchmark headers. */
     String describe();
+
+    /** The error every member of a {@link #collect} throws when the destination is too small for {@code counts} (bytes per team PE). */
+    static HeapBoundsException collectTooSmall(long[] counts, long dest, long destCapacity) {
+        long total = java.util.Arrays.stream(counts).sum();
+        return new HeapBoundsException("Team.collect: the members contribute " + total + " bytes in all, but the"
+                + " destination has room for " + destCapacity + " (heap offset " + dest + "); bytes per team PE: "
+                + java.util.Arrays.toString(counts) + ". Allocate a destination of at least the total.");
+    }
 }

@@ -5,7 +5,6 @@ import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.jshmem.DType;
-import org.jshmem.HeapBoundsException;
 import org.jshmem.ReduceOp;
 import org.jshmem.host.NodeBarrier;
 import org.jshmem.spi.Backend;
@@ -99,9 +98,7 @@ public final class CopyCollectives implements Collectives {
             if (n > 1) {
                 sync(t, "Team.collect");
             }
-            throw new HeapBoundsException("Team.collect: the members contribute " + at[n] + " bytes in all, but the"
-                    + " destination has room for " + destCapacity + " (heap offset " + dest + "); counts per team PE: "
-                    + java.util.Arrays.toString(counts) + ". Allocate a destination of at least the total.");
+            throw Collectives.collectTooSmall(counts, dest, destCapacity);
         }
         for (int k = 0; k < n; k++) {
             int j = (me + k) % n;

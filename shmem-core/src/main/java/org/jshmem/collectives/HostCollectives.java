@@ -6,7 +6,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.jshmem.DType;
-import org.jshmem.HeapBoundsException;
 import org.jshmem.ReduceOp;
 import org.jshmem.host.NodeBarrier;
 import org.jshmem.host.NodeSharedMemory;
@@ -195,9 +194,7 @@ public final class HostCollectives implements Collectives {
             if (!allStaged) {
                 sync(t, "Team.collect");
             }
-            throw new HeapBoundsException("Team.collect: the members contribute " + total + " bytes in all, but the"
-                    + " destination has room for " + destCapacity + " (heap offset " + dest + "); counts per team PE: "
-                    + counts(at) + ". Allocate a destination of at least the total.");
+            throw Collectives.collectTooSmall(counts(at), dest, destCapacity);
         }
         MemorySegment.copy(mine, s, mine, d + at[me], bytes);
         for (int k = 1; k < n; k++) {
@@ -215,12 +212,12 @@ public final class HostCollectives implements Collectives {
         return total;
     }
 
-    private static String counts(long[] at) {
-        StringBuilder b = new StringBuilder("[");
-        for (int i = 0; i + 1 < at.length; i++) {
-            b.append(i == 0 ? "" : ", ").append(at[i + 1] - at[i]);
+    private static long[] counts(long[] at) {
+        long[] counts = new long[at.length - 1];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = at[i + 1] - at[i];
         }
-        return b.append(']').toString();
+        return counts;
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 import org.jshmem.DType;
-import org.jshmem.HeapBoundsException;
 import org.jshmem.ReduceOp;
 import org.jshmem.collectives.Collectives;
 import org.jshmem.collectives.CopyCollectives;
@@ -117,9 +116,7 @@ public final class GpuCollectives implements Collectives {
             if (n > 1) {
                 sync(t);   // every member has read the counts before any rewrites its word
             }
-            throw new HeapBoundsException("Team.collect: the members contribute " + total + " bytes in all, but the"
-                    + " destination has room for " + destCapacity + " (heap offset " + dest + "). Allocate a destination"
-                    + " of at least the total.");
+            throw Collectives.collectTooSmall(counts, dest, destCapacity);
         }
         // no closing host sync needed for the counts: a member rewrites its word only in a later
         // collect, after this one's device exit sync, which every member passes after reading them
