@@ -28,6 +28,7 @@ if ! command -v nvcc >/dev/null; then    # the anchor is compiled with nvcc
   for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do [ -x "$d/nvcc" ] && { PATH=$PATH:$d; break; }; done
 fi
 cp="$here/lib/*:$here/mpi.jar"
+. "$here/one-gpu.sh"
 
 # jshmem perf on 2 PEs of the GPU heap: perf NAME LIMIT_S ARGS...; writes $work/NAME.csv
 perf() {
@@ -108,11 +109,12 @@ main() {
   "$java" -version 2>&1 | head -1
 
   anchors=$here/anchors
-  if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -lt 2 ]; then
+  if [ "$(gpu_count)" -lt 2 ]; then
     # One GPU: both PEs (jshmem's and NVSHMEM's) share it, under MPS so that their kernels run at the
     # same time. The anchor picks device = rank, which one GPU lacks: a copy picks rank mod count.
     # Figures on one GPU are not NVLink figures; the two libraries are still compared in one run.
-    echo "== one GPU: both PEs on it, MPS started, anchor adapted (device = rank mod device count)"
+    echo "== one GPU: both PEs on it, anchor adapted (device = rank mod device count)"
+    mps_start
     anchors=$work/anchors && cp -r "$here/anchors" "$anchors"
     sed -i 's/CK(cudaSetDevice(rank));/{ int nd = 1; CK(cudaGetDeviceCount(\&nd)); CK(cudaSetDevice(rank % nd)); }/' \
       "$anchors/nvshmem_anchor.cu"
@@ -149,4 +151,5 @@ main() {
 }
 
 main "$@" 2>&1 | tee "$out/bench-gpu.log"
+mps_stop
 rm -rf "$work"

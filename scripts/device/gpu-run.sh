@@ -17,18 +17,33 @@ export JSHMEM_MPI_JAR=$here/mpi.jar JSHMEM_MPI_LIB_DIR=/usr/lib/x86_64-linux-gnu
 cp="$here/lib/*:$here/mpi.jar"
 jars=$(printf '%s:' "$here"/lib/*.jar)   # spelled out: the JUnit console launcher does not expand "lib/*"
 testcp="$here/test-classes:${jars}$here/mpi.jar"
+. "$here/one-gpu.sh"
 junit() {
   java -Djshmem.test.classpath="$testcp" -Djava.library.path=/usr/lib/x86_64-linux-gnu "$@"
+}
+# JUnit console with JVM options $1 (e.g. the test backend): the given selection, or on one GPU the
+# selection under MPS less the trap tests, then the trap tests without MPS (see one-gpu.sh).
+suite() {
+  local props=($1); shift
+  local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=tree --disable-banner)
+  if [ "$(gpu_count)" -ge 2 ]; then
+    junit "${launcher[@]}" "$@"; return
+  fi
+  mps_start
+  junit "${launcher[@]}" --exclude-tag debug-trap "$@"; local rc=$?
+  mps_stop
+  echo "== the debug-trap tests, without MPS"
+  junit "${launcher[@]}" --select-class org.jshmem.it.gpu.DeviceApiTest --include-tag debug-trap || rc=$?
+  return $rc
 }
 step=${1:-tests}; shift || true
 case $step in
   tests)
-    junit -Djshmem.test.backend=cuda -jar "$here/junit-platform-console-standalone.jar" execute \
-      -cp "$testcp" --select-package org.jshmem.it --exclude-classname '.*BootstrapFailureTest' \
-      --details=tree --disable-banner "$@" 2>&1 | tee "$out/gpu-tests.log" ;;
+    suite -Djshmem.test.backend=cuda --select-package org.jshmem.it \
+      --exclude-classname '.*BootstrapFailureTest' "$@" 2>&1 | tee "$out/gpu-tests.log" ;;
   gpu-tests)
-    junit -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --select-package org.jshmem.it \
-      --select-package org.jshmem.perf --include-tag gpu --details=tree --disable-banner "$@" 2>&1 | tee "$out/gpu-only-tests.log" ;;
+    suite "" --select-package org.jshmem.it --select-package org.jshmem.perf --include-tag gpu "$@" 2>&1 \
+      | tee "$out/gpu-only-tests.log" ;;
   torch-allocator)
     python3 "$here/torch_allocator.py" "$here/libfinegrained_alloc_cuda.so" 2>&1 | tee "$out/torch-allocator.log" ;;
   anchors)

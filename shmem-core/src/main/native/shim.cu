@@ -161,11 +161,13 @@ int jshmem_rt_get_device(int *dev) {
   return 0;
 }
 
-int jshmem_rt_device_info(int dev, char *name, int name_len, int *cc_major, int *cc_minor, int *sm_count,
-                          size_t *total_mem) {
+int jshmem_rt_device_info(int dev, char *name, int name_len, char *pci, int pci_len, int *cc_major,
+                          int *cc_minor, int *sm_count, size_t *total_mem) {
   gpuDeviceProp_t p;
   GPU_TRY(gpuGetDeviceProperties(&p, dev));
   if (name != NULL && name_len > 0) snprintf(name, (size_t)name_len, "%s", p.name);
+  if (pci != NULL && pci_len > 0)
+    snprintf(pci, (size_t)pci_len, "%04x:%02x:%02x", p.pciDomainID, p.pciBusID, p.pciDeviceID);
   if (cc_major) *cc_major = p.major;
   if (cc_minor) *cc_minor = p.minor;
   if (sm_count) *sm_count = p.multiProcessorCount;

@@ -34,10 +34,11 @@ int jshmem_rt_device_count(int *count);
 /* Makes `dev` the device of this process (see Conventions) and of the calling thread. */
 int jshmem_rt_set_device(int dev);
 int jshmem_rt_get_device(int *dev);
-/* Name (NUL-terminated, truncated to name_len), compute capability (HIP: the gfx major/minor the
- * runtime reports), multiprocessor count and memory. Any output pointer may be NULL. */
-int jshmem_rt_device_info(int dev, char *name, int name_len, int *cc_major, int *cc_minor, int *sm_count,
-                          size_t *total_mem);
+/* Name and PCI address ("domain:bus:device", the same in every process whatever its visible
+ * devices; NUL-terminated, truncated to the given lengths), compute capability (HIP: the gfx
+ * major/minor the runtime reports), multiprocessor count and memory. Any output pointer may be NULL. */
+int jshmem_rt_device_info(int dev, char *name, int name_len, char *pci, int pci_len, int *cc_major,
+                          int *cc_minor, int *sm_count, size_t *total_mem);
 /* *can = 1 if `dev` can map `peer`'s memory (always 1 when dev == peer). */
 int jshmem_rt_can_access_peer(int dev, int peer, int *can);
 int jshmem_rt_device_synchronize(void);

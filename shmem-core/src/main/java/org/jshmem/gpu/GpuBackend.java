@@ -8,6 +8,8 @@ import static org.jshmem.gpu.GpuHeapDescriptor.INTERNAL_SIZE;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -30,12 +32,15 @@ import org.jshmem.spi.Backend;
 public final class GpuBackend implements Backend {
     private static final long STAGING_BYTES = 4L << 20;
     private static final long HANDLE_BYTES = 256;
+    private static final int PCI_ADDRESS_BYTES = 32;
 
     private final String platform;
     private final int myPe;
     private final int nPes;
     private final int device;
     private final Shim.DeviceInfo deviceInfo;
+    /** PEs of the job on this PE's device (1 unless several share a GPU, e.g. under MPS). */
+    private final int pesOnDevice;
     private final long heapBytes;
     private final long[] peerBase;
     private final MemorySegment stream;
@@ -65,6 +70,7 @@ public final class GpuBackend implements Backend {
         }
         Shim.setDevice(device);
         this.deviceInfo = Shim.deviceInfo(device);
+        this.pesOnDevice = pesOnDevice(boot, deviceInfo.pciAddress());
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
         this.smCopyMax = config.smCopyMaxBytes();
         this.stream = Shim.streamCreate();
@@ -197,9 +203,25 @@ public final class GpuBackend implements Backend {
         }
     }
 
-    /** Multiprocessors (SMs / CUs) of this PE's device. */
-    public int multiprocessors() {
-        return deviceInfo.multiprocessors();
+    /**
+     * This PE's share of its device's multiprocessors (SMs / CUs): all of them, or an equal part
+     * when several PEs share the device. A collective kernel whose blocks wait for the peers' kernels
+     * must not take more: were one PE's blocks to fill the device, a peer's kernel could not start
+     * and both would wait for ever.
+     */
+    public int multiprocessorsPerPe() {
+        return Math.max(1, deviceInfo.multiprocessors() / pesOnDevice);
+    }
+
+    private static int pesOnDevice(Bootstrap boot, String pciAddress) {
+        byte[] mine = Arrays.copyOf(pciAddress.getBytes(StandardCharsets.US_ASCII), PCI_ADDRESS_BYTES);
+        byte[] all = boot.allgather(mine);
+        int same = 0;
+        for (int pe = 0; pe < boot.size(); pe++) {
+            same += Arrays.equals(all, pe * PCI_ADDRESS_BYTES, (pe + 1) * PCI_ADDRESS_BYTES, mine, 0, PCI_ADDRESS_BYTES)
+                    ? 1 : 0;
+        }
+        return same;
     }
 
     /** The device state struct ({@code jshmem_device_state_t}), for modules that bind it. */

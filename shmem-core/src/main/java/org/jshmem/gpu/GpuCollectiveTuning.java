@@ -20,9 +20,10 @@ package org.jshmem.gpu;
  *                         member) are at least this move them with the copy engines
  *                         ({@code cudaMemcpyAsync} pulls, the peers' pieces on side streams, so that
  *                         they overlap); smaller ones with SM kernels; 0: never the copy engines
- * @param maxBlocks        most blocks of a many-block kernel; 0: one per multiprocessor (the kernels
- *                         use up to 128 registers per thread at 512 threads a block: one block fits
- *                         an SM)
+ * @param maxBlocks        most blocks of a many-block kernel; 0: one per multiprocessor of this PE's
+ *                         share of its device (all of them, or 1/k when k PEs share it: the blocks
+ *                         wait for the peers' kernels, which must find room) (the kernels use up to
+ *                         128 registers per thread at 512 threads a block: one block fits an SM)
  */
 public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks) {
     /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 rounds). */

@@ -48,7 +48,7 @@ public final class GpuCollectives implements Collectives {
     private final NodeBarrier barrier;
     private final Waiter waiter;
     private final GpuCollectiveTuning tuning;
-    private final int multiprocessors;
+    private final int smShare;
     private final CopyCollectives fallback;
     private final int myPe;
 
@@ -58,7 +58,7 @@ public final class GpuCollectives implements Collectives {
         this.barrier = barrier;
         this.waiter = waiter;
         this.tuning = tuning;
-        this.multiprocessors = gpu.multiprocessors();
+        this.smShare = gpu.multiprocessorsPerPe();
         this.fallback = new CopyCollectives(gpu, barrier);
     }
 
@@ -165,7 +165,7 @@ public final class GpuCollectives implements Collectives {
         long bytes = nelems * type.byteSize();
         boolean twoShot = tuning.reduceTwoShot(t.size(), bytes, dest == src);
         Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, twoShot,
-                tuning.blocks(bytes, multiprocessors), stream);
+                tuning.blocks(bytes, smShare), stream);
     }
 
     /** Like {@link #fcollect}, queued on {@code stream}. */
@@ -173,7 +173,7 @@ public final class GpuCollectives implements Collectives {
         if (bytes == 0) {
             return;
         }
-        Shim.collFcollect(t.slot(), at(dest), at(src), bytes, tuning.blocks(bytes * t.size(), multiprocessors),
+        Shim.collFcollect(t.slot(), at(dest), at(src), bytes, tuning.blocks(bytes * t.size(), smShare),
                 tuning.copyEngine(bytes), stream);
     }
 
@@ -198,7 +198,7 @@ public final class GpuCollectives implements Collectives {
                 sum += bytesPerMember[i];
             }
             offsets.setAtIndex(JAVA_LONG, n, sum);
-            Shim.collCollect(t.slot(), at(dest), at(src), offsets, tuning.blocks(total, multiprocessors),
+            Shim.collCollect(t.slot(), at(dest), at(src), offsets, tuning.blocks(total, smShare),
                     tuning.copyEngine(total / n), stream);
         }
     }
@@ -208,7 +208,7 @@ public final class GpuCollectives implements Collectives {
         if (bytesPerPe == 0) {
             return;
         }
-        Shim.collAlltoall(t.slot(), at(dest), at(src), bytesPerPe, tuning.blocks(bytesPerPe * t.size(), multiprocessors),
+        Shim.collAlltoall(t.slot(), at(dest), at(src), bytesPerPe, tuning.blocks(bytesPerPe * t.size(), smShare),
                 tuning.copyEngine(bytesPerPe), stream);
     }
 
@@ -217,7 +217,7 @@ public final class GpuCollectives implements Collectives {
         if (bytes == 0) {
             return;
         }
-        Shim.collBroadcast(t.slot(), at(dest), at(src), bytes, root, tuning.blocks(bytes, multiprocessors),
+        Shim.collBroadcast(t.slot(), at(dest), at(src), bytes, root, tuning.blocks(bytes, smShare),
                 tuning.copyEngine(bytes), stream);
     }
 

@@ -29,7 +29,7 @@ public final class Shim {
     private static final MethodHandle DEVICE_COUNT = h("jshmem_rt_device_count", INT_ADDR);
     private static final MethodHandle SET_DEVICE = h("jshmem_rt_set_device", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle DEVICE_INFO = h("jshmem_rt_device_info", FunctionDescriptor.of(JAVA_INT,
-            JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle CAN_ACCESS_PEER = h("jshmem_rt_can_access_peer",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle DEVICE_SYNCHRONIZE = h("jshmem_rt_device_synchronize", FunctionDescriptor.of(JAVA_INT));
@@ -167,23 +167,28 @@ public final class Shim {
         call("set device " + device, () -> (int) SET_DEVICE.invokeExact(device));
     }
 
-    /** Name, compute capability, multiprocessors and memory of a device. */
-    public record DeviceInfo(int ordinal, String name, int ccMajor, int ccMinor, int multiprocessors, long memoryBytes) {
+    /**
+     * Name, PCI address ({@code domain:bus:device}, which names the device in every process, unlike
+     * the ordinal), compute capability, multiprocessors and memory of a device.
+     */
+    public record DeviceInfo(int ordinal, String name, String pciAddress, int ccMajor, int ccMinor, int multiprocessors,
+                             long memoryBytes) {
         @Override
         public String toString() {
-            return name + " (device " + ordinal + ", cc " + ccMajor + "." + ccMinor + ", " + multiprocessors + " SMs, "
-                    + memoryBytes / (1L << 30) + " GiB)";
+            return name + " (device " + ordinal + ", PCI " + pciAddress + ", cc " + ccMajor + "." + ccMinor + ", "
+                    + multiprocessors + " SMs, " + memoryBytes / (1L << 30) + " GiB)";
         }
     }
 
     public static DeviceInfo deviceInfo(int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment name = a.allocate(256);
+            MemorySegment pci = a.allocate(32);
             MemorySegment ints = a.allocate(JAVA_INT, 3);
             MemorySegment mem = a.allocate(JAVA_LONG);
-            call("device info " + device,
-                    () -> (int) DEVICE_INFO.invokeExact(device, name, 256, ints, ints.asSlice(4), ints.asSlice(8), mem));
-            return new DeviceInfo(device, name.getString(0), ints.get(JAVA_INT, 0), ints.get(JAVA_INT, 4),
+            call("device info " + device, () -> (int) DEVICE_INFO.invokeExact(device, name, 256, pci, 32, ints,
+                    ints.asSlice(4), ints.asSlice(8), mem));
+            return new DeviceInfo(device, name.getString(0), pci.getString(0), ints.get(JAVA_INT, 0), ints.get(JAVA_INT, 4),
                     ints.get(JAVA_INT, 8), mem.get(JAVA_LONG, 0));
         }
     }

@@ -67,7 +67,7 @@ public final class GpuCollectivesBench {
         this.n = shmem.nPes();
         this.world = shmem.teamWorld();
         this.tuning = shmem.config().gpuCollectiveTuning();
-        this.sms = shmem.unwrap(GpuBackend.class).multiprocessors();
+        this.sms = shmem.unwrap(GpuBackend.class).multiprocessorsPerPe();
     }
 
     public static void main(String[] args) {

@@ -119,6 +119,8 @@ class DeviceApiTest {
         assertAll(checks);
     }
 
+    /** Tagged so that a one-GPU run can keep these out of MPS (scripts/device/one-gpu.sh says why). */
+    @Tag("debug-trap")
     @ParameterizedTest(name = "case {0}")
     @ValueSource(ints = {0, 1, 2, 3, 4, 5, 6})
     void debugModeTrapsAnInvalidCall(int which) {
