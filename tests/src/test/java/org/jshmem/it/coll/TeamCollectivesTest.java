@@ -14,7 +14,7 @@ import org.jshmem.it.MpiJob;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every collective x type x operation on 1, 2, 3 and 4 PEs, on the world, the shared team,
+ * Every collective x type x operation on 1, 2, 3, 4 and 8 PEs, on the world, the shared team,
  * strided sub-teams and 2D splits, at sizes that are not multiples of anything convenient and
  * that cross every algorithm's threshold; the PEs report CRCs of their results and this test
  * compares them with a sequential reference ({@link Reference}). Further jobs run the other
@@ -51,6 +51,12 @@ class TeamCollectivesTest {
     @Test
     void fourPesStridedAnd2d() {
         check(4, REDUCE_SIZES, OTHER_SIZES, Map.of(), "world", "strided:1:2:2", "2d:2", "2d:3");
+    }
+
+    /** Eight PEs (oversubscribed here; on a GPU machine, eight GPUs or eight PEs sharing fewer): ragged 2D rows, a strided team. */
+    @Test
+    void eightPesOddTeamShapes() {
+        check(8, "1,251,3001", "1,7,251", Map.of(), "world", "strided:1:2:3", "2d:3");
     }
 
     @Test
