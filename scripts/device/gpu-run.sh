@@ -7,6 +7,8 @@
 #   gpu-run.sh bench-coll [max [reps]] GPU collectives benchmark (GpuCollectivesBench), 2 PEs: default
 #                                      thresholds, then reductions always two-shot, always one-shot,
 #                                      and no copy engines; CSV and log per run in $OUT
+#   gpu-run.sh scaling [counts]        GpuCollectivesBench on 2, 4 and 8 PEs (or the counts given), up to
+#                                      16 MB, one CSV per count, and the bus bandwidth chart (ScalingChart)
 #   gpu-run.sh cmd ...                 any command with the environment set
 # Logs go to $OUT when it is set.
 set -uo pipefail
@@ -59,6 +61,17 @@ case $step in
         -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.gpu.GpuCollectivesBench \
         "$out/gpu-coll-$name.csv" "$@" 2>&1 | tee "$out/gpu-coll-$name.log"
     done ;;
+  scaling)
+    [ "$(gpu_count)" -lt 2 ] && mps_start
+    for n in ${1:-2 4 8}; do
+      echo "== GpuCollectivesBench, $n PEs on $(gpu_count) GPU(s)"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=512M timeout 150 mpirun -np "$n" --oversubscribe java \
+        --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
+        org.jshmem.perf.gpu.GpuCollectivesBench "$out/gpu-coll-${n}pe.csv" 16M 3 2>&1 | tee "$out/gpu-coll-${n}pe.log"
+    done
+    mps_stop
+    java -cp "$cp" org.jshmem.perf.ScalingChart -o "$out/busbw-vs-pes.png" --sizes 64K,1M,16M \
+      --title "GPU collectives on $(gpu_count) GPU(s): bus bandwidth against PEs" "$out"/gpu-coll-*pe.csv ;;
   cmd) "$@" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac
