@@ -4,10 +4,7 @@ import static org.jshmem.it.PeProgram.report;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
@@ -99,51 +96,8 @@ public final class CollectivesProgram {
         destBlock = shmem.malloc(LEAD_GUARD + bytes);
         dest = destBlock.asSlice(LEAD_GUARD, bytes);
         host = LocalCopy.buffer(LEAD_GUARD + bytes);
-        Map<String, Team> teams = new LinkedHashMap<>();
-        List<AutoCloseable> toClose = new ArrayList<>();
-        for (String spec : teamSpecs) {
-            if (spec.equals("world")) {
-                teams.put(spec, shmem.teamWorld());
-            } else if (spec.equals("shared")) {
-                teams.put(spec, shmem.teamShared());
-            } else if (spec.startsWith("strided:")) {
-                String[] p = spec.split(":");
-                Optional<Team> t = shmem.teamWorld().splitStrided(Integer.parseInt(p[1]), Integer.parseInt(p[2]),
-                        Integer.parseInt(p[3]));
-                t.ifPresent(toClose::add);
-                teams.put(spec, t.orElse(null));
-            } else if (spec.startsWith("2d:")) {
-                Team.Split2d s = shmem.teamWorld().split2d(Integer.parseInt(spec.substring(3)));
-                toClose.add(s);
-                teams.put(spec + ".x", s.x());
-                teams.put(spec + ".y", s.y());
-            } else {
-                throw new IllegalArgumentException("unknown team " + spec);
-            }
-        }
-        for (Map.Entry<String, Team> e : teams.entrySet()) {
-            Team t = e.getValue();
-            String label = e.getKey();
-            if (t == null) {
-                report(me, "layout." + label, "none");
-                continue;
-            }
-            StringBuilder members = new StringBuilder();
-            StringBuilder back = new StringBuilder();
-            for (int i = 0; i < t.nPes(); i++) {
-                members.append(i == 0 ? "" : ",").append(t.worldPe(i));
-                back.append(i == 0 ? "" : ",").append(shmem.teamWorld().translatePe(t.worldPe(i), t));
-            }
-            report(me, "layout." + label, t.myPe() + "/" + t.nPes() + ":" + members);
-            report(me, "translate." + label, back + ":" + t.translatePe(t.myPe(), shmem.teamWorld()));
-            exercise(t, label, reduceSizes, otherSizes);
-        }
-        for (int i = toClose.size() - 1; i >= 0; i--) {
-            try {
-                toClose.get(i).close();
-            } catch (Exception x) {
-                throw new IllegalStateException(x);
-            }
+        try (JobTeams teams = new JobTeams(shmem, teamSpecs)) {
+            teams.forEachMember((label, t) -> exercise(t, label, reduceSizes, otherSizes));
         }
         shmem.free(destBlock);
         shmem.free(src);

@@ -5,11 +5,7 @@ import static org.jshmem.it.PeProgram.report;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
@@ -81,55 +77,14 @@ public final class GpuCollectivesProgram {
         src = shmem.malloc(bytes);
         dest = shmem.malloc(bytes);
         host = arena.allocate(bytes, 64);
-        Map<String, Team> teams = new LinkedHashMap<>();
-        List<AutoCloseable> toClose = new ArrayList<>();
-        for (String spec : teamSpecs) {
-            if (spec.equals("world")) {
-                teams.put(spec, shmem.teamWorld());
-            } else if (spec.equals("shared")) {
-                teams.put(spec, shmem.teamShared());
-            } else if (spec.startsWith("strided:")) {
-                String[] p = spec.split(":");
-                Optional<Team> t = shmem.teamWorld().splitStrided(Integer.parseInt(p[1]), Integer.parseInt(p[2]),
-                        Integer.parseInt(p[3]));
-                t.ifPresent(toClose::add);
-                teams.put(spec, t.orElse(null));
-            } else if (spec.startsWith("2d:")) {
-                Team.Split2d s = shmem.teamWorld().split2d(Integer.parseInt(spec.substring(3)));
-                toClose.add(s);
-                teams.put(spec + ".x", s.x());
-                teams.put(spec + ".y", s.y());
-            } else {
-                throw new IllegalArgumentException("unknown team " + spec);
-            }
-        }
-        for (Map.Entry<String, Team> e : teams.entrySet()) {
-            Team t = e.getValue();
-            String label = e.getKey();
-            if (t == null) {
-                report(me, "layout." + label, "none");
-                continue;
-            }
-            StringBuilder members = new StringBuilder();
-            StringBuilder back = new StringBuilder();
-            for (int i = 0; i < t.nPes(); i++) {
-                members.append(i == 0 ? "" : ",").append(t.worldPe(i));
-                back.append(i == 0 ? "" : ",").append(shmem.teamWorld().translatePe(t.worldPe(i), t));
-            }
-            report(me, "layout." + label, t.myPe() + "/" + t.nPes() + ":" + members);
-            report(me, "translate." + label, back + ":" + t.translatePe(t.myPe(), shmem.teamWorld()));
-            exercise(t, "host/" + label, false, reduceSizes, otherSizes);
-            exercise(t, "stream/" + label, true, reduceSizes, otherSizes);
-            for (long c : CHAIN_SIZES) {
-                report(me, "chain." + label + "." + c, chain(t, c));
-            }
-        }
-        for (int i = toClose.size() - 1; i >= 0; i--) {
-            try {
-                toClose.get(i).close();
-            } catch (Exception x) {
-                throw new IllegalStateException(x);
-            }
+        try (JobTeams teams = new JobTeams(shmem, teamSpecs)) {
+            teams.forEachMember((label, t) -> {
+                exercise(t, "host/" + label, false, reduceSizes, otherSizes);
+                exercise(t, "stream/" + label, true, reduceSizes, otherSizes);
+                for (long c : CHAIN_SIZES) {
+                    report(me, "chain." + label + "." + c, chain(t, c));
+                }
+            });
         }
         // a new team in a slot the closed teams used: its device cells must count from zero again
         long reuseBad = 0;
