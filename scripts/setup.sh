@@ -68,7 +68,9 @@ if [ ! -s "$mpi_jar" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$mpi_pkg_version" 
   if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
     [ -n "$codename" ] || die "cannot tell the Debian release (VERSION_CODENAME) to add a deb-src entry"
-    uri=$(grep -rhsoE 'https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ | head -1)
+    # the mirror of an active entry (not of a comment): "URIs: <uri>" (deb822) or "deb <uri> ..."
+    uri=$(grep -rhsE '^(URIs:|deb) ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
+      | grep -oE 'https?://[^ ]+/debian/?' | head -1)
     say "adding a deb-src entry for $codename (${uri:-http://deb.debian.org/debian})"
     printf 'Types: deb-src\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
       "${uri:-http://deb.debian.org/debian}" "$codename" "$codename" | "${sudo_cmd[@]}" tee "$src_list" >/dev/null
