@@ -65,12 +65,13 @@ stamp=$root/build/mpi/VERSION
 if [ ! -s "$mpi_jar" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$mpi_pkg_version" ]; then
   say "building the OpenMPI Java bindings jar from Debian's openmpi $mpi_pkg_version source"
   src_list=/etc/apt/sources.list.d/jshmem-deb-src.sources
-  if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  apt_sources=(-r --include='*.list' --include='*.sources' /etc/apt/sources.list.d)
+  [ -f /etc/apt/sources.list ] && apt_sources+=(/etc/apt/sources.list)
+  if ! grep -qsE '^(Types:.*deb-src|deb-src )' "${apt_sources[@]}"; then
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
     [ -n "$codename" ] || die "cannot tell the Debian release (VERSION_CODENAME) to add a deb-src entry"
     # the mirror of an active entry (not of a comment): "URIs: <uri>" (deb822) or "deb <uri> ..."
-    uri=$(grep -rhsE '^(URIs:|deb) ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
-      | grep -oE 'https?://[^ ]+/debian/?' | head -1)
+    uri=$({ grep -hsE '^(URIs:|deb) ' "${apt_sources[@]}" || true; } | grep -oE 'https?://[^ ]+/debian/?' | head -1 || true)
     say "adding a deb-src entry for $codename (${uri:-http://deb.debian.org/debian})"
     printf 'Types: deb-src\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
       "${uri:-http://deb.debian.org/debian}" "$codename" "$codename" | "${sudo_cmd[@]}" tee "$src_list" >/dev/null
