@@ -99,9 +99,10 @@ public final class ScalingChart implements Callable<Integer> {
 
     private static List<Point> gpuBench(List<String> lines, List<Long> sizes) {
         List<Point> points = new ArrayList<>();
-        for (String l : lines.subList(1, lines.size())) {
+        for (String l : lines) {
             String[] f = l.split(",");   // collective,form,bytes,iters,us_per_call,busbw_GBps,algorithm,pes
-            if (f.length < 8 || l.startsWith("#") || !sizes.contains(Long.parseLong(f[2]))) {
+            boolean data = !l.startsWith("#") && !l.startsWith("collective,") && f.length >= 8;
+            if (!data || !sizes.contains(Long.parseLong(f[2]))) {
                 continue;
             }
             points.add(new Point(f[0] + " " + f[1] + " " + Sizes.format(Long.parseLong(f[2])), Integer.parseInt(f[7]),
