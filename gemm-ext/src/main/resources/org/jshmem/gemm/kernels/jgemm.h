@@ -1,0 +1,159 @@
+/*
+ * jgemm.h - the contract between gemm-ext's Java side and its kernels: the launch parameters, the
+ * Stream-K schedule walk, and the workspace/flag layout. Mirrored by org.jshmem.gemm.KernelParams
+ * (field order and offsets) and org.jshmem.gemm.StreamKSchedule (the arithmetic): change all three
+ * together.
+ *
+ * GEMM conventions (cuBLAS names, row-major storage): C[m x n] = A[m x k] * B[k x n], element (i, j)
+ * of A at a[i * lda + j]. Inputs fp16 or bf16 (JGEMM_DTYPE), fp32 accumulation, output in the input
+ * type.
+ *
+ * Stream-K schedule (StreamKSchedule.java): the output is cut into tiles_m x tiles_n tiles of
+ * JGEMM_BM x JGEMM_BN, numbered in grouped order (group_m tile-rows per group, for L2 reuse). Each
+ * tile takes iters_per_tile K-iterations of JGEMM_BK. Tiles [0, sk_tiles) form the Stream-K part:
+ * their sk_tiles * iters_per_tile iterations, in order, are cut into sk_wgs contiguous ranges (the
+ * first sk_extra ranges one iteration longer). Work-group w < sk_wgs walks its range first; then
+ * every work-group w takes the data-parallel tiles sk_tiles + w, sk_tiles + w + grid, ...
+ *
+ * Fix-up: the work-group holding a tile's first iteration owns the tile. A non-owner stores its
+ * fp32 partial in workspace slot w (one slot per work-group: a range enters at most one tile
+ * without owning it) and stamps sk_flags[w] = generation (release, system scope). The owner waits
+ * for the stamps of w+1, w+2, ... (acquire) up to the work-group whose range reaches the tile's end,
+ * adds their partials in that order, and runs the epilogue. Stamps are generations compared with
+ * >=, never reset: back-to-back calls need no clearing.
+ */
+#ifndef JGEMM_H
+#define JGEMM_H
+
+#include <jshmem/jshmem.h>
+
+#ifndef JGEMM_BM
+#define JGEMM_BM 128
+#endif
+#ifndef JGEMM_BN
+#define JGEMM_BN 128
+#endif
+#ifndef JGEMM_BK
+#define JGEMM_BK 32
+#endif
+/* 0: fp16, 1: bf16 (org.jshmem.DType FP16 / BF16 map to these). */
+#ifndef JGEMM_DTYPE
+#define JGEMM_DTYPE 1
+#endif
+
+#if JGEMM_DTYPE == 1
+typedef jshmemi_elem<jshmemi_bf16_tag> jgemm_elem;
+#else
+typedef jshmemi_elem<jshmemi_fp16_tag> jgemm_elem;
+#endif
+typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
+
+/* The collective fused into the epilogue (org.jshmem.gemm.Epilogue ordinals). */
+#define JGEMM_LOCAL 0           /* C tile stored on this PE only */
+#define JGEMM_ALL_SCATTER 1     /* C tile stored into every PE's C at col_offset; arrival stamps */
+#define JGEMM_ALL_REDUCE_ONE 2  /* partial tile pushed to every PE; each PE sums all P itself */
+#define JGEMM_ALL_REDUCE_TWO 3  /* partial tile pushed to its home PE; home sums, pushes the result */
+
+#if JSHMEM_ARCH_HIP
+#define JGEMM_GRID_CONSTANT
+#else
+#define JGEMM_GRID_CONSTANT __grid_constant__
+#endif
+
+/* Launch parameters, passed by value. 8-byte fields first, then 4-byte ones; no padding holes. */
+typedef struct {
+  const jgemm_t *a;               /* m x k, row-major, lda */
+  const jgemm_t *b;               /* k x n, row-major, ldb */
+  jgemm_t *c;                     /* this PE's symmetric C, row-major, ldc */
+  float *workspace;               /* grid slots of BM*BN floats (local) */
+  unsigned long long *sk_flags;   /* grid stamps (local) */
+  jgemm_t *staging;               /* all-reduce staging (symmetric), see jgemm_staging_slot */
+  unsigned long long *arrive;     /* arrival stamps (symmetric), see the epilogue */
+  long long lda, ldb, ldc;        /* elements */
+  unsigned long long generation;  /* this call's stamp, >= 1, +1 per call */
+  int m, n, k;                    /* this PE's GEMM */
+  int tiles_m, tiles_n, iters_per_tile, group_m;
+  int sk_tiles, sk_wgs, sk_iters_per_wg, sk_extra;
+  int grid;                       /* work-groups launched (gridDim.x) */
+  int epilogue;                   /* JGEMM_LOCAL ... JGEMM_ALL_REDUCE_TWO */
+  int col_offset;                 /* all-scatter: column of C where this PE's n columns go */
+  int arrive_base;                /* all-scatter: this PE's first stamp index (its tiles follow) */
+  int arrive_count;               /* all-scatter: stamps over all PEs; all-reduce: tiles */
+  int n_pes;                      /* PEs taking part (the world) */
+  int my_pe;
+  int pad0;
+} jgemm_params;
+
+/* ---- schedule walk ---------------------------------------------------------------------- */
+
+/* One piece of work: iterations [begin, end) of tile `tile`. */
+typedef struct {
+  int tile, begin, end;
+} jgemm_unit;
+
+JSHMEM_DEVICE_INLINE int jgemm_tiles(const jgemm_params &p) { return p.tiles_m * p.tiles_n; }
+
+/* Grouped order: tile t -> (tile row, tile column). */
+JSHMEM_DEVICE_INLINE void jgemm_tile_coords(const jgemm_params &p, int t, int &tm, int &tn) {
+  int per_group = p.group_m * p.tiles_n;
+  int group = t / per_group;
+  int first = group * p.group_m;
+  int rows = p.tiles_m - first < p.group_m ? p.tiles_m - first : p.group_m;
+  int in = t - group * per_group;
+  tm = first + in % rows;
+  tn = in / rows;
+}
+
+/* Global Stream-K iteration range of work-group w (empty when w >= sk_wgs). */
+JSHMEM_DEVICE_INLINE void jgemm_sk_range(const jgemm_params &p, int w, int &start, int &end) {
+  if (w >= p.sk_wgs) {
+    start = end = 0;
+    return;
+  }
+  start = w * p.sk_iters_per_wg + (w < p.sk_extra ? w : p.sk_extra);
+  end = start + p.sk_iters_per_wg + (w < p.sk_extra ? 1 : 0);
+}
+
+/* Iterates the units of work-group w in order: a cursor, so a kernel (or each of its warp roles)
+ * walks the same sequence. Usage: for (jgemm_cursor c(p, w); c.next(p, u);) { ... } */
+struct jgemm_cursor {
+  int pos, end;   /* Stream-K part: global iteration position / end */
+  int dp_tile;    /* next data-parallel tile */
+  JSHMEM_DEVICE_INLINE jgemm_cursor(const jgemm_params &p, int w) {
+    jgemm_sk_range(p, w, pos, end);
+    dp_tile = p.sk_tiles + w;
+  }
+  JSHMEM_DEVICE_INLINE bool next(const jgemm_params &p, jgemm_unit &u) {
+    if (pos < end) {
+      u.tile = pos / p.iters_per_tile;
+      int tile_start = u.tile * p.iters_per_tile;
+      u.begin = pos - tile_start;
+      int stop = tile_start + p.iters_per_tile;
+      if (stop > end) stop = end;
+      u.end = stop - tile_start;
+      pos = stop;
+      return true;
+    }
+    if (dp_tile < jgemm_tiles(p)) {
+      u.tile = dp_tile;
+      u.begin = 0;
+      u.end = p.iters_per_tile;
+      dp_tile += p.grid;
+      return true;
+    }
+    return false;
+  }
+};
+
+/* ---- stamps ------------------------------------------------------------------------------ */
+
+JSHMEM_DEVICE_INLINE void jgemm_stamp(unsigned long long *flag, unsigned long long gen) {
+  jshmemi_st_release_sys(flag, gen);
+}
+JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsigned long long gen) {
+  /* >= in the cyclic sense: a peer may already have stamped a later call. */
+  while ((long long)(jshmemi_ld_acquire_sys(flag) - gen) < 0) {
+  }
+}
+
+#endif /* JGEMM_H */

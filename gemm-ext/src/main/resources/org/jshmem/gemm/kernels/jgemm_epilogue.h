@@ -1,0 +1,266 @@
+/*
+ * jgemm_epilogue.h - what happens to a unit's accumulators once its K-iterations are done: the
+ * Stream-K fix-up and the fused collective. Shared by every GEMM kernel (portable and sm_90a): a
+ * kernel does the Stream-K fix-up on its fp32 accumulators (in shared memory with the helpers below, or
+ * in registers with the protocol helpers jgemm_sk_*), rounds the finished tile into a shared-memory
+ * tile of the output type (JGEMM_BM rows of JGEMM_OTILE_LD elements) and calls jgemm_publish_tile with
+ * the group of threads that run the epilogue. jgemm_finish_unit does all of it for kernels that keep
+ * an fp32 tile in shared memory (JGEMM_BM rows of JGEMM_TILE_LD floats).
+ *
+ * Layouts (sizes computed and checked by org.jshmem.gemm.GemmWorkspace):
+ *   workspace   grid slots of BM*BN floats, row-major, this PE only
+ *   staging     one-shot: [2 parities][n_pes sources][tiles] tiles of BM*BN elements
+ *               two-shot: [n_pes sources][ceil(tiles / n_pes)] on the tile's home PE (tile % n_pes)
+ *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t
+ *               all-reduce: [n_pes][tiles] partial stamps, then [tiles] final stamps (two-shot)
+ * Every PE's C ends bit-identical: partials are rounded to the output type once and summed in PE
+ * order 0..n_pes-1 in fp32.
+ */
+#ifndef JGEMM_EPILOGUE_H
+#define JGEMM_EPILOGUE_H
+
+#include "jgemm.h"
+
+#ifndef JGEMM_TILE_LD
+#define JGEMM_TILE_LD (JGEMM_BN + 4) /* floats per shared-memory tile row: +4 breaks bank conflicts */
+#endif
+#ifndef JGEMM_OTILE_LD
+#define JGEMM_OTILE_LD (JGEMM_BN + 8) /* elements per output-type tile row: +16 bytes */
+#endif
+#define JGEMM_TILE_ELEMS (JGEMM_BM * JGEMM_BN)
+
+/* The threads running the epilogue: each knows its index; sync() is a barrier over exactly them. */
+struct jgemm_block_group {
+  int tid, size;
+  JSHMEM_DEVICE_INLINE jgemm_block_group() : tid((int)threadIdx.x), size((int)blockDim.x) {}
+  JSHMEM_DEVICE_INLINE void sync() const { __syncthreads(); }
+};
+
+/* Before a barrier that hands the group's stores to one thread's system-scope release. */
+JSHMEM_DEVICE_INLINE void jgemm_release_fence() { jshmemi_group_release_fence(); }
+
+/* ---- Stream-K protocol (for kernels that fix up in registers) -------------------------------- */
+
+/* Whether unit u of work-group w must hand its partial over (it does not own the tile). */
+JSHMEM_DEVICE_INLINE bool jgemm_sk_hands_over(const jgemm_unit &u) { return u.begin != 0; }
+/* Whether the owner of unit u must add partials of later work-groups. */
+JSHMEM_DEVICE_INLINE bool jgemm_sk_needs_partials(const jgemm_params &p, const jgemm_unit &u) {
+  return u.begin == 0 && u.end != p.iters_per_tile;
+}
+/* Work-group w's partial slot (BM*BN floats; the layout inside is the kernel's choice). */
+JSHMEM_DEVICE_INLINE float *jgemm_sk_slot(const jgemm_params &p, int w) {
+  return p.workspace + (long long)w * JGEMM_TILE_ELEMS;
+}
+/* Whether work-group v's range reaches the end of tile `tile` (then it is the last contributor). */
+JSHMEM_DEVICE_INLINE bool jgemm_sk_reaches_end(const jgemm_params &p, int v, int tile) {
+  int start, end;
+  jgemm_sk_range(p, v, start, end);
+  return end >= (tile + 1) * p.iters_per_tile;
+}
+/* Protocol: a hand-over writes its slot, then (after a barrier over its writers) one thread calls
+ * jgemm_sk_stamp(p, w). The owner, for v = w+1, w+2, ...: one thread jgemm_sk_wait(p, v), a barrier,
+ * everyone adds slot v, and stops after the v for which jgemm_sk_reaches_end holds. */
+JSHMEM_DEVICE_INLINE void jgemm_sk_stamp(const jgemm_params &p, int w) { jgemm_stamp(p.sk_flags + w, p.generation); }
+JSHMEM_DEVICE_INLINE void jgemm_sk_wait(const jgemm_params &p, int v) { jgemm_wait_stamp(p.sk_flags + v, p.generation); }
+
+/* ---- 8-element packing ------------------------------------------------------------------- */
+
+JSHMEM_DEVICE_INLINE uint4 jgemm_pack8(const float *v) {
+  uint4 o;
+  o.x = jgemm_elem::store(v[0]) | ((unsigned)jgemm_elem::store(v[1]) << 16);
+  o.y = jgemm_elem::store(v[2]) | ((unsigned)jgemm_elem::store(v[3]) << 16);
+  o.z = jgemm_elem::store(v[4]) | ((unsigned)jgemm_elem::store(v[5]) << 16);
+  o.w = jgemm_elem::store(v[6]) | ((unsigned)jgemm_elem::store(v[7]) << 16);
+  return o;
+}
+
+JSHMEM_DEVICE_INLINE void jgemm_unpack8_add(uint4 w, float *acc) {
+  unsigned u[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    acc[2 * i] += jgemm_elem::load((unsigned short)(u[i] & 0xffffu));
+    acc[2 * i + 1] += jgemm_elem::load((unsigned short)(u[i] >> 16));
+  }
+}
+
+/* Rounds an fp32 shared-memory tile into an output-type one. */
+template <class G>
+JSHMEM_DEVICE void jgemm_tile_round(const float *tile, jgemm_t *otile, const G &g) {
+  for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
+    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+    *(uint4 *)(otile + r * JGEMM_OTILE_LD + c) = jgemm_pack8(tile + r * JGEMM_TILE_LD + c);
+  }
+}
+
+/* Stores the otile's valid rows x cols at dst (row-major, ld elements). */
+template <class G>
+JSHMEM_DEVICE void jgemm_tile_store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols, const G &g) {
+  for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
+    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+    if (r >= rows || c >= cols) continue;
+    const jgemm_t *src = otile + r * JGEMM_OTILE_LD + c;
+    jgemm_t *out = dst + r * ld + c;
+    if (c + 8 <= cols && (jshmemi_addr(out) & 15) == 0) {
+      *(uint4 *)out = *(const uint4 *)src;
+    } else {
+      for (int j = 0; j < 8 && c + j < cols; j++) out[j] = src[j];
+    }
+  }
+}
+
+/* Stores the whole otile as a dense BM x BN block (staging slots; always 16-byte aligned). */
+template <class G>
+JSHMEM_DEVICE void jgemm_tile_store_dense(const jgemm_t *otile, jgemm_t *slot, const G &g) {
+  for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
+    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+    *(uint4 *)(slot + r * JGEMM_BN + c) = *(const uint4 *)(otile + r * JGEMM_OTILE_LD + c);
+  }
+}
+
+/* otile = rounded sum over s in [0, n) of slot s (dense, `stride` elements apart), in order, in fp32. */
+template <class G>
+JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, long long stride, int n, const G &g) {
+  for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
+    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int s = 0; s < n; s++) jgemm_unpack8_add(*(const uint4 *)(slots + s * stride + r * JGEMM_BN + c), acc);
+    *(uint4 *)(otile + r * JGEMM_OTILE_LD + c) = jgemm_pack8(acc);
+  }
+}
+
+/* ---- the epilogue ------------------------------------------------------------------------ */
+
+/* Thread 0 waits for a stamp, then the group may read what it released. */
+template <class G>
+JSHMEM_DEVICE void jgemm_group_wait(const unsigned long long *flag, unsigned long long gen, const G &g) {
+  if (g.tid == 0) jgemm_wait_stamp(flag, gen);
+  g.sync();
+  jshmemi_group_acquire_fence();
+}
+
+/* Publishes the group's stores (to any PE) with a stamp on PE pe. */
+template <class G>
+JSHMEM_DEVICE void jgemm_group_stamp(unsigned long long *flag, unsigned long long gen, int pe, const G &g) {
+  jgemm_release_fence();
+  g.sync();
+  if (g.tid == 0) jgemm_stamp((unsigned long long *)jshmem_ptr(flag, pe), gen);
+}
+
+/*
+ * The fused collective on a finished tile t, rounded in `otile` (complete in shared memory: the
+ * caller synchronised the group after writing it). The otile may be overwritten (all-reduce).
+ * Ends with a group barrier: the caller may reuse the otile afterwards.
+ */
+template <class G>
+JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *otile, const G &g) {
+  int tm, tn;
+  jgemm_tile_coords(p, t, tm, tn);
+  int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
+  int rows = p.m - row0 < JGEMM_BM ? p.m - row0 : JGEMM_BM;
+  int cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+  int tiles = jgemm_tiles(p);
+  const unsigned long long gen = p.generation;
+  const long long slot = JGEMM_TILE_ELEMS;
+
+  if (p.epilogue == JGEMM_LOCAL) {
+    jgemm_tile_store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols, g);
+  } else if (p.epilogue == JGEMM_ALL_SCATTER) {
+    for (int i = 0; i < p.n_pes; i++) { /* rotated: PEs do not all write one peer at once */
+      int pe = (p.my_pe + i) % p.n_pes;
+      jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + p.col_offset + col0;
+      jgemm_tile_store(otile, c, p.ldc, rows, cols, g);
+      jgemm_group_stamp(p.arrive + p.arrive_base + t, gen, pe, g);
+    }
+  } else if (p.epilogue == JGEMM_ALL_REDUCE_ONE) {
+    long long parity = (long long)(gen & 1);
+    jgemm_t *mine = p.staging + ((parity * p.n_pes + p.my_pe) * tiles + t) * slot;
+    for (int i = 0; i < p.n_pes; i++) {
+      int pe = (p.my_pe + i) % p.n_pes;
+      jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(mine, pe), g);
+      jgemm_group_stamp(p.arrive + p.my_pe * tiles + t, gen, pe, g);
+    }
+    for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * tiles + t, gen, g);
+    jgemm_tile_sum_slots(otile, p.staging + (parity * p.n_pes * tiles + t) * slot, tiles * slot, p.n_pes, g);
+    g.sync();
+    jgemm_tile_store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols, g);
+  } else { /* JGEMM_ALL_REDUCE_TWO */
+    int home = t % p.n_pes;
+    long long per_src = (tiles + p.n_pes - 1) / p.n_pes;
+    jgemm_t *at_home = p.staging + (p.my_pe * per_src + t / p.n_pes) * slot;
+    jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, home), g);
+    jgemm_group_stamp(p.arrive + p.my_pe * tiles + t, gen, home, g);
+    if (home == p.my_pe) {
+      for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * tiles + t, gen, g);
+      jgemm_tile_sum_slots(otile, p.staging + (t / p.n_pes) * slot, per_src * slot, p.n_pes, g);
+      g.sync();
+      for (int i = 0; i < p.n_pes; i++) {
+        int pe = (p.my_pe + i) % p.n_pes;
+        jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + col0;
+        jgemm_tile_store(otile, c, p.ldc, rows, cols, g);
+        jgemm_group_stamp(p.arrive + p.n_pes * tiles + t, gen, pe, g);
+      }
+    }
+  }
+  g.sync();
+}
+
+/*
+ * For kernels that keep their fp32 accumulators in a shared-memory tile: the unit's partial sum is
+ * in `tile`; fixes up (Stream-K) and, if this work-group owns the tile, rounds it into `otile` and
+ * publishes it. Every thread of the group calls it; w is this work-group's index. Both tiles may be
+ * overwritten. Ends with a group barrier.
+ */
+template <class G>
+JSHMEM_DEVICE void jgemm_finish_unit(const jgemm_params &p, const jgemm_unit &u, int w, float *tile, jgemm_t *otile,
+                                     const G &g) {
+  g.sync(); /* the tile is complete in shared memory */
+  if (jgemm_sk_hands_over(u)) {
+    float *ws = jgemm_sk_slot(p, w);
+    for (int i = g.tid; i < JGEMM_TILE_ELEMS / 4; i += g.size) {
+      int r = i / (JGEMM_BN / 4), c = (i % (JGEMM_BN / 4)) * 4;
+      *(float4 *)(ws + r * JGEMM_BN + c) = *(const float4 *)(tile + r * JGEMM_TILE_LD + c);
+    }
+    jgemm_release_fence();
+    g.sync();
+    if (g.tid == 0) jgemm_sk_stamp(p, w);
+    return;
+  }
+  if (jgemm_sk_needs_partials(p, u)) {
+    for (int v = w + 1; v < p.sk_wgs; v++) {
+      if (g.tid == 0) jgemm_sk_wait(p, v);
+      g.sync();
+      jshmemi_group_acquire_fence();
+      const float *ws = jgemm_sk_slot(p, v);
+      for (int i = g.tid; i < JGEMM_TILE_ELEMS / 4; i += g.size) {
+        int r = i / (JGEMM_BN / 4), c = (i % (JGEMM_BN / 4)) * 4;
+        float4 a = *(const float4 *)(ws + r * JGEMM_BN + c);
+        float4 *t = (float4 *)(tile + r * JGEMM_TILE_LD + c);
+        t->x += a.x;
+        t->y += a.y;
+        t->z += a.z;
+        t->w += a.w;
+      }
+      if (jgemm_sk_reaches_end(p, v, u.tile)) break;
+    }
+    g.sync();
+  }
+  jgemm_tile_round(tile, otile, g);
+  g.sync();
+  jgemm_publish_tile(p, u.tile, otile, g);
+}
+
+/* After its last unit, a work-group waits for its share of the arrivals, so the kernel (and the
+ * stream) completes only when this PE's C is whole. */
+template <class G>
+JSHMEM_DEVICE void jgemm_wait_arrivals(const jgemm_params &p, int w, const G &g) {
+  int first = 0, count = 0;
+  if (p.epilogue == JGEMM_ALL_SCATTER) {
+    count = p.arrive_count;
+  } else if (p.epilogue == JGEMM_ALL_REDUCE_TWO) {
+    first = p.n_pes * jgemm_tiles(p);
+    count = jgemm_tiles(p);
+  }
+  for (int i = w * g.size + g.tid; i < count; i += p.grid * g.size) jgemm_wait_stamp(p.arrive + first + i, p.generation);
+}
+
+#endif /* JGEMM_EPILOGUE_H */
