@@ -155,6 +155,11 @@ public final class Shim {
 
     // ---------------------------------------------------------------- devices
 
+    /** "cuda" or "hip": the platform this process's shim is built for. */
+    public static String platform() {
+        return ShimPlatform.chosen();
+    }
+
     public static int deviceCount() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment n = a.allocate(JAVA_INT);

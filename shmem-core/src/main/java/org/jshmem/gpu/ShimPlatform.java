@@ -29,6 +29,12 @@ final class ShimPlatform {
         chosen = platform;
     }
 
+    /** "cuda" or "hip": the platform this process uses. */
+    static synchronized String chosen() {
+        chosenLibrary();
+        return chosen;
+    }
+
     static synchronized String chosenLibrary() {
         if (chosen == null) {
             throw new IllegalStateException("no GPU platform chosen (internal error: ShimPlatform.choose must run first)");

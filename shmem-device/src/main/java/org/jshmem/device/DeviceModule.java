@@ -89,6 +89,14 @@ public final class DeviceModule implements AutoCloseable {
     }
 
     /**
+     * Like {@link #compile}, through the on-disk {@link KernelCache} at its default location: the
+     * first run compiles and stores the image, later runs (any process of this user) load it.
+     */
+    public static DeviceModule compileCached(Shmem shmem, String source, String name, String... options) {
+        return load(shmem, KernelCache.atDefaultLocation().image(shmem, source, name, options).image(), name);
+    }
+
+    /**
      * Compiles like {@link #compile} but returns the image instead of loading it: a cubin for this
      * PE's device (PTX with a {@code --gpu-architecture=compute_XX} option; a code object on HIP),
      * to keep or ship and later pass to {@link #load(Shmem, byte[], String)}.

@@ -2,6 +2,7 @@ package org.jshmem.device;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.gpu.Shim;
 
@@ -20,6 +21,15 @@ public final class Kernel {
     /** A device pointer to {@code offset} bytes into this PE's copy of {@code segment}, as a launch argument. */
     public static Object pointer(SymmetricSegment segment, long offset) {
         return new KernelArgs.Pointer(segment, offset);
+    }
+
+    /**
+     * A struct argument passed by value (e.g. a parameter block, or a {@code CUtensorMap} for a
+     * {@code __grid_constant__} parameter): its bytes are copied at launch, so the segment may be
+     * reused afterwards. Its layout must match the kernel's C struct exactly.
+     */
+    public static Object byValue(MemorySegment struct) {
+        return new KernelArgs.ByValue(Objects.requireNonNull(struct, "byValue: struct is null"));
     }
 
     /**

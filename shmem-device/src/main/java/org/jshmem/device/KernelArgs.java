@@ -19,7 +19,8 @@ import org.jshmem.SymmetricSegment;
  * {@code int} for {@code int}, {@code long} for {@code long long}/{@code int64_t}/{@code size_t},
  * {@code float}, {@code double}, {@code short}, {@code byte} or {@code boolean} for one byte; a
  * {@link SymmetricSegment} becomes this PE's device address of it, {@link Pointer} a device
- * address with an offset, and a {@link MemorySegment} its raw address (device or pinned memory).
+ * address with an offset, a {@link MemorySegment} its raw address (device or pinned memory), and
+ * {@link Kernel#byValue} a struct's bytes.
  */
 final class KernelArgs {
     private KernelArgs() {
@@ -27,6 +28,10 @@ final class KernelArgs {
 
     /** A symmetric segment plus a byte offset, passed as a device pointer. */
     record Pointer(SymmetricSegment segment, long offset) {
+    }
+
+    /** The bytes of a struct (or a CUtensorMap), passed by value. */
+    record ByValue(MemorySegment bytes) {
     }
 
     static MemorySegment pack(Arena arena, Shmem shmem, String kernel, Object[] args) {
@@ -49,10 +54,11 @@ final class KernelArgs {
             case SymmetricSegment s -> a.allocateFrom(ADDRESS, shmem.deviceAddress(s, 0));
             case Pointer p -> a.allocateFrom(ADDRESS, shmem.deviceAddress(p.segment(), p.offset()));
             case MemorySegment m -> a.allocateFrom(ADDRESS, m);
+            case ByValue v -> a.allocate(v.bytes().byteSize(), 64).copyFrom(v.bytes());
             case null -> throw new IllegalArgumentException("argument " + i + " of kernel " + kernel + " is null");
             default -> throw new IllegalArgumentException("argument " + i + " of kernel " + kernel + " has type "
                     + arg.getClass().getName() + "; pass int, long, float, double, short, byte, boolean,"
-                    + " SymmetricSegment, Kernel.pointer(segment, offset) or MemorySegment");
+                    + " SymmetricSegment, Kernel.pointer(segment, offset), Kernel.byValue(struct) or MemorySegment");
         };
     }
 }

@@ -1,0 +1,258 @@
+package org.jshmem.gemm;
+
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jshmem.Cmp;
+import org.jshmem.DType;
+import org.jshmem.Shmem;
+import org.jshmem.ShmemStream;
+import org.jshmem.SymmetricSegment;
+
+/**
+ * Runs the fused GEMM on a host heap with the kernels' schedule and flag protocol: one thread per
+ * work-group walks {@link StreamKSchedule#units}, computes each unit with scalar fp32 inner
+ * products, and finishes it as {@code jgemm_epilogue.h} does: non-owners hand their partial over
+ * through the workspace and a stamp, owners add the later partials, round the tile, and publish it
+ * (local store, all-scatter puts, one- or two-shot all-reduce through the staging slots), each
+ * publication a put followed by {@code fence} and a stamp. So CI checks the orchestration (schedule,
+ * fix-up, stamps, epilogues, ragged shapes, back-to-back calls) without a GPU.
+ */
+final class CpuExecutor implements GemmExecutor {
+    private final Shmem shmem;
+    private final StreamKSchedule s;
+    private final Epilogue epilogue;
+    private final GemmWorkspace ws;
+    private final DType type;
+    private final int colOffset;
+    private final long ldc;
+    private final ExecutorService workGroups;
+
+    CpuExecutor(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type, int colOffset,
+                long ldc) {
+        this.shmem = shmem;
+        this.s = schedule;
+        this.epilogue = epilogue;
+        this.ws = ws;
+        this.type = type;
+        this.colOffset = colOffset;
+        this.ldc = ldc;
+        this.workGroups = Executors.newFixedThreadPool(schedule.grid(), r -> {
+            Thread t = new Thread(r, "jshmem-gemm-wg");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c, ShmemStream stream, long generation) {
+        GemmShape sh = s.shape();
+        float[] af = widen(a.local(), (long) sh.m() * sh.k());
+        float[] bf = widen(b.local(), (long) sh.k() * sh.n());
+        Call call = new Call(af, bf, c, generation);
+        List<Future<?>> done = new ArrayList<>();
+        for (int w = 0; w < s.grid(); w++) {
+            int wg = w;
+            done.add(workGroups.submit(() -> call.workGroup(wg)));
+        }
+        for (Future<?> f : done) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw new IllegalStateException("GEMM work-group failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the GEMM's work-groups", e);
+            }
+        }
+    }
+
+    private float[] widen(MemorySegment seg, long count) {
+        float[] out = new float[Math.toIntExact(count)];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Elements.toFloat(seg.getAtIndex(JAVA_SHORT_UNALIGNED, i), type);
+        }
+        return out;
+    }
+
+    /** One call's state shared by its work-groups. */
+    private final class Call {
+        private final float[] a;
+        private final float[] b;
+        private final SymmetricSegment c;
+        private final long gen;
+        private final int tm = s.tile().m();
+        private final int tn = s.tile().n();
+        private final int tileElems = tm * tn;
+
+        Call(float[] a, float[] b, SymmetricSegment c, long gen) {
+            this.a = a;
+            this.b = b;
+            this.c = c;
+            this.gen = gen;
+        }
+
+        void workGroup(int w) {
+            float[] acc = new float[tileElems];
+            for (StreamKSchedule.Unit u : s.units(w)) {
+                compute(u, acc);
+                finish(u, w, acc);
+            }
+            waitArrivals(w);
+        }
+
+        private void compute(StreamKSchedule.Unit u, float[] acc) {
+            java.util.Arrays.fill(acc, 0f);
+            GemmShape sh = s.shape();
+            int[] rc = s.tileCoords(u.tile());
+            int row0 = rc[0] * tm, col0 = rc[1] * tn;
+            int rows = Math.min(tm, sh.m() - row0), cols = Math.min(tn, sh.n() - col0);
+            int k0 = u.begin() * s.tile().k(), k1 = Math.min(sh.k(), u.end() * s.tile().k());
+            for (int i = 0; i < rows; i++) {
+                int aRow = (row0 + i) * sh.k();
+                for (int kk = k0; kk < k1; kk++) {
+                    float av = a[aRow + kk];
+                    int bRow = kk * sh.n() + col0;
+                    for (int j = 0; j < cols; j++) {
+                        acc[i * tn + j] += av * b[bRow + j];
+                    }
+                }
+            }
+        }
+
+        private void finish(StreamKSchedule.Unit u, int w, float[] acc) {
+            MemorySegment partials = ws.partials().local();
+            if (!u.owns()) {
+                MemorySegment.copy(acc, 0, partials, JAVA_FLOAT_UNALIGNED, (long) w * tileElems * Float.BYTES, tileElems);
+                shmem.atomicSetLong(ws.skFlags(), (long) w * Long.BYTES, gen, shmem.myPe());
+                return;
+            }
+            if (u.end() != s.itersPerTile()) {
+                for (int v = w + 1; v < s.skWorkGroups(); v++) {
+                    shmem.signalWaitUntil(ws.skFlags(), (long) v * Long.BYTES, Cmp.GE, gen);
+                    long base = (long) v * tileElems * Float.BYTES;
+                    for (int i = 0; i < tileElems; i++) {
+                        acc[i] += partials.get(JAVA_FLOAT_UNALIGNED, base + (long) i * Float.BYTES);
+                    }
+                    if (s.reachesEnd(v, u.tile())) {
+                        break;
+                    }
+                }
+            }
+            short[] tile = new short[tileElems];
+            for (int i = 0; i < tileElems; i++) {
+                tile[i] = Elements.fromFloat(acc[i], type);
+            }
+            publish(u.tile(), tile);
+        }
+
+        private void publish(int t, short[] tile) {
+            GemmShape sh = s.shape();
+            int[] rc = s.tileCoords(t);
+            int row0 = rc[0] * tm, col0 = rc[1] * tn;
+            int rows = Math.min(tm, sh.m() - row0), cols = Math.min(tn, sh.n() - col0);
+            int me = shmem.myPe(), n = shmem.nPes(), tiles = s.tiles();
+            long slotBytes = (long) tileElems * 2;
+            switch (epilogue) {
+                case LOCAL -> store(tile, me, row0, col0, rows, cols);
+                case ALL_SCATTER -> {
+                    for (int i = 0; i < n; i++) {
+                        int pe = (me + i) % n;
+                        store(tile, pe, row0, colOffset + col0, rows, cols);
+                        stamp(ws.arrive(), ws.arriveBase() + t, pe);
+                    }
+                }
+                case ALL_REDUCE_ONE_SHOT -> {
+                    long parity = gen & 1;
+                    long mine = ((parity * n + me) * tiles + t) * slotBytes;
+                    for (int i = 0; i < n; i++) {
+                        int pe = (me + i) % n;
+                        shmem.put(ws.staging(), mine, MemorySegment.ofArray(tile), pe);
+                        stamp(ws.arrive(), (long) me * tiles + t, pe);
+                    }
+                    for (int src = 0; src < n; src++) {
+                        shmem.signalWaitUntil(ws.arrive(), ((long) src * tiles + t) * Long.BYTES, Cmp.GE, gen);
+                    }
+                    sumSlots(tile, (parity * n * tiles + t) * slotBytes, tiles * slotBytes, n);
+                    store(tile, me, row0, col0, rows, cols);
+                }
+                case ALL_REDUCE_TWO_SHOT -> {
+                    int home = t % n;
+                    long perSrc = (tiles + n - 1) / n;
+                    shmem.put(ws.staging(), (me * perSrc + t / n) * slotBytes, MemorySegment.ofArray(tile), home);
+                    stamp(ws.arrive(), (long) me * tiles + t, home);
+                    if (home == me) {
+                        for (int src = 0; src < n; src++) {
+                            shmem.signalWaitUntil(ws.arrive(), ((long) src * tiles + t) * Long.BYTES, Cmp.GE, gen);
+                        }
+                        sumSlots(tile, (t / n) * slotBytes, perSrc * slotBytes, n);
+                        for (int i = 0; i < n; i++) {
+                            int pe = (me + i) % n;
+                            store(tile, pe, row0, col0, rows, cols);
+                            stamp(ws.arrive(), (long) n * tiles + t, pe);
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Puts the tile's valid rows x cols into PE pe's C at (row0, col0), ldc elements per row. */
+        private void store(short[] tile, int pe, int row0, int col0, int rows, int cols) {
+            MemorySegment src = MemorySegment.ofArray(tile);
+            for (int r = 0; r < rows; r++) {
+                shmem.put(c, ((row0 + r) * ldc + col0) * 2, src.asSlice((long) r * tn * 2, (long) cols * 2), pe);
+            }
+        }
+
+        /** Publishes the puts before it (fence) with stamp {@code index} on PE pe. */
+        private void stamp(SymmetricSegment flags, long index, int pe) {
+            shmem.fence();
+            shmem.atomicSetLong(flags, index * Long.BYTES, gen, pe);
+        }
+
+        /** tile = rounded fp32 sum of n dense slots (in PE order) of this PE's staging, from byte {@code first}. */
+        private void sumSlots(short[] tile, long first, long strideBytes, int n) {
+            MemorySegment staging = ws.staging().local();
+            for (int i = 0; i < tileElems; i++) {
+                float sum = 0;
+                for (int src = 0; src < n; src++) {
+                    sum += Elements.toFloat(staging.get(JAVA_SHORT_UNALIGNED, first + src * strideBytes + i * 2L), type);
+                }
+                tile[i] = Elements.fromFloat(sum, type);
+            }
+        }
+
+        private void waitArrivals(int w) {
+            int first = 0, count = 0;
+            if (epilogue == Epilogue.ALL_SCATTER) {
+                count = ws.arriveCount();
+            } else if (epilogue == Epilogue.ALL_REDUCE_TWO_SHOT) {
+                first = shmem.nPes() * s.tiles();
+                count = s.tiles();
+            }
+            for (int i = w; i < count; i += s.grid()) {
+                shmem.signalWaitUntil(ws.arrive(), (long) (first + i) * Long.BYTES, Cmp.GE, gen);
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "CPU executor: " + s.grid() + " work-group threads, " + s.tile() + " tiles, scalar fp32 inner products";
+    }
+
+    @Override
+    public void close() {
+        workGroups.shutdownNow();
+    }
+}

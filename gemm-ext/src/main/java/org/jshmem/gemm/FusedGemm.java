@@ -1,0 +1,231 @@
+package org.jshmem.gemm;
+
+import java.util.Objects;
+import org.jshmem.DType;
+import org.jshmem.Shmem;
+import org.jshmem.ShmemStateException;
+import org.jshmem.ShmemStream;
+import org.jshmem.SymmetricSegment;
+
+/**
+ * A Stream-K GEMM fused with communication, planned once and run many times: C = A x B with the
+ * weights B sharded over the PEs and C replicated ({@link GemmCollective}). All matrices are
+ * row-major (cuBLAS's m, n, k; element (i, j) of an r x c matrix at i * c + j), fp16 or bf16, with
+ * fp32 accumulation and the output in the input type.
+ *
+ * <pre>{@code
+ * GemmShape shape = new GemmShape(8192, 8192, 8192);
+ * try (FusedGemm gemm = FusedGemm.create(shmem, GemmCollective.ALL_SCATTER, shape, DType.BF16)) {
+ *     SymmetricSegment a = shmem.malloc(gemm.aBytes()), b = shmem.malloc(gemm.bBytes()), c = shmem.malloc(gemm.cBytes());
+ *     // ... fill a (m x k) and this PE's shard of b (k x n_p, from column gemm.shardOffset()) ...
+ *     gemm.run(a, b, c);            // every PE's c now holds the whole m x n product
+ * }
+ * }</pre>
+ *
+ * <p>Creating, running and closing are collective: every PE calls them, in the same order, with the
+ * same global shape. On a GPU heap the fused kernel (the Hopper kernel on sm_90, the portable one
+ * elsewhere) or the reference path (cuBLAS + jshmem's collective) runs; on a host heap the CPU
+ * executor runs the same schedule and flag protocol. Back-to-back calls need no barrier in between
+ * (stamps are generations); but a PE's next call may write into the others' C (all-scatter,
+ * all-reduce) as soon as it starts, so synchronise (e.g. {@code barrierAll}) before reading C
+ * while peers may already run the next call.
+ */
+public final class FusedGemm implements AutoCloseable {
+    private final Shmem shmem;
+    private final GemmCollective collective;
+    private final ShardLayout layout;
+    private final GemmShape local;
+    private final DType type;
+    private final GemmPath path;
+    private final StreamKSchedule schedule;
+    private final GemmWorkspace workspace;
+    private final GemmExecutor executor;
+    private long generation;
+    private boolean closed;
+
+    private FusedGemm(Shmem shmem, GemmCollective collective, GemmShape global, DType type, GemmOptions options) {
+        this.shmem = shmem;
+        this.collective = collective;
+        this.type = type;
+        this.layout = new ShardLayout(collective, global, shmem.nPes());
+        this.local = layout.local(shmem.myPe());
+        GemmPlatform platform = GemmPlatform.of(shmem, options);
+        this.path = platform.choosePath(options, collective, global, shmem.nPes(), type);
+        Epilogue epilogue = Epilogue.of(collective, allReduce(options, global, type));
+        if (path == GemmPath.REFERENCE) {
+            this.schedule = null;
+            this.workspace = null;
+            this.executor = platform.reference(shmem, layout, type);
+            return;
+        }
+        TileShape tile = options.tile().orElse(platform.defaultTile(local, type));
+        platform.checkTile(tile);
+        this.schedule = StreamKSchedule.plan(local, tile, platform.workGroups(options), options.groupM(), options.split());
+        int totalTiles = 0, base = 0;
+        for (int pe = 0; pe < shmem.nPes(); pe++) {
+            GemmShape l = layout.local(pe);
+            int tiles = ceilDiv(l.m(), tile.m()) * ceilDiv(l.n(), tile.n());
+            base += pe < shmem.myPe() ? tiles : 0;
+            totalTiles += tiles;
+        }
+        this.workspace = GemmWorkspace.allocate(shmem, schedule, epilogue, layout,
+                new GemmWorkspace.GemmSizing(totalTiles, base));
+        this.executor = platform.fused(shmem, schedule, epilogue, workspace, type, layout);
+    }
+
+    /** Plans a fused GEMM with the options of the environment ({@link GemmOptions#fromEnvironment()}). Collective. */
+    public static FusedGemm create(Shmem shmem, GemmCollective collective, GemmShape global, DType type) {
+        return create(shmem, collective, global, type, GemmOptions.fromEnvironment());
+    }
+
+    /**
+     * Plans a fused GEMM: checks the arguments, chooses path, kernel, tile and schedule, compiles
+     * (or loads from the kernel cache) what runs, and allocates the workspace. Collective.
+     *
+     * @param global the whole GEMM: C[m x n] = A[m x k] * B[k x n] before sharding
+     * @param type   {@link DType#FP16} or {@link DType#BF16}
+     * @throws IllegalArgumentException for an unsupported type, or a shape that cannot be sharded
+     *         over the PEs, before any memory is touched
+     */
+    public static FusedGemm create(Shmem shmem, GemmCollective collective, GemmShape global, DType type,
+                                   GemmOptions options) {
+        Objects.requireNonNull(shmem, "FusedGemm.create: shmem is null");
+        Objects.requireNonNull(collective, "FusedGemm.create: collective is null");
+        Objects.requireNonNull(global, "FusedGemm.create: shape is null");
+        Objects.requireNonNull(options, "FusedGemm.create: options is null");
+        Elements.check(Objects.requireNonNull(type, "FusedGemm.create: type is null"), "FusedGemm.create");
+        return new FusedGemm(shmem, collective, global, type, options);
+    }
+
+    private static AllReduceAlgorithm allReduce(GemmOptions o, GemmShape global, DType type) {
+        if (o.allReduce() != AllReduceAlgorithm.AUTO) {
+            return o.allReduce();
+        }
+        long cBytes = (long) global.m() * global.n() * type.byteSize();
+        return cBytes <= o.oneShotMaxBytes() ? AllReduceAlgorithm.ONE_SHOT : AllReduceAlgorithm.TWO_SHOT;
+    }
+
+    /**
+     * Runs one GEMM and its collective and returns when this PE's C is complete (every PE's tiles
+     * have arrived). Collective.
+     *
+     * @param a this PE's A: m x k (all-reduce: m x k_p, its columns of the global A), row-major
+     * @param b this PE's shard of B: k x n_p (all-scatter) or k_p x n (all-reduce), row-major
+     * @param c the whole C, m x n (for {@link GemmCollective#NONE} this PE's m x n), row-major
+     */
+    public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c) {
+        check("run", a, b, c);
+        executor.run(a, b, c, null, ++generation);
+    }
+
+    /**
+     * Queues one GEMM and its collective on {@code stream}: the stream's later work sees this PE's
+     * complete C. GPU heaps only. Collective (every PE queues the same calls in the same order).
+     */
+    public void runOnStream(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c, ShmemStream stream) {
+        check("runOnStream", a, b, c);
+        Objects.requireNonNull(stream, "FusedGemm.runOnStream: stream is null");
+        if (executor instanceof CpuExecutor) {
+            throw new ShmemStateException("FusedGemm.runOnStream needs a GPU heap (JSHMEM_BACKEND=cuda or hip); on a"
+                    + " host heap call run()");
+        }
+        executor.run(a, b, c, stream, ++generation);
+    }
+
+    private void check(String call, SymmetricSegment a, SymmetricSegment b, SymmetricSegment c) {
+        if (closed) {
+            throw new ShmemStateException("FusedGemm." + call + ": this GEMM was closed");
+        }
+        need(call, "a", a, (long) local.m() * local.k() * type.byteSize(), local.m() + " x " + local.k());
+        need(call, "b", b, (long) local.k() * local.n() * type.byteSize(), local.k() + " x " + local.n());
+        need(call, "c", c, cBytes(), layout.global().m() + " x " + cColumns());
+    }
+
+    private void need(String call, String name, SymmetricSegment s, long bytes, String dims) {
+        Objects.requireNonNull(s, "FusedGemm." + call + ": " + name + " is null");
+        if (s.isFreed()) {
+            throw new ShmemStateException("FusedGemm." + call + ": " + name + " (" + s + ") was freed");
+        }
+        if (s.byteSize() < bytes) {
+            throw new IllegalArgumentException("FusedGemm." + call + ": " + name + " has " + s.byteSize() + " bytes; this PE's "
+                    + name.toUpperCase(java.util.Locale.ROOT) + " is " + dims + " " + type + " = " + bytes
+                    + " bytes: allocate it with " + name + "Bytes()");
+        }
+    }
+
+    private int cColumns() {
+        return collective == GemmCollective.NONE ? local.n() : layout.global().n();
+    }
+
+    /**
+     * Bytes to allocate for A: the largest PE's A (m x k, or m x k_p for all-reduce), the same on
+     * every PE, since symmetric allocations must be (PE 0's shard is the largest when sizes split unevenly).
+     */
+    public long aBytes() {
+        GemmShape widest = layout.local(0);
+        return (long) widest.m() * widest.k() * type.byteSize();
+    }
+
+    /** Bytes to allocate for B's shard (k x n_p for all-scatter, k_p x n for all-reduce): the largest PE's, as {@link #aBytes()}. */
+    public long bBytes() {
+        GemmShape widest = layout.local(0);
+        return (long) widest.k() * widest.n() * type.byteSize();
+    }
+
+    /** Bytes of C (the whole m x n on every PE). */
+    public long cBytes() {
+        return (long) layout.global().m() * cColumns() * type.byteSize();
+    }
+
+    /** This PE's GEMM after sharding. */
+    public GemmShape localShape() {
+        return local;
+    }
+
+    /** How the global GEMM is split over the PEs. */
+    public ShardLayout layout() {
+        return layout;
+    }
+
+    /** Where this PE's shard starts: its first column of B and C (all-scatter) or first k (all-reduce). */
+    public int shardOffset() {
+        return layout.offset(shmem.myPe());
+    }
+
+    /** The path chosen (never AUTO). */
+    public GemmPath path() {
+        return path;
+    }
+
+    /** The Stream-K schedule of this PE (null on the reference path). */
+    public StreamKSchedule schedule() {
+        return schedule;
+    }
+
+    /** What runs: path, kernel, tile and schedule. */
+    public String describe() {
+        return collective.cliName() + " " + layout.global() + " " + type + " on " + shmem.nPes() + " PEs: "
+                + executor.describe() + (schedule == null ? "" : "; " + schedule);
+    }
+
+    /** Releases the kernels and the workspace. Collective. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            executor.close();
+        } finally {
+            if (workspace != null) {
+                shmem.barrierAll();   // no peer may still write into this PE's stamps or staging
+                workspace.close();
+            }
+        }
+    }
+
+    private static int ceilDiv(int a, int b) {
+        return (a + b - 1) / b;
+    }
+}

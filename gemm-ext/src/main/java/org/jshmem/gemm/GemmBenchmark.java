@@ -1,0 +1,260 @@
+package org.jshmem.gemm;
+
+import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.jshmem.DType;
+import org.jshmem.HeapExhaustedException;
+import org.jshmem.Shmem;
+import org.jshmem.ShmemEvent;
+import org.jshmem.ShmemStream;
+import org.jshmem.SymmetricSegment;
+import org.jshmem.device.DeviceInfo;
+
+/**
+ * Runs, validates and times fused GEMMs the way the {@code gemm} command does (collective: every
+ * PE calls {@link #run} with the same shapes). Inputs are {@link TestMatrices}; validation compares
+ * every PE's C with cuBLAS on the whole, unsharded GEMM (GPU heaps) or with the product in double
+ * (host heaps), once, outside the timed calls. Times are medians of per-call times: device events
+ * around {@code runOnStream} on GPUs, the wall clock around {@code run} on the CPU.
+ */
+public final class GemmBenchmark {
+    /** What to do per case. */
+    public record Settings(boolean validate, boolean reference, int iters, int warmup, int backToBack) {
+    }
+
+    /** One case's outcome; times in milliseconds, NaN where not measured. */
+    public record Result(GemmCollective collective, GemmShape shape, DType type, int nPes, String what, double ms,
+                         double refMs, double relErr, double refRelErr, double bound, boolean validated,
+                         boolean passed, double createMs, String device) {
+        /** TFLOP/s per PE: 2mnk / PEs / time. */
+        public double tflopsPerPe() {
+            return shape.flops() / nPes / (ms * 1e9);
+        }
+
+        public double refTflopsPerPe() {
+            return shape.flops() / nPes / (refMs * 1e9);
+        }
+    }
+
+    private final Shmem shmem;
+    private final GemmCollective collective;
+    private final DType type;
+    private final GemmOptions options;
+    private final Settings settings;
+    private final Optional<DeviceInfo> device;
+
+    public GemmBenchmark(Shmem shmem, GemmCollective collective, DType type, GemmOptions options, Settings settings) {
+        this.shmem = shmem;
+        this.collective = collective;
+        this.type = Elements.check(type, "GemmBenchmark");
+        this.options = options;
+        this.settings = settings;
+        this.device = DeviceInfo.find(shmem);
+        if (settings.reference() && device.isEmpty()) {
+            throw new IllegalArgumentException("--reference needs a GPU heap (cuBLAS + jshmem's collective); this PE's"
+                    + " heap is in host memory");
+        }
+    }
+
+    /** Plans, fills, validates (if asked) and times one shape. */
+    public Result run(GemmShape shape) {
+        long t0 = System.nanoTime();
+        double ms, refMs = Double.NaN, err = Double.NaN, refErr = Double.NaN;
+        String what;
+        double createMs;
+        try (FusedGemm gemm = FusedGemm.create(shmem, collective, shape, type, options);
+             Data data = new Data(gemm)) {
+            createMs = (System.nanoTime() - t0) / 1e6;
+            what = gemm.describe();
+            data.fill(gemm);
+            if (settings.validate()) {
+                err = validate(gemm, data, "validated");
+                if (settings.backToBack() > 0) {
+                    for (int i = 0; i < settings.backToBack(); i++) {
+                        gemm.run(data.a, data.b, data.c);
+                    }
+                    shmem.barrierAll();
+                    err = Math.max(err, check(data, "validated-after-" + settings.backToBack() + "-calls"));
+                }
+            }
+            ms = time(gemm, data);
+        }
+        if (settings.reference()) {
+            try (FusedGemm ref = FusedGemm.create(shmem, collective, shape, type, options.withPath(GemmPath.REFERENCE));
+                 Data data = new Data(ref)) {
+                data.fill(ref);
+                if (settings.validate()) {
+                    refErr = validate(ref, data, "validated-reference");
+                }
+                refMs = time(ref, data);
+            }
+        }
+        double bound = TestMatrices.errorBound(type);
+        boolean passed = !settings.validate() || (err <= bound && (Double.isNaN(refMs) || refErr <= bound));
+        return new Result(collective, shape, type, shmem.nPes(), what, ms, refMs, err, refErr, bound,
+                settings.validate(), passed, createMs, device.map(DeviceInfo::name).orElse("CPU"));
+    }
+
+    private double validate(FusedGemm gemm, Data data, String label) {
+        data.poisonC();
+        shmem.barrierAll();   // no peer writes into this C before it is poisoned
+        gemm.run(data.a, data.b, data.c);
+        shmem.barrierAll();
+        return check(data, label);
+    }
+
+    private double check(Data data, String label) {
+        GemmShape g = data.global;
+        double err = device.isPresent() ? data.gpuError() : TestMatrices.relativeError(data.c.local(), g, type);
+        double bound = TestMatrices.errorBound(type);
+        System.out.printf("PE %d %s %s %s %s on %d PEs: rel_err %.3e bound %.3e %s%n", shmem.myPe(), label,
+                collective.cliName(), g, type, shmem.nPes(), err, bound, err <= bound ? "PASS" : "FAIL");
+        return err;
+    }
+
+    private double time(FusedGemm gemm, Data data) {
+        for (int i = 0; i < settings.warmup(); i++) {
+            gemm.run(data.a, data.b, data.c);
+        }
+        shmem.barrierAll();
+        double[] ms = new double[settings.iters()];
+        if (device.isPresent()) {
+            try (ShmemStream s = shmem.createStream()) {
+                List<ShmemEvent> events = new ArrayList<>();
+                for (int i = 0; i < 2 * ms.length; i++) {
+                    events.add(shmem.createEvent());
+                }
+                for (int i = 0; i < ms.length; i++) {
+                    s.record(events.get(2 * i));
+                    gemm.runOnStream(data.a, data.b, data.c, s);
+                    s.record(events.get(2 * i + 1));
+                }
+                s.synchronize();
+                for (int i = 0; i < ms.length; i++) {
+                    ms[i] = events.get(2 * i + 1).elapsedMillisSince(events.get(2 * i));
+                }
+                events.forEach(ShmemEvent::close);
+            }
+        } else {
+            for (int i = 0; i < ms.length; i++) {
+                long t = System.nanoTime();
+                gemm.run(data.a, data.b, data.c);
+                ms[i] = (System.nanoTime() - t) / 1e6;
+            }
+        }
+        shmem.barrierAll();
+        Arrays.sort(ms);
+        return ms[ms.length / 2];
+    }
+
+    /** A case's matrices on the heap, and on GPUs the whole GEMM's inputs and cuBLAS's C for validation. */
+    private final class Data implements AutoCloseable {
+        final GemmShape global;
+        final ShardLayout layout;
+        final SymmetricSegment a;
+        final SymmetricSegment b;
+        final SymmetricSegment c;
+        private final List<SymmetricSegment> owned = new ArrayList<>();
+        private UtilKernels util;
+        private ShmemStream stream;
+        private SymmetricSegment refC;
+        private SymmetricSegment sums;
+
+        Data(FusedGemm gemm) {
+            layout = gemm.layout();
+            global = layout.global();
+            long es = type.byteSize();
+            long check = settings.validate() && device.isPresent()
+                    ? ((long) global.m() * global.k() + (long) global.k() * global.n() + (long) global.m() * global.n())
+                    * es + 4096 : 0;
+            long need = gemm.aBytes() + gemm.bBytes() + gemm.cBytes() + check + 3 * 4096;
+            if (need > shmem.heapFree()) {
+                throw new HeapExhaustedException("gemm " + global + ": A, B and C" + (check > 0 ? " and the validation"
+                        + " copies" : "") + " need " + need + " bytes of symmetric heap per PE beside the workspace;"
+                        + " " + shmem.heapFree() + " are free. Raise JSHMEM_SYMMETRIC_SIZE (per PE) by at least "
+                        + (need - shmem.heapFree()) + " bytes", need, shmem.heapFree());
+            }
+            a = alloc(gemm.aBytes());
+            b = alloc(gemm.bBytes());
+            c = alloc(gemm.cBytes());
+            if (device.isPresent()) {
+                util = new UtilKernels(shmem, type);
+                stream = shmem.createStream();
+            }
+        }
+
+        private SymmetricSegment alloc(long bytes) {
+            SymmetricSegment s = shmem.malloc(bytes);
+            owned.add(s);
+            return s;
+        }
+
+        void fill(FusedGemm gemm) {
+            GemmShape l = gemm.localShape();
+            int off = gemm.shardOffset();
+            boolean scatter = collective == GemmCollective.ALL_SCATTER, reduce = collective == GemmCollective.ALL_REDUCE;
+            // A: m x k_l from column (reduce ? off : 0) of the global A; B: k_l x n_l from (reduce ? off : 0, scatter ? off : 0)
+            fillBlock(a, l.m(), l.k(), 0, reduce ? off : 0, global.k(), TestMatrices.SEED_A);
+            fillBlock(b, l.k(), l.n(), reduce ? off : 0, scatter ? off : 0, global.n(), TestMatrices.SEED_B);
+            if (stream != null) {
+                stream.synchronize();
+            }
+        }
+
+        private void fillBlock(SymmetricSegment x, int rows, int cols, int row0, int col0, long globalCols, long seed) {
+            if (util != null) {
+                util.fill(x, rows, cols, cols, row0, col0, globalCols, seed, stream);
+            } else {
+                TestMatrices.fill(x.local(), rows, cols, cols, row0, col0, globalCols, seed, type);
+            }
+        }
+
+        void poisonC() {
+            long n = c.byteSize() / 2;
+            if (util != null) {
+                util.poison(c, n, stream);
+                stream.synchronize();
+            } else {
+                for (long i = 0; i < n; i++) {
+                    c.local().setAtIndex(JAVA_SHORT_UNALIGNED, i, (short) 0x7fff);
+                }
+            }
+        }
+
+        /** cuBLAS on the whole GEMM, compared with C. */
+        double gpuError() {
+            int m = global.m(), n = global.n(), k = global.k();
+            if (refC == null) {   // once per case: every PE computes the whole GEMM with cuBLAS
+                long es = type.byteSize();
+                SymmetricSegment fa = alloc((long) m * k * es), fb = alloc((long) k * n * es);
+                refC = alloc((long) m * n * es);
+                sums = alloc(3 * Double.BYTES);
+                util.fill(fa, m, k, k, 0, 0, k, TestMatrices.SEED_A, stream);
+                util.fill(fb, k, n, n, 0, 0, n, TestMatrices.SEED_B, stream);
+                try (VendorGemm blas = new VendorGemm()) {
+                    blas.gemm(stream.handle(), type, m, n, k, shmem.deviceAddress(fa, 0), k, shmem.deviceAddress(fb, 0),
+                            n, shmem.deviceAddress(refC, 0), n);
+                    stream.synchronize();
+                }
+            }
+            return util.relativeError(c, refC, (long) m * n, sums, stream);
+        }
+
+        @Override
+        public void close() {
+            if (stream != null) {
+                stream.synchronize();
+                stream.close();
+                util.close();
+            }
+            shmem.barrierAll();
+            for (int i = owned.size() - 1; i >= 0; i--) {
+                shmem.free(owned.get(i));
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package org.jshmem.gemm;
+
+import org.jshmem.DType;
+import org.jshmem.Shmem;
+import org.jshmem.device.DeviceInfo;
+
+/** What a heap offers a GEMM: the paths, kernels, tiles and work-group counts that fit it. */
+interface GemmPlatform {
+
+    /** The host platform for a host heap, the GPU platform for a GPU heap. */
+    static GemmPlatform of(Shmem shmem, GemmOptions options) {
+        return DeviceInfo.find(shmem).<GemmPlatform>map(d -> new GpuPlatform(d, options))
+                .orElseGet(() -> new HostPlatform(options));
+    }
+
+    /** The path a call takes (never AUTO); throws if the one asked for is not available here. */
+    GemmPath choosePath(GemmOptions options, GemmCollective collective, GemmShape global, int nPes, DType type);
+
+    /** The tile the chosen kernel uses for this PE's shape when none is given. */
+    TileShape defaultTile(GemmShape local, DType type);
+
+    /** Throws a clear error when the chosen kernel cannot run {@code tile}. */
+    void checkTile(TileShape tile);
+
+    /** Persistent work-groups for the fused path. */
+    int workGroups(GemmOptions options);
+
+    GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
+                       ShardLayout layout);
+
+    GemmExecutor reference(Shmem shmem, ShardLayout layout, DType type);
+}

@@ -1,0 +1,114 @@
+package org.jshmem.gemm;
+
+import org.jshmem.DType;
+import org.jshmem.ReduceOp;
+import org.jshmem.Shmem;
+import org.jshmem.SymmetricSegment;
+
+/**
+ * The symmetric memory a fused GEMM needs besides A, B and C, sized from the schedules of every
+ * PE (collective allocations must be the same size everywhere, so each size is the maximum over
+ * the PEs, agreed with a reduction):
+ * <ul>
+ *   <li>{@code partials}: Stream-K partial tiles, one fp32 tile per work-group;</li>
+ *   <li>{@code skFlags}: one stamp per work-group;</li>
+ *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE; all-reduce: (P + 1) per tile;</li>
+ *   <li>{@code staging}: all-reduce partial tiles in the output type: one-shot 2 x P x tiles,
+ *       two-shot P x ceil(tiles / P) tile slots.</li>
+ * </ul>
+ * Stamps start at 0 (calloc) and calls stamp generations 1, 2, ...; nothing is reset between calls.
+ */
+record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment skFlags, SymmetricSegment arrive,
+                     SymmetricSegment staging, int arriveBase, int arriveCount) implements AutoCloseable {
+
+    /** Bytes each part needs on this PE, before agreeing on the maximum. */
+    record Sizes(long partials, long skFlags, long arrive, long staging) {
+        long total() {
+            return partials + skFlags + arrive + staging;
+        }
+    }
+
+    static Sizes sizes(StreamKSchedule s, Epilogue e, ShardLayout layout, int nPes, GemmSizing sizing) {
+        long tileElems = (long) s.tile().m() * s.tile().n();
+        long partials = s.skTiles() == 0 ? 0 : (long) s.grid() * tileElems * Float.BYTES;
+        long tiles = s.tiles();
+        long arrive = switch (e) {
+            case LOCAL -> 0;
+            case ALL_SCATTER -> (long) sizing.totalTiles() * Long.BYTES;
+            case ALL_REDUCE_ONE_SHOT, ALL_REDUCE_TWO_SHOT -> (nPes + 1L) * tiles * Long.BYTES;
+        };
+        long staging = switch (e) {
+            case ALL_REDUCE_ONE_SHOT -> 2L * nPes * tiles * tileElems * 2;
+            case ALL_REDUCE_TWO_SHOT -> nPes * ((tiles + nPes - 1) / nPes) * tileElems * 2;
+            default -> 0;
+        };
+        return new Sizes(partials, (long) s.grid() * Long.BYTES, arrive, staging);
+    }
+
+    /** The tile counts of every PE's schedule, for the all-scatter stamp layout. */
+    record GemmSizing(int totalTiles, int arriveBase) {
+    }
+
+    /** Allocates (collective): every PE calls it with its own schedule. */
+    static GemmWorkspace allocate(Shmem shmem, StreamKSchedule s, Epilogue e, ShardLayout layout, GemmSizing sizing) {
+        Sizes mine = sizes(s, e, layout, shmem.nPes(), sizing);
+        long[] agreed = agreeMax(shmem, mine.partials(), mine.skFlags(), mine.arrive(), mine.staging());
+        long needed = 0;
+        for (long v : agreed) {
+            needed += align(Math.max(v, 8));
+        }
+        if (needed > shmem.heapFree()) {
+            throw new org.jshmem.HeapExhaustedException("FusedGemm: the workspace needs " + needed + " bytes of symmetric"
+                    + " heap (partials " + agreed[0] + ", stamps " + (agreed[1] + agreed[2]) + ", staging " + agreed[3]
+                    + "), " + shmem.heapFree() + " are free; raise JSHMEM_SYMMETRIC_SIZE (it is per PE) by at least "
+                    + (needed - shmem.heapFree()) + " bytes", needed, shmem.heapFree());
+        }
+        SymmetricSegment partials = shmem.malloc(Math.max(agreed[0], 8));
+        SymmetricSegment skFlags = shmem.calloc(Math.max(agreed[1], 8), 1);
+        SymmetricSegment arrive = shmem.calloc(Math.max(agreed[2], 8), 1);
+        SymmetricSegment staging = shmem.malloc(Math.max(agreed[3], 8));
+        return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, sizing.arriveBase(), sizing.totalTiles());
+    }
+
+    /** Bytes the workspace will take (upper bound, this PE's view), for the heap check before anything is allocated. */
+    static long estimate(StreamKSchedule s, Epilogue e, ShardLayout layout, int nPes, GemmSizing sizing) {
+        Sizes z = sizes(s, e, layout, nPes, sizing);
+        return align(Math.max(z.partials(), 8)) + align(Math.max(z.skFlags(), 8)) + align(Math.max(z.arrive(), 8))
+                + align(Math.max(z.staging(), 8)) + 4 * 4096;
+    }
+
+    private static long align(long v) {
+        return (v + 255) & ~255L;
+    }
+
+    /** The element-wise maximum of {@code values} over all PEs (a long MAX reduction). */
+    static long[] agreeMax(Shmem shmem, long... values) {
+        long bytes = (long) values.length * Long.BYTES;
+        SymmetricSegment src = shmem.malloc(bytes);
+        SymmetricSegment dst = shmem.malloc(bytes);
+        try {
+            for (int i = 0; i < values.length; i++) {
+                shmem.pLong(src, (long) i * Long.BYTES, values[i], shmem.myPe());
+            }
+            shmem.quiet();
+            shmem.teamWorld().reduce(ReduceOp.MAX, DType.LONG, dst, src, values.length);
+            long[] out = new long[values.length];
+            for (int i = 0; i < values.length; i++) {
+                out[i] = shmem.gLong(dst, (long) i * Long.BYTES, shmem.myPe());
+            }
+            return out;
+        } finally {
+            shmem.free(dst);
+            shmem.free(src);
+        }
+    }
+
+    /** Frees the parts (collective). */
+    @Override
+    public void close() {
+        shmem.free(staging);
+        shmem.free(arrive);
+        shmem.free(skFlags);
+        shmem.free(partials);
+    }
+}

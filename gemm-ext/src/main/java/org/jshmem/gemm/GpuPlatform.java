@@ -1,0 +1,96 @@
+package org.jshmem.gemm;
+
+import java.util.Locale;
+import org.jshmem.DType;
+import org.jshmem.Shmem;
+import org.jshmem.ShmemStateException;
+import org.jshmem.device.DeviceInfo;
+
+/**
+ * GPU heaps: the fused kernels (Hopper on sm_90, portable elsewhere) and the reference path.
+ *
+ * <p>Path heuristic ({@link GemmPath#AUTO}): the fused kernel from {@link GemmOptions#fusedMinGflop()}
+ * GFLOP per PE up, the reference path (cuBLAS + jshmem's collective) below, where a fused
+ * kernel's fixed costs (persistent grid, stamps, staging) are not repaid. A GEMM without a
+ * collective always runs the fused kernel unless the reference is asked for.
+ */
+final class GpuPlatform implements GemmPlatform {
+    private final DeviceInfo device;
+    private final GemmKernel kernel;
+
+    GpuPlatform(DeviceInfo device, GemmOptions options) {
+        this.device = device;
+        this.kernel = switch (options.kernel()) {
+            case AUTO -> device.isHopper() ? GemmKernel.HOPPER : GemmKernel.PORTABLE;
+            case CPU -> throw new ShmemStateException("GEMM kernel cpu runs on host heaps only; this PE's heap is on "
+                    + device.name() + " (use kernel auto, hopper or portable, or JSHMEM_BACKEND=host)");
+            case HOPPER -> {
+                if (!device.isHopper()) {
+                    throw new ShmemStateException("GEMM kernel hopper needs an sm_90 GPU (H100, H200); this PE runs on "
+                            + device.name() + " (cc " + device.ccMajor() + "." + device.ccMinor() + "): use portable");
+                }
+                yield GemmKernel.HOPPER;
+            }
+            case PORTABLE -> GemmKernel.PORTABLE;
+        };
+    }
+
+    @Override
+    public GemmPath choosePath(GemmOptions options, GemmCollective collective, GemmShape global, int nPes, DType type) {
+        if (options.path() != GemmPath.AUTO) {
+            return options.path();
+        }
+        if (collective == GemmCollective.NONE) {
+            return GemmPath.FUSED;
+        }
+        return global.flops() / nPes >= options.fusedMinGflop() * 1e9 ? GemmPath.FUSED : GemmPath.REFERENCE;
+    }
+
+    @Override
+    public TileShape defaultTile(GemmShape local, DType type) {
+        return variant(null).tile();
+    }
+
+    @Override
+    public void checkTile(TileShape tile) {
+        for (KernelVariant v : GpuKernels.variants(kernel)) {
+            if (v.tile().equals(tile)) {
+                return;
+            }
+        }
+        throw new IllegalArgumentException("tile " + tile + " is not one the " + kernel.name().toLowerCase(Locale.ROOT)
+                + " kernel is built for; choose one of " + GpuKernels.variants(kernel).stream()
+                .map(v -> v.tile().toString()).toList());
+    }
+
+    private KernelVariant variant(TileShape tile) {
+        for (KernelVariant v : GpuKernels.variants(kernel)) {
+            if (tile == null || v.tile().equals(tile)) {
+                return v;
+            }
+        }
+        throw new IllegalStateException("no " + kernel + " variant for tile " + tile);
+    }
+
+    @Override
+    public int workGroups(GemmOptions options) {
+        int share = device.multiprocessorsPerPe();
+        if (options.workGroups() > share) {
+            throw new IllegalArgumentException(options.workGroups() + " work-groups asked for, but this PE's share of "
+                    + device.name() + " is " + share + " SMs; persistent work-groups wait for each other, so at most"
+                    + " one per SM: use at most " + share + " (or 0 for automatic)");
+        }
+        return options.workGroups() > 0 ? options.workGroups() : share;
+    }
+
+    @Override
+    public GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
+                              ShardLayout layout) {
+        return new GpuKernelExecutor(shmem, variant(schedule.tile()), schedule, epilogue, ws, type, layout);
+    }
+
+    @Override
+    public GemmExecutor reference(Shmem shmem, ShardLayout layout, DType type) {
+        return new ReferenceExecutor(shmem, layout, type);
+    }
+}

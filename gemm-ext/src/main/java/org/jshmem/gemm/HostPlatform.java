@@ -1,0 +1,58 @@
+package org.jshmem.gemm;
+
+import org.jshmem.DType;
+import org.jshmem.Shmem;
+import org.jshmem.ShmemStateException;
+
+/** Host heaps: the CPU executor only (there is no vendor GEMM to compare with). */
+final class HostPlatform implements GemmPlatform {
+    /** Small tiles: CI's shapes then have many tiles, ragged edges and Stream-K splits. */
+    static final TileShape DEFAULT_TILE = new TileShape(32, 32, 16);
+    static final int DEFAULT_WORK_GROUPS = 4;
+
+    HostPlatform(GemmOptions options) {
+        if (options.kernel() != GemmKernel.AUTO && options.kernel() != GemmKernel.CPU) {
+            throw new ShmemStateException("GEMM kernel " + options.kernel().name().toLowerCase(java.util.Locale.ROOT)
+                    + " needs a GPU heap (JSHMEM_BACKEND=cuda or hip); this PE's heap is in host memory, where the CPU"
+                    + " executor runs (kernel cpu or auto)");
+        }
+    }
+
+    @Override
+    public GemmPath choosePath(GemmOptions options, GemmCollective collective, GemmShape global, int nPes, DType type) {
+        if (options.path() == GemmPath.REFERENCE) {
+            throw new ShmemStateException("the reference GEMM path (cuBLAS + jshmem's collective) needs a GPU heap"
+                    + " (JSHMEM_BACKEND=cuda); on a host heap use path fused or auto");
+        }
+        return GemmPath.FUSED;
+    }
+
+    @Override
+    public TileShape defaultTile(GemmShape local, DType type) {
+        return DEFAULT_TILE;
+    }
+
+    @Override
+    public void checkTile(TileShape tile) {
+        // the CPU executor takes any tile
+    }
+
+    @Override
+    public int workGroups(GemmOptions options) {
+        return options.workGroups() > 0 ? options.workGroups() : DEFAULT_WORK_GROUPS;
+    }
+
+    @Override
+    public GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
+                              ShardLayout layout) {
+        int me = shmem.myPe();
+        long ldc = layout.collective() == GemmCollective.NONE ? layout.local(me).n() : layout.global().n();
+        int colOffset = layout.collective() == GemmCollective.ALL_SCATTER ? layout.offset(me) : 0;
+        return new CpuExecutor(shmem, schedule, epilogue, ws, type, colOffset, ldc);
+    }
+
+    @Override
+    public GemmExecutor reference(Shmem shmem, ShardLayout layout, DType type) {
+        throw new IllegalStateException("unreachable: choosePath never picks the reference path on a host heap");
+    }
+}

@@ -1,0 +1,47 @@
+package org.jshmem.gemm;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jshmem.DType;
+
+/**
+ * One compiled form of a GEMM kernel tier: its source, entry point, tile, pipeline depth, threads
+ * and the dynamic shared memory it needs (the kernels' {@code JGEMM_*_SMEM_BYTES} formulas).
+ */
+record KernelVariant(GemmKernel kernel, TileShape tile, int stages, int threads) {
+
+    /** The source file in the gemm-ext jar. */
+    String source() {
+        return kernel == GemmKernel.HOPPER ? "jgemm_sm90.cu" : "jgemm_portable.cu";
+    }
+
+    /** The kernel's {@code extern "C"} name. */
+    String entry() {
+        return kernel == GemmKernel.HOPPER ? "jgemm_sm90" : "jgemm_portable";
+    }
+
+    /** Dynamic shared memory bytes per work-group. */
+    int sharedBytes() {
+        long bm = tile.m(), bn = tile.n(), bk = tile.k();
+        long pipeline = stages * (bm * bk + bk * bn) * 2;
+        long epilogue = bm * (bn + 4) * 4 + bm * (bn + 8) * 2;
+        return Math.toIntExact(Math.max(pipeline, epilogue) + 1024);
+    }
+
+    /** Compiler options: the tile, pipeline, threads and element type as the source's macros. */
+    List<String> options(DType type) {
+        List<String> o = new ArrayList<>(List.of("-DJGEMM_BM=" + tile.m(), "-DJGEMM_BN=" + tile.n(),
+                "-DJGEMM_BK=" + tile.k(), "-DJGEMM_STAGES=" + stages, "-DJGEMM_THREADS=" + threads,
+                "-DJGEMM_DTYPE=" + (type == DType.BF16 ? 1 : 0)));
+        if (kernel == GemmKernel.HOPPER) {
+            o.add("--gpu-architecture=sm_90a");
+        }
+        return o;
+    }
+
+    @Override
+    public String toString() {
+        return kernel.name().toLowerCase(java.util.Locale.ROOT) + " " + tile + " x" + stages + " stages, " + threads
+                + " threads";
+    }
+}

@@ -1,0 +1,111 @@
+package org.jshmem.gemm;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import org.jshmem.DType;
+import org.jshmem.GpuException;
+
+/**
+ * The Hopper kernel's TMA descriptors ({@code CUtensorMap}, 128 bytes), encoded on the host with the
+ * driver's {@code cuTensorMapEncodeTiled} (libcuda through FFM), for A (m x k) and B (k x n), both
+ * row-major, with the boxes and 128-byte swizzle that jgemm_sm90.cu expects (see its header
+ * comment). Re-encoded only when a matrix's address changes.
+ */
+final class TensorMaps {
+    private static final int BF16 = 10;
+    private static final int FP16 = 6;
+    private static final int INTERLEAVE_NONE = 0;
+    private static final int SWIZZLE_128B = 3;
+    private static final int L2_PROMOTION_256B = 3;
+    private static final int OOB_FILL_NONE = 0;
+    /** Elements per 128-byte swizzle row: the inner box dimension of both maps. */
+    private static final int SWIZZLE_ELEMS = 64;
+
+    private static final MethodHandle ENCODE = encodeHandle();
+
+    private final Arena arena;
+    private final int dataType;
+    private final GemmShape shape;
+    private final KernelVariant variant;
+    private final MemorySegment mapA;
+    private final MemorySegment mapB;
+    private long addressA = -1;
+    private long addressB = -1;
+
+    TensorMaps(Arena arena, KernelVariant variant, DType type, GemmShape shape) {
+        if (ENCODE == null) {
+            throw new GpuException("the Hopper GEMM kernel needs cuTensorMapEncodeTiled from libcuda.so.1 (CUDA 12+"
+                    + " driver), which could not be loaded; use JSHMEM_GEMM_KERNEL=portable");
+        }
+        this.arena = arena;
+        this.variant = variant;
+        this.shape = shape;
+        this.dataType = type == DType.BF16 ? BF16 : FP16;
+        this.mapA = arena.allocate(128, 64);
+        this.mapB = arena.allocate(128, 64);
+    }
+
+    /** A: m x k, boxes of BK (inner, one 128-byte row) x BM. */
+    MemorySegment forA(long address) {
+        if (address != addressA) {
+            encode(mapA, address, shape.k(), shape.m(), variant.tile().k(), variant.tile().m());
+            addressA = address;
+        }
+        return mapA;
+    }
+
+    /** B: k x n, boxes of 64 columns (one 128-byte row) x BK rows; the kernel loads BN / 64 of them per stage. */
+    MemorySegment forB(long address) {
+        if (address != addressB) {
+            encode(mapB, address, shape.n(), shape.k(), SWIZZLE_ELEMS, variant.tile().k());
+            addressB = address;
+        }
+        return mapB;
+    }
+
+    private void encode(MemorySegment map, long address, long inner, long outer, int boxInner, int boxOuter) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment dims = a.allocateFrom(JAVA_LONG, inner, outer);
+            MemorySegment strides = a.allocateFrom(JAVA_LONG, inner * 2);
+            MemorySegment box = a.allocateFrom(JAVA_INT, boxInner, boxOuter);
+            MemorySegment elementStrides = a.allocateFrom(JAVA_INT, 1, 1);
+            int rc = (int) ENCODE.invokeExact(map, dataType, 2, MemorySegment.ofAddress(address), dims, strides, box,
+                    elementStrides, INTERLEAVE_NONE, SWIZZLE_128B, L2_PROMOTION_256B, OOB_FILL_NONE);
+            if (rc != 0) {
+                throw new GpuException("cuTensorMapEncodeTiled(" + inner + " x " + outer + ", box " + boxInner + " x "
+                        + boxOuter + ") failed: CUresult " + rc + " (a matrix not 16-byte aligned, or a row of "
+                        + inner + " elements that is not a multiple of 8? The Hopper kernel needs both; the portable"
+                        + " kernel does not: JSHMEM_GEMM_KERNEL=portable)");
+            }
+        } catch (Throwable t) {
+            if (t instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static MethodHandle encodeHandle() {
+        try {
+            SymbolLookup cuda = SymbolLookup.libraryLookup("libcuda.so.1", Arena.global());
+            return Linker.nativeLinker().downcallHandle(cuda.find("cuTensorMapEncodeTiled").orElseThrow(),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
+                            ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Whether the driver's tensor-map encoder could be loaded. */
+    static boolean isAvailable() {
+        return ENCODE != null;
+    }
+}
