@@ -26,7 +26,7 @@ final class KernelParams {
             JAVA_INT.withName("sk_extra"),
             JAVA_INT.withName("grid"), JAVA_INT.withName("epilogue"), JAVA_INT.withName("col_offset"),
             JAVA_INT.withName("arrive_base"), JAVA_INT.withName("arrive_count"), JAVA_INT.withName("n_pes"),
-            JAVA_INT.withName("my_pe"), JAVA_INT.withName("pad0"));
+            JAVA_INT.withName("my_pe"));
 
     private final MemorySegment block;
 

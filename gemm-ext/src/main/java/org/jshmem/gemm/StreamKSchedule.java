@@ -60,6 +60,9 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
      * fewer Stream-K work-groups.
      */
     public static StreamKSchedule plan(GemmShape shape, TileShape tile, int grid, int groupM, Split split) {
+        if (grid <= 0) {
+            throw new IllegalArgumentException("schedule: work-group count " + grid + " must be positive");
+        }
         int tilesM = ceilDiv(shape.m(), tile.m());
         int tilesN = ceilDiv(shape.n(), tile.n());
         int iters = ceilDiv(shape.k(), tile.k());

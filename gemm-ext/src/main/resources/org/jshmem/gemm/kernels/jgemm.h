@@ -60,7 +60,7 @@ typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
 #define JGEMM_GRID_CONSTANT __grid_constant__
 #endif
 
-/* Launch parameters, passed by value. 8-byte fields first, then 4-byte ones; no padding holes. */
+/* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (160 bytes). */
 typedef struct {
   const jgemm_t *a;               /* m x k, row-major, lda */
   const jgemm_t *b;               /* k x n, row-major, ldb */
@@ -81,8 +81,8 @@ typedef struct {
   int arrive_count;               /* all-scatter: stamps over all PEs; all-reduce: tiles */
   int n_pes;                      /* PEs taking part (the world) */
   int my_pe;
-  int pad0;
 } jgemm_params;
+static_assert(sizeof(jgemm_params) == 160, "jgemm_params must match org.jshmem.gemm.KernelParams");
 
 /* ---- schedule walk ---------------------------------------------------------------------- */
 
