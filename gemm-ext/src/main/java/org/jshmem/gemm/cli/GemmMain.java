@@ -77,7 +77,11 @@ public final class GemmMain implements Callable<Integer> {
     boolean transB;
 
     public static void main(String[] args) {
-        int rc = new CommandLine(new GemmMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        int rc = new CommandLine(new GemmMain()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler((e, cmd, parsed) -> {
+                    cmd.getErr().println("gemm: " + e.getMessage());
+                    return 1;
+                }).execute(args);
         System.exit(rc);
     }
 

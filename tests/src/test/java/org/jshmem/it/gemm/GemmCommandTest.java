@@ -1,0 +1,95 @@
+package org.jshmem.it.gemm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.jshmem.gemm.cli.GemmMain;
+import org.jshmem.it.JobResult;
+import org.jshmem.it.MpiJob;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The {@code gemm} command on the host heap, as real mpirun jobs: the CPU executor runs the kernels'
+ * schedule and flag protocol, and every PE checks its C against the product computed in double.
+ */
+class GemmCommandTest {
+
+    private static JobResult gemm(int np, String... args) {
+        return MpiJob.of(np, GemmMain.class).args(args).env("JSHMEM_SPIN", "0").timeout(Duration.ofSeconds(240)).run();
+    }
+
+    private static void assertEveryPeValidated(JobResult r, int np, String label) {
+        assertTrue(r.succeeded(), r::toString);
+        for (int pe = 0; pe < np; pe++) {
+            String v = r.value(pe, label);
+            assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + " " + label + ": " + v + "\n" + r);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} PEs {1} {2} {3}")
+    @CsvSource({
+        "3, all_scatter, bf16, auto",       // the CI case
+        "3, all_reduce, bf16, auto",        // one-shot (C is small)
+        "3, all_reduce, fp16, two_shot",
+        "4, all_scatter, fp16, auto",
+        "2, all_reduce, bf16, one_shot",
+        "1, none, bf16, auto"})
+    void raggedShapeValidatesOnEveryPe(int np, String collective, String dtype, String allReduce) {
+        JobResult r = gemm(np, "-c", collective, "-m", "333", "-n", "257", "-k", "190", "--dtype", dtype,
+                "--allreduce", allReduce, "--validate", "--back-to-back", "20", "--iters", "2", "--warmup", "1");
+        assertEveryPeValidated(r, np, "validated");
+        assertEveryPeValidated(r, np, "validated-after-20-calls");
+    }
+
+    @ParameterizedTest(name = "split {0}")
+    @CsvSource({"stream_k", "data_parallel"})
+    void everySplitValidates(String split) {
+        JobResult r = gemm(2, "-c", "all_scatter", "-m", "100", "-n", "130", "-k", "300", "--split", split,
+                "--workgroups", "3", "--validate", "--iters", "1", "--warmup", "0");
+        assertEveryPeValidated(r, 2, "validated");
+    }
+
+    @Test
+    void badSizeIsNamedAndNothingRuns() {
+        JobResult r = gemm(1, "-m", "0", "-n", "8", "-k", "8");
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("-m 0: a GEMM size must be a positive integer"), r::toString);
+    }
+
+    @Test
+    void unsupportedTypeAndLayoutAreRefused() {
+        JobResult t = gemm(1, "--dtype", "fp32");
+        assertFalse(t.succeeded());
+        assertTrue(t.output().contains("--dtype fp32: gemm takes fp16 or bf16"), t::toString);
+        JobResult l = gemm(1, "--trans-b");
+        assertFalse(l.succeeded());
+        assertTrue(l.output().contains("only row-major A (m x k) and B (k x n) are supported"), l::toString);
+    }
+
+    @Test
+    void heapTooSmallSaysWhatToSet() throws java.io.IOException {
+        long before = shmFiles();
+        JobResult r = MpiJob.of(2, GemmMain.class).args("-m", "2048", "-n", "2048", "-k", "2048")
+                .env("JSHMEM_SYMMETRIC_SIZE", "4M").timeout(Duration.ofSeconds(120)).run();
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("JSHMEM_SYMMETRIC_SIZE"), r::toString);
+        assertEquals(before, shmFiles(), "jshmem files left in /dev/shm");
+    }
+
+    private static long shmFiles() throws java.io.IOException {
+        try (var s = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
+            return s.filter(p -> p.getFileName().toString().startsWith("jshmem-")).count();
+        }
+    }
+
+    @Test
+    void tooFewColumnsToShardIsRefused() {
+        JobResult r = gemm(3, "-c", "all_scatter", "-m", "8", "-n", "2", "-k", "8");
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("all_scatter over 3 PEs needs n >= 3"), r::toString);
+    }
+}
