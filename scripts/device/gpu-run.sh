@@ -9,6 +9,11 @@
 #                                      and no copy engines; CSV and log per run in $OUT
 #   gpu-run.sh scaling [counts]        GpuCollectivesBench on 2, 4 and 8 PEs (or the counts given), up to
 #                                      16 MB, one CSV per count, and the bus bandwidth chart (ScalingChart)
+#   gpu-run.sh gemm [shapes]           gemm-ext on this GPU: the cuBLAS anchor, then the GEMM alone on one PE
+#                                      (every anchor shape, bf16 and fp16, validated against cuBLAS), in
+#                                      the same run; CSVs and charts in $OUT
+#   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce on np PEs (default 2) sharing the GPU
+#                                      under MPS, beside the reference path (cuBLAS + jshmem's collective)
 #   gpu-run.sh cmd ...                 any command with the environment set
 # Logs go to $OUT when it is set.
 set -uo pipefail
@@ -72,6 +77,28 @@ case $step in
     mps_stop
     java -cp "$cp" org.jshmem.perf.ScalingChart -o "$out/busbw-vs-pes.png" --sizes 64K,1M,16M \
       --title "GPU collectives on $(gpu_count) GPU(s): bus bandwidth against PEs" "$out"/gpu-coll-*pe.csv ;;
+  gemm)
+    bash "$here/anchors/run-gemm.sh" 2>&1 | tee "$out/anchor-cublas.csv"
+    for t in bf16 fp16; do
+      echo "== gemm alone, 1 PE, $t"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G timeout 420 mpirun -np 1 java --enable-native-access=ALL-UNNAMED \
+        -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.gemm.cli.GemmMain -c none \
+        --shapes "${1:-anchor}" --dtype $t --validate --iters 20 --warmup 5 --csv "$out/gemm-alone.csv" \
+        --plot "$out" 2>&1 | tee "$out/gemm-alone-$t.log"
+    done ;;
+  gemm-fused)
+    np=${1:-2}
+    [ "$(gpu_count)" -lt "$np" ] && mps_start
+    for c in all_scatter all_reduce; do
+      for shape in 8192x8192x8192 4096x4096x4096 1024x8192x8192; do
+        echo "== gemm $c $shape, $np PEs on $(gpu_count) GPU(s)"
+        env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=4G timeout 300 mpirun -np "$np" --oversubscribe java \
+          --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
+          org.jshmem.gemm.cli.GemmMain -c $c --shapes $shape --dtype bf16 --validate --reference --iters 10 \
+          --warmup 3 --csv "$out/gemm-fused-${np}pe.csv" 2>&1 | tee -a "$out/gemm-fused-${np}pe.log"
+      done
+    done
+    mps_stop ;;
   cmd) "$@" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac
