@@ -49,7 +49,7 @@ public final class FusedGemm implements AutoCloseable {
         this.type = type;
         this.layout = new ShardLayout(collective, global, shmem.nPes());
         this.local = layout.local(shmem.myPe());
-        GemmPlatform platform = GemmPlatform.of(shmem, options);
+        GemmPlatform platform = GemmPlatform.of(shmem, options, local);
         this.path = platform.choosePath(options, collective, global, shmem.nPes(), type);
         Epilogue epilogue = Epilogue.of(collective, allReduce(options, global, type));
         if (path == GemmPath.REFERENCE) {

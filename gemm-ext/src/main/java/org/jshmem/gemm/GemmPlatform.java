@@ -7,9 +7,9 @@ import org.jshmem.device.DeviceInfo;
 /** What a heap offers a GEMM: the paths, kernels, tiles and work-group counts that fit it. */
 interface GemmPlatform {
 
-    /** The host platform for a host heap, the GPU platform for a GPU heap. */
-    static GemmPlatform of(Shmem shmem, GemmOptions options) {
-        return DeviceInfo.find(shmem).<GemmPlatform>map(d -> new GpuPlatform(d, options))
+    /** The host platform for a host heap, the GPU platform for a GPU heap; local is this PE's GEMM. */
+    static GemmPlatform of(Shmem shmem, GemmOptions options, GemmShape local) {
+        return DeviceInfo.find(shmem).<GemmPlatform>map(d -> new GpuPlatform(d, options, local))
                 .orElseGet(() -> new HostPlatform(options));
     }
 

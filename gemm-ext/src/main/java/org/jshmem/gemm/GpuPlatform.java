@@ -18,16 +18,23 @@ final class GpuPlatform implements GemmPlatform {
     private final DeviceInfo device;
     private final GemmKernel kernel;
 
-    GpuPlatform(DeviceInfo device, GemmOptions options) {
+    GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local) {
         this.device = device;
+        // TMA needs 16-byte row pitches: rows of A (k) and B (n) a multiple of 8 elements
+        boolean tmaRows = local.k() % 8 == 0 && local.n() % 8 == 0;
         this.kernel = switch (options.kernel()) {
-            case AUTO -> device.isHopper() ? GemmKernel.HOPPER : GemmKernel.PORTABLE;
+            case AUTO -> device.isHopper() && tmaRows ? GemmKernel.HOPPER : GemmKernel.PORTABLE;
             case CPU -> throw new ShmemStateException("GEMM kernel cpu runs on host heaps only; this PE's heap is on "
                     + device.name() + " (use kernel auto, hopper or portable, or JSHMEM_BACKEND=host)");
             case HOPPER -> {
                 if (!device.isHopper()) {
                     throw new ShmemStateException("GEMM kernel hopper needs an sm_90 GPU (H100, H200); this PE runs on "
                             + device.name() + " (cc " + device.ccMajor() + "." + device.ccMinor() + "): use portable");
+                }
+                if (!tmaRows) {
+                    throw new IllegalArgumentException("GEMM kernel hopper loads with TMA, which needs rows of A (k = "
+                            + local.k() + ") and B (n = " + local.n() + ") to be multiples of 8 elements; use portable"
+                            + " (or auto, which picks it for such shapes)");
                 }
                 yield GemmKernel.HOPPER;
             }

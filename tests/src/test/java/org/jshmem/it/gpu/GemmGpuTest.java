@@ -1,0 +1,65 @@
+package org.jshmem.it.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.jshmem.gemm.cli.GemmMain;
+import org.jshmem.it.JobResult;
+import org.jshmem.it.MpiJob;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * gemm-ext's kernels on a GPU, through the {@code gemm} command: every PE compares its C with
+ * cuBLAS on the whole GEMM (relative error under the bound), for both collectives, fp16 and bf16,
+ * shapes whose sizes split evenly and ragged ones (the portable kernel takes those), many calls back
+ * to back without a reset, and a run with {@code JSHMEM_DEBUG=1}. Tag "gpu": run on the GPU machine
+ * (PEs sharing one GPU run under MPS there).
+ */
+@Tag("gpu")
+class GemmGpuTest {
+
+    private static void validates(int np, String extraEnv, String... args) {
+        MpiJob job = MpiJob.of(np, GemmMain.class).args(args).env("JSHMEM_BACKEND", "cuda")
+                .env("JSHMEM_SYMMETRIC_SIZE", "2G").timeout(Duration.ofSeconds(300));
+        if (!extraEnv.isBlank()) {
+            job.env(extraEnv.split("=")[0], extraEnv.split("=")[1]);
+        }
+        JobResult r = job.run();
+        assertTrue(r.succeeded(), r::toString);
+        for (int pe = 0; pe < np; pe++) {
+            for (String label : new String[] {"validated"}) {
+                String v = r.value(pe, label);
+                assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + " " + label + ": " + v + "\n" + r);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} PEs {1} {2} {3} {4}")
+    @CsvSource({
+        "1, none,        bf16, 4096x4096x4096, ''",
+        "1, none,        fp16, 1000x999x1001,  ''",
+        "2, all_scatter, bf16, 4096x4096x4096, ''",
+        "2, all_reduce,  fp16, 4096x4096x4096, ''",
+        "2, all_scatter, fp16, 1000x999x1001,  ''",
+        "3, all_reduce,  bf16, 1000x999x1001,  ''",
+        "2, all_reduce,  bf16, 1024x1024x1024, JSHMEM_DEBUG=1"})
+    void validatesAgainstCublas(int np, String collective, String dtype, String shape, String env) {
+        validates(np, env, "-c", collective, "--shapes", shape, "--dtype", dtype, "--path", "fused", "--validate",
+                "--iters", "2", "--warmup", "1");
+    }
+
+    @ParameterizedTest(name = "{0} back to back")
+    @CsvSource({"all_scatter", "all_reduce"})
+    void thousandCallsBackToBack(String collective) {
+        JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", "1024x1024x1024", "--path",
+                "fused", "--validate", "--back-to-back", "1000", "--iters", "2", "--warmup", "1")
+                .env("JSHMEM_BACKEND", "cuda").env("JSHMEM_SYMMETRIC_SIZE", "1G").timeout(Duration.ofSeconds(300)).run();
+        assertTrue(r.succeeded(), r::toString);
+        for (int pe = 0; pe < 2; pe++) {
+            String v = r.value(pe, "validated-after-1000-calls");
+            assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + ": " + v + "\n" + r);
+        }
+    }
+}
