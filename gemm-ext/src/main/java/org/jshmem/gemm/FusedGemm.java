@@ -60,7 +60,9 @@ public final class FusedGemm implements AutoCloseable {
         }
         TileShape tile = options.tile().orElse(platform.defaultTile(local, type));
         platform.checkTile(tile);
-        this.schedule = StreamKSchedule.plan(local, tile, platform.workGroups(options), options.groupM(), options.split());
+        // one schedule on every PE (all-reduce owners wait for each other): iterations over PE 0's k, the largest
+        this.schedule = StreamKSchedule.plan(local, tile, platform.workGroups(options), options.groupM(), options.split(),
+                layout.local(0).k());
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
             GemmShape l = layout.local(pe);

@@ -60,12 +60,26 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
      * fewer Stream-K work-groups.
      */
     public static StreamKSchedule plan(GemmShape shape, TileShape tile, int grid, int groupM, Split split) {
+        return plan(shape, tile, grid, groupM, split, shape.k());
+    }
+
+    /**
+     * Like {@link #plan(GemmShape, TileShape, int, int, Split)}, with iterations counted over
+     * {@code depthK >= shape.k()}: PEs whose k differ by a little (a k split that is not even) then
+     * share one schedule, so a tile has the same owner, at the same place in its work-group's order,
+     * on every PE; a fused all-reduce, whose owners wait for each other's partials, needs that to be
+     * free of waiting cycles. Iterations past k read nothing (the kernels zero-fill them).
+     */
+    public static StreamKSchedule plan(GemmShape shape, TileShape tile, int grid, int groupM, Split split, int depthK) {
+        if (depthK < shape.k()) {
+            throw new IllegalArgumentException("schedule depth " + depthK + " is less than k = " + shape.k());
+        }
         if (grid <= 0) {
             throw new IllegalArgumentException("schedule: work-group count " + grid + " must be positive");
         }
         int tilesM = ceilDiv(shape.m(), tile.m());
         int tilesN = ceilDiv(shape.n(), tile.n());
-        int iters = ceilDiv(shape.k(), tile.k());
+        int iters = ceilDiv(depthK, tile.k());
         long tiles = (long) tilesM * tilesN;
         if (tiles > Integer.MAX_VALUE / 2 || tiles * iters > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("GEMM " + shape + " with tiles " + tile + " has " + tiles + " tiles of "
