@@ -1,7 +1,7 @@
 package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
-import org.jshmem.gpu.Shim;
+import org.jshmem.gpu.shim.Shim;
 
 /** A GPU event: a point in a stream, to wait for or to time between. Made by {@link Shmem#createEvent()}. */
 public final class ShmemEvent implements AutoCloseable {

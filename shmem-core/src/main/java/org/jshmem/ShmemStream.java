@@ -1,7 +1,7 @@
 package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
-import org.jshmem.gpu.Shim;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * A GPU stream (CUDA stream / HIP stream) for the {@code ...OnStream} operations, which run in

@@ -2,7 +2,7 @@ package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
 import org.jshmem.gpu.GpuBackend;
-import org.jshmem.gpu.Shim;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * Operations queued on a GPU stream (NVSHMEM's {@code nvshmemx_*_on_stream}): they run in the

@@ -3,8 +3,8 @@ package org.jshmem;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.jshmem.collectives.Collectives;
-import org.jshmem.collectives.TeamLayout;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.TeamLayout;
 import org.jshmem.gpu.GpuCollectives;
 
 /**

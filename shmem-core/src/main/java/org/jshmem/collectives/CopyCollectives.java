@@ -1,13 +1,16 @@
 package org.jshmem.collectives;
 
-import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
+import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
-import org.jshmem.host.NodeBarrier;
+import org.jshmem.node.NodeBarrier;
 import org.jshmem.spi.Backend;
+import org.jshmem.host.HostCollectives;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.TeamLayout;
 
 /**
  * Collectives for any heap, moving data only with the backend's own operations: peer-to-peer

@@ -21,6 +21,7 @@ import org.jshmem.ShmemConfig;
 import org.jshmem.SignalOp;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.spi.Backend;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * The heap in GPU memory: each PE allocates its heap with finegrained-alloc on its device,
@@ -186,7 +187,7 @@ public final class GpuBackend implements Backend {
 
     /**
      * Queues {@code work} on the internal stream and waits for it by polling, calling
-     * {@code idle} (a {@link org.jshmem.internal.Waiter} step, which throws when a PE waited for has
+     * {@code idle} (a {@link org.jshmem.node.Waiter} step, which throws when a PE waited for has
      * died) between polls: a collective whose peer died ends in that exception instead of a hang.
      * After an exception the backend counts as failed ({@link #quiet()} and {@link #close()} no
      * longer wait for the device).

@@ -1,18 +1,20 @@
 package org.jshmem.gpu;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
+import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
-import org.jshmem.collectives.Collectives;
+import org.jshmem.spi.Collectives;
 import org.jshmem.collectives.CopyCollectives;
-import org.jshmem.collectives.TeamLayout;
-import org.jshmem.host.NodeBarrier;
-import org.jshmem.internal.Waiter;
+import org.jshmem.spi.TeamLayout;
+import org.jshmem.node.NodeBarrier;
+import org.jshmem.node.Waiter;
+import org.jshmem.GpuCollectiveTuning;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * Collectives on a GPU heap: kernels that read the members' heaps through the peer mappings (and

@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.jshmem.AtomicOp;
 import org.jshmem.spi.Backend;
+import org.jshmem.node.NodeSharedMemory;
 
 /**
  * The heap in host shared memory: every PE's heap is a region of the node's shared-memory file,

@@ -8,7 +8,7 @@ import org.jshmem.ShmemConfig;
 import org.jshmem.ShmemConfig.BackendKind;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.host.HostBackend;
-import org.jshmem.host.NodeSharedMemory;
+import org.jshmem.node.NodeSharedMemory;
 
 /**
  * Makes a {@link Backend}. The host backend is built in; GPU backends register through

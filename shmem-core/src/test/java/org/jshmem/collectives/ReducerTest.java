@@ -10,6 +10,7 @@ import java.util.Random;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
 import org.junit.jupiter.api.Test;
+import org.jshmem.host.HostCollectives;
 
 /** The reducers in one JVM: in place with any source, chunk edges, odd offsets, 16-bit floats, slices. */
 class ReducerTest {

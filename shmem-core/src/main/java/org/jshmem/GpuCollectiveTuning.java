@@ -1,4 +1,4 @@
-package org.jshmem.gpu;
+package org.jshmem;
 
 /**
  * Where the GPU collectives ({@link GpuCollectives}) switch algorithm; read from the environment

@@ -1,7 +1,7 @@
-package org.jshmem.collectives;
+package org.jshmem;
 
 import java.util.Objects;
-import org.jshmem.host.ControlDescriptor;
+import org.jshmem.node.ControlDescriptor;
 
 /**
  * Which collectives a PE uses and where the host collectives switch algorithm; read from the

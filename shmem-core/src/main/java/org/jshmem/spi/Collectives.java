@@ -1,4 +1,4 @@
-package org.jshmem.collectives;
+package org.jshmem.spi;
 
 import org.jshmem.DType;
 import org.jshmem.HeapBoundsException;

@@ -1,15 +1,19 @@
-package org.jshmem.collectives;
+package org.jshmem.host;
 
-import static org.jshmem.host.ControlDescriptor.STAGE_HEADER;
+import static org.jshmem.node.ControlDescriptor.STAGE_HEADER;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
-import org.jshmem.host.NodeBarrier;
-import org.jshmem.host.NodeSharedMemory;
+import org.jshmem.node.NodeBarrier;
+import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.spi.Backend;
+import org.jshmem.CollectiveTuning;
+import org.jshmem.collectives.Reducer;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.TeamLayout;
 
 /**
  * Collectives on a heap in host memory, where every PE maps every other PE's heap: data moves by
@@ -351,7 +355,7 @@ public final class HostCollectives implements Collectives {
     }
 
     /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced). */
-    static long sliceStart(long nelems, int i, int n) {
+    public static long sliceStart(long nelems, int i, int n) {
         return nelems / n * i + nelems % n * i / n;   // floor(nelems * i / n) without overflow
     }
 }
