@@ -304,8 +304,8 @@ public final class HostCollectives implements Collectives {
             sync(t, "Team.reduce");
             return;
         }
-        long lo = sliceStart(nelems, me, n);
-        long hi = sliceStart(nelems, me + 1, n);
+        long lo = Reducer.sliceStart(nelems, me, n);
+        long hi = Reducer.sliceStart(nelems, me + 1, n);
         for (int i = 0; i < n; i++) {
             offsets[i] = s + lo * size;
         }
@@ -313,8 +313,8 @@ public final class HostCollectives implements Collectives {
         sync(t, "Team.reduce");
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
-            long jlo = sliceStart(nelems, j, n);
-            long jhi = sliceStart(nelems, j + 1, n);
+            long jlo = Reducer.sliceStart(nelems, j, n);
+            long jhi = Reducer.sliceStart(nelems, j + 1, n);
             MemorySegment.copy(heap(t, j), d + jlo * size, mine, d + jlo * size, (jhi - jlo) * size);
         }
         sync(t, "Team.reduce");
@@ -352,10 +352,5 @@ public final class HostCollectives implements Collectives {
             }
             r.reduce(dst, dstOffset + e * size, in, at, n, m);
         }
-    }
-
-    /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced). */
-    public static long sliceStart(long nelems, int i, int n) {
-        return nelems / n * i + nelems % n * i / n;   // floor(nelems * i / n) without overflow
     }
 }
