@@ -1,5 +1,5 @@
 /*
- * shim.cu - the runtime wrappers behind shim.h, one source for CUDA (nvcc) and HIP (hipcc).
+ * shim_runtime.cu - the runtime wrappers behind shim.h, one source for CUDA (nvcc) and HIP (hipcc).
  *
  * CUDA: cudart is linked statically and every driver-API function (modules, launches, stream
  * memory operations) is reached through cudaGetDriverEntryPointByVersion, so the library needs
