@@ -27,6 +27,9 @@ option(JSHMEM_WITH_CUDA "Build the CUDA libraries (needs nvcc)" ${_jshmem_cuda_d
 option(JSHMEM_WITH_HIP "Build the HIP libraries (needs hipcc)" ${_jshmem_hip_default})
 set(JSHMEM_HIP_ARCH "gfx90a" CACHE STRING "AMD GPU target(s) for hipcc --offload-arch (comma-separated)")
 
+# gpu.h: one name for each CUDA / HIP runtime call, shared by the shim and finegrained-alloc.
+set(JSHMEM_GPU_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../native/include")
+
 # Where the Java build picks the libraries up (then packs them into jars).
 set(JSHMEM_NATIVE_OUT "${CMAKE_BINARY_DIR}/native/linux-x86_64")
 file(MAKE_DIRECTORY "${JSHMEM_NATIVE_OUT}")

@@ -8,6 +8,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/setup.sh --hip
 . build/env.sh
-mvn -B verify "$@"
+# install: shmem-core and shmem-device (with sources and javadoc jars) into the local repository,
+# where examples/consumer takes them by coordinates, as another project would.
+mvn -B install "$@"
+examples/consumer/run.sh
 # The device library under both compilers (no GPU needed): the test and benchmark kernels.
 shmem-device/scripts/compile-check.sh
+# The layering of docs/architecture.md: no import from a lower layer up, none from the API past the SPI.
+python3 scripts/check-layers.py

@@ -8,48 +8,23 @@
 
 #include "fg_alloc.h"
 
-#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__) || defined(JSHMEM_HIP)
-#include <hip/hip_runtime.h>
-#define FG_PLATFORM "hip"
-typedef hipError_t fgError_t;
-typedef hipIpcMemHandle_t fgIpcMemHandle_t;
-#define fgSuccess hipSuccess
-#define fgGetErrorString hipGetErrorString
-#define fgGetErrorName hipGetErrorName
-#define fgGetDevice hipGetDevice
-#define fgSetDevice hipSetDevice
-#define fgFree hipFree
-#define fgIpcGetMemHandle hipIpcGetMemHandle
-#define fgIpcOpenMemHandle hipIpcOpenMemHandle
-#define fgIpcCloseMemHandle hipIpcCloseMemHandle
-#define fgIpcMemLazyEnablePeerAccess hipIpcMemLazyEnablePeerAccess
+#include "gpu.h" /* the CUDA / HIP names shared with the jshmem shim (native/include) */
+
+#if JSHMEM_IS_HIP
 /* Fine-grained: peers' and the host's accesses stay coherent while kernels run (the default,
  * coarse-grained memory is only made coherent at kernel boundaries). */
 #define FG_MALLOC_NAME "hipExtMallocWithFlags(hipDeviceMallocFinegrained)"
-static fgError_t fg_device_malloc(void **p, size_t n) {
+static gpuError_t fg_device_malloc(void **p, size_t n) {
   return hipExtMallocWithFlags(p, n, hipDeviceMallocFinegrained);
 }
 #else
-#include <cuda_runtime.h>
-#define FG_PLATFORM "cuda"
-typedef cudaError_t fgError_t;
-typedef cudaIpcMemHandle_t fgIpcMemHandle_t;
-#define fgSuccess cudaSuccess
-#define fgGetErrorString cudaGetErrorString
-#define fgGetErrorName cudaGetErrorName
-#define fgGetDevice cudaGetDevice
-#define fgSetDevice cudaSetDevice
-#define fgFree cudaFree
-#define fgIpcGetMemHandle cudaIpcGetMemHandle
-#define fgIpcOpenMemHandle cudaIpcOpenMemHandle
-#define fgIpcCloseMemHandle cudaIpcCloseMemHandle
-#define fgIpcMemLazyEnablePeerAccess cudaIpcMemLazyEnablePeerAccess
 /* Plain device memory: NVLink peers' loads, stores and system-scope atomics on it are coherent. */
 #define FG_MALLOC_NAME "cudaMalloc"
-static fgError_t fg_device_malloc(void **p, size_t n) { return cudaMalloc(p, n); }
+static gpuError_t fg_device_malloc(void **p, size_t n) { return cudaMalloc(p, n); }
 #endif
+#define FG_PLATFORM JSHMEM_PLATFORM
 
-static_assert(sizeof(fgIpcMemHandle_t) <= FG_HANDLE_MAX, "FG_HANDLE_MAX too small for the IPC handle");
+static_assert(sizeof(gpuIpcMemHandle_t) <= FG_HANDLE_MAX, "FG_HANDLE_MAX too small for the IPC handle");
 
 static thread_local char t_message[1024];
 
@@ -63,8 +38,8 @@ static int fg_fail(const char *fmt, ...) {
 }
 
 /* "<what>: <error string> (<error name>)" */
-static int fg_fail_rt(const char *what, fgError_t e) {
-  return fg_fail("%s: %s (%s)", what, fgGetErrorString(e), fgGetErrorName(e));
+static int fg_fail_rt(const char *what, gpuError_t e) {
+  return fg_fail("%s: %s (%s)", what, gpuGetErrorString(e), gpuGetErrorName(e));
 }
 
 /* Live totals of the PyTorch entry points (fg_stats), for tests and leak checks. */
@@ -85,10 +60,10 @@ int fg_alloc_shareable(size_t bytes, void **ptr) {
   if (ptr == NULL) return fg_fail("fg_alloc_shareable: ptr is NULL");
   *ptr = NULL;
   if (bytes == 0) return fg_fail("fg_alloc_shareable: bytes is 0");
-  fgError_t e = fg_device_malloc(ptr, bytes);
-  if (e != fgSuccess) {
+  gpuError_t e = fg_device_malloc(ptr, bytes);
+  if (e != gpuSuccess) {
     int dev = -1;
-    (void)fgGetDevice(&dev);
+    (void)gpuGetDevice(&dev);
     *ptr = NULL;
     char what[160];
     snprintf(what, sizeof what, "%s of %zu bytes on device %d", FG_MALLOC_NAME, bytes, dev);
@@ -99,17 +74,17 @@ int fg_alloc_shareable(size_t bytes, void **ptr) {
 
 int fg_free_shareable(void *ptr) {
   if (ptr == NULL) return 0;
-  fgError_t e = fgFree(ptr);
-  if (e != fgSuccess) return fg_fail_rt(FG_PLATFORM "Free", e);
+  gpuError_t e = gpuFree(ptr);
+  if (e != gpuSuccess) return fg_fail_rt(FG_PLATFORM "Free", e);
   return 0;
 }
 
 int fg_export(void *ptr, void *handle, size_t *handle_len) {
   if (ptr == NULL || handle == NULL || handle_len == NULL)
     return fg_fail("fg_export: ptr, handle and handle_len must not be NULL");
-  fgIpcMemHandle_t h;
-  fgError_t e = fgIpcGetMemHandle(&h, ptr);
-  if (e != fgSuccess) return fg_fail_rt(FG_PLATFORM "IpcGetMemHandle", e);
+  gpuIpcMemHandle_t h;
+  gpuError_t e = gpuIpcGetMemHandle(&h, ptr);
+  if (e != gpuSuccess) return fg_fail_rt(FG_PLATFORM "IpcGetMemHandle", e);
   memcpy(handle, &h, sizeof h);
   *handle_len = sizeof h;
   return 0;
@@ -118,15 +93,15 @@ int fg_export(void *ptr, void *handle, size_t *handle_len) {
 int fg_import(const void *handle, size_t handle_len, void **ptr) {
   if (handle == NULL || ptr == NULL) return fg_fail("fg_import: handle and ptr must not be NULL");
   *ptr = NULL;
-  fgIpcMemHandle_t h;
+  gpuIpcMemHandle_t h;
   if (handle_len != sizeof h)
     return fg_fail("fg_import: handle is %zu bytes, expected %zu (exported by a library built for another platform?)",
                    handle_len, sizeof h);
   memcpy(&h, handle, sizeof h);
-  fgError_t e = fgIpcOpenMemHandle(ptr, h, fgIpcMemLazyEnablePeerAccess);
-  if (e != fgSuccess) {
+  gpuError_t e = gpuIpcOpenMemHandle(ptr, h, gpuIpcMemLazyEnablePeerAccess);
+  if (e != gpuSuccess) {
     int dev = -1;
-    (void)fgGetDevice(&dev);
+    (void)gpuGetDevice(&dev);
     *ptr = NULL;
     char what[160];
     snprintf(what, sizeof what, FG_PLATFORM "IpcOpenMemHandle on device %d", dev);
@@ -137,8 +112,8 @@ int fg_import(const void *handle, size_t handle_len, void **ptr) {
 
 int fg_unimport(void *ptr) {
   if (ptr == NULL) return 0;
-  fgError_t e = fgIpcCloseMemHandle(ptr);
-  if (e != fgSuccess) return fg_fail_rt(FG_PLATFORM "IpcCloseMemHandle", e);
+  gpuError_t e = gpuIpcCloseMemHandle(ptr);
+  if (e != gpuSuccess) return fg_fail_rt(FG_PLATFORM "IpcCloseMemHandle", e);
   return 0;
 }
 
@@ -149,14 +124,14 @@ void *fg_malloc(ssize_t size, int device, fg_stream_t stream) {
     return NULL;
   }
   int prev = -1;
-  fgError_t e = fgGetDevice(&prev);
-  if (e == fgSuccess && prev != device) e = fgSetDevice(device);
+  gpuError_t e = gpuGetDevice(&prev);
+  if (e == gpuSuccess && prev != device) e = gpuSetDevice(device);
   void *p = NULL;
-  if (e == fgSuccess && size > 0) e = fg_device_malloc(&p, (size_t)size);
-  if (prev >= 0 && prev != device) (void)fgSetDevice(prev);
-  if (e != fgSuccess) {
+  if (e == gpuSuccess && size > 0) e = fg_device_malloc(&p, (size_t)size);
+  if (prev >= 0 && prev != device) (void)gpuSetDevice(prev);
+  if (e != gpuSuccess) {
     fprintf(stderr, "fg_malloc: %s of %zd bytes on device %d: %s (%s)\n", FG_MALLOC_NAME, size, device,
-            fgGetErrorString(e), fgGetErrorName(e));
+            gpuGetErrorString(e), gpuGetErrorName(e));
     return NULL;
   }
   if (p != NULL) {
@@ -170,13 +145,13 @@ void fg_free(void *ptr, ssize_t size, int device, fg_stream_t stream) {
   (void)stream;
   if (ptr == NULL) return;
   int prev = -1;
-  fgError_t e = fgGetDevice(&prev);
-  if (e == fgSuccess && prev != device) e = fgSetDevice(device);
-  if (e == fgSuccess) e = fgFree(ptr);
-  if (prev >= 0 && prev != device) (void)fgSetDevice(prev);
-  if (e != fgSuccess) {
+  gpuError_t e = gpuGetDevice(&prev);
+  if (e == gpuSuccess && prev != device) e = gpuSetDevice(device);
+  if (e == gpuSuccess) e = gpuFree(ptr);
+  if (prev >= 0 && prev != device) (void)gpuSetDevice(prev);
+  if (e != gpuSuccess) {
     fprintf(stderr, "fg_free: %sFree(%p) on device %d: %s (%s)\n", FG_PLATFORM, ptr, device,
-            fgGetErrorString(e), fgGetErrorName(e));
+            gpuGetErrorString(e), gpuGetErrorName(e));
     return;
   }
   __atomic_sub_fetch(&g_live_bytes, (size_t)(size > 0 ? size : 0), __ATOMIC_RELAXED);

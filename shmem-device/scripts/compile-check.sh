@@ -6,6 +6,7 @@ set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 inc="$root/shmem-device/include"
 native="$root/shmem-core/src/main/native"
+gpuinc="$root/native/include"   # gpu.h, shared with finegrained-alloc
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
@@ -27,7 +28,7 @@ if [ -x "$nvcc" ]; then
       -Werror all-warnings -Xcompiler -Wall,-Wextra
   done
   for r in kernels.cu coll_kernels.cu; do
-    check "nvcc $r" "$nvcc" -arch=sm_90 -Xcompiler -fPIC -I "$inc" -I "$native" \
+    check "nvcc $r" "$nvcc" -arch=sm_90 -Xcompiler -fPIC -I "$inc" -I "$native" -I "$gpuinc" \
       -c "$native/$r" -o "$out/kernels.o" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
   done
 else
@@ -42,7 +43,7 @@ if command -v hipcc > /dev/null; then
   done
   for r in kernels.cu coll_kernels.cu; do
     check "hipcc $r" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a -fPIC \
-      -I "$inc" -I "$native" -c "$native/$r" -o "$out/kernels.o" -Wall -Wextra -Werror
+      -I "$inc" -I "$native" -I "$gpuinc" -c "$native/$r" -o "$out/kernels.o" -Wall -Wextra -Werror
   done
 else
   echo "skip   hipcc not found"

@@ -4,6 +4,12 @@
 
 #include "shim_error.h"
 
+/* Fails the calling function (returns -1 with the message) unless `cond` holds. */
+#define CHECK_ARG(cond, ...)                                                                 \
+  do {                                                                                       \
+    if (!(cond)) return jshmem_rt_fail(__VA_ARGS__);                                         \
+  } while (0)
+
 /* Binds the calling thread to the process's device (see shim.h, Conventions); 0 or -1. */
 int jshmem_bind_device(void);
 #define BIND_DEVICE()                                                                        \

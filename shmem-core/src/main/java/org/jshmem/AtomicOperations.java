@@ -7,6 +7,10 @@ package org.jshmem;
  * the operation and are sequentially consistent; non-fetching ones are ordered by
  * {@link Shmem#fence()} and completed by {@link Shmem#quiet()}. Atomics of different widths on
  * the same bytes are not atomic with respect to each other.
+ *
+ * <p>The typed overloads repeat one shape per Java type on purpose (OpenSHMEM's typed API, as
+ * {@code shmem_long_put} etc.): each is a one-line default method the JIT inlines into a direct
+ * call with a constant element layout; issue 16 kept them written out rather than generated.
  */
 public sealed interface AtomicOperations permits Shmem {
 

@@ -11,6 +11,10 @@ import java.util.Arrays;
  * signal (through {@link #signalWaitUntil} or {@link #signalFetch}) sees the data. Waits and
  * tests read with acquire order: what the writer did before its release store or atomic is
  * visible after the wait returns. Waits end in a {@link PeFailedException} if a PE dies.
+ *
+ * <p>The typed overloads repeat one shape per Java type on purpose (OpenSHMEM's typed API, as
+ * {@code shmem_long_put} etc.): each is a one-line default method the JIT inlines into a direct
+ * call with a constant element layout; issue 16 kept them written out rather than generated.
  */
 public sealed interface PointToPointSync permits Shmem {
 

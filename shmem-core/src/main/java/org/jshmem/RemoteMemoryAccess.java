@@ -13,6 +13,10 @@ import java.util.Objects;
  * before later puts to the same PE. A blocking get returns with the data. The {@code Nbi} forms
  * may return earlier; {@link Shmem#quiet()} completes them, and their buffers must not be touched
  * until then.
+ *
+ * <p>The typed overloads repeat one shape per Java type on purpose (OpenSHMEM's typed API, as
+ * {@code shmem_long_put} etc.): each is a one-line default method the JIT inlines into a direct
+ * call with a constant element layout; issue 16 kept them written out rather than generated.
  */
 public sealed interface RemoteMemoryAccess permits Shmem {
 

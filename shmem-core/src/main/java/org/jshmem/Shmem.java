@@ -9,21 +9,18 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.bootstrap.Bootstraps;
-import org.jshmem.collectives.Collectives;
-import org.jshmem.collectives.HostCollectives;
-import org.jshmem.collectives.TeamLayout;
-import org.jshmem.collectives.CollectiveTuning;
-import org.jshmem.collectives.CopyCollectives;
-import org.jshmem.gpu.GpuBackend;
-import org.jshmem.gpu.GpuCollectives;
 import org.jshmem.heap.SymmetricAllocator;
-import org.jshmem.host.ControlDescriptor;
-import org.jshmem.host.NodeBarrier;
-import org.jshmem.host.NodeSharedMemory;
-import org.jshmem.internal.PeWatch;
-import org.jshmem.internal.Waiter;
+import org.jshmem.node.ControlDescriptor;
+import org.jshmem.node.NodeBarrier;
+import org.jshmem.node.NodeSharedMemory;
+import org.jshmem.node.PeWatch;
+import org.jshmem.node.Waiter;
 import org.jshmem.spi.Backend;
 import org.jshmem.spi.BackendFactory;
+import org.jshmem.spi.CollectiveContext;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.StreamCapability;
+import org.jshmem.spi.TeamLayout;
 
 /**
  * A PE of a jshmem job: the entry point of the library. One per process, made by {@link #init()}
@@ -66,7 +63,7 @@ public final class Shmem
     private final long heapStart;
     private final TeamSlots teamSlots = new TeamSlots();
     private final Collectives collectives;
-    private final GpuCollectives gpuCollectives;   // GPU heaps only: the on-stream forms
+    private final StreamCapability streams;   // GPU heaps only: the on-stream operations
     private final Team world;
     private final Team shared;
     private volatile boolean closed;
@@ -83,16 +80,8 @@ public final class Shmem
         this.watch = new PeWatch(node, config.livenessMillis());
         this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch);
         this.barrier = new NodeBarrier(node, waiter);
-        this.gpuCollectives = backend instanceof GpuBackend g
-                ? new GpuCollectives(g, myPe, barrier, waiter, config.gpuCollectiveTuning()) : null;
-        boolean auto = config.collectiveTuning().kind() == CollectiveTuning.Kind.AUTO;
-        if (backend.peerHeap(myPe) != null && auto) {
-            this.collectives = new HostCollectives(backend, node, barrier, config.collectiveTuning());
-        } else if (gpuCollectives != null && auto) {
-            this.collectives = gpuCollectives;
-        } else {
-            this.collectives = new CopyCollectives(backend, barrier);
-        }
+        this.collectives = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
+        this.streams = backend.streams().orElse(null);
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true);
         this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true);
     }
@@ -496,36 +485,24 @@ public final class Shmem
         return teamSlots;
     }
 
-    /** The GPU collectives (on-stream forms), or an exception saying that {@code call} needs a GPU heap. */
-    GpuCollectives gpuCollectives(String call) {
-        gpu(call);
-        return gpuCollectives;
-    }
-
     /**
-     * A new team holds {@code t.slot()} on this PE: on a GPU heap, records it in the device state
-     * and zeroes the slot's device cells here. Every member does this before the host barrier that
-     * ends the split, so the team's device barriers and collectives start from generation 0 everywhere.
+     * A new team holds {@code t.slot()} on this PE: the backend readies the slot (on a GPU heap,
+     * records it in the device state and zeroes its device cells). Every member does this before
+     * the host barrier that ends the split, so the team's device barriers and collectives start from
+     * generation 0 everywhere.
      */
     void teamCreated(TeamLayout t) {
-        if (backend instanceof GpuBackend g) {
-            g.setTeam(t.slot(), t.start(), t.stride(), t.size());
-            g.resetTeamCells(t.slot());
-        }
+        backend.teamCreated(t);
     }
 
-    /** A team of this PE is being destroyed: on a GPU heap, waits until this PE's GPU work is done. */
+    /** A team of this PE is being destroyed: the backend finishes its queued work (GPU heaps). */
     void teamClosing() {
-        if (backend instanceof GpuBackend g) {
-            g.drain();
-        }
+        backend.teamClosing();
     }
 
-    /** A team's slot is free again on this PE: on a GPU heap, removes it from the device state. */
+    /** A team's slot is free again on this PE. */
     void teamReleased(int slot) {
-        if (backend instanceof GpuBackend g) {
-            g.setTeam(slot, 0, 0, 0);
-        }
+        backend.teamReleased(slot);
     }
 
     boolean isClosed() {
@@ -635,7 +612,7 @@ public final class Shmem
     }
 
     /**
-     * The backend as {@code type} (e.g. {@link GpuBackend}), for jshmem's own modules such as the
+     * The backend as {@code type} (e.g. {@code org.jshmem.gpu.GpuBackend}), for jshmem's own modules such as the
      * device library; throws if the heap is of another kind.
      */
     public <T> T unwrap(Class<T> type) {
@@ -647,11 +624,11 @@ public final class Shmem
                 + " this PE runs on " + backend.describe());
     }
 
-    /** The GPU backend, or an exception saying that {@code call} needs a GPU heap. */
-    GpuBackend gpu(String call) {
+    /** The backend's stream capability, or an exception saying that {@code call} needs a GPU heap. */
+    StreamCapability streams(String call) {
         checkOpen(call);
-        if (backend instanceof GpuBackend g) {
-            return g;
+        if (streams != null) {
+            return streams;
         }
         throw new ShmemStateException(call + " needs the symmetric heap in GPU memory (JSHMEM_BACKEND=cuda or hip);"
                 + " this PE runs on " + backend.describe());

@@ -5,8 +5,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
-import org.jshmem.collectives.CollectiveTuning;
-import org.jshmem.gpu.GpuCollectiveTuning;
 
 /**
  * Every setting of jshmem, read from {@code JSHMEM_*} environment variables (the one place that

@@ -1,42 +1,27 @@
 package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
-import org.jshmem.gpu.Shim;
+import org.jshmem.spi.StreamCapability;
 
 /** A GPU event: a point in a stream, to wait for or to time between. Made by {@link Shmem#createEvent()}. */
-public final class ShmemEvent implements AutoCloseable {
-    private final Shmem owner;
-    private final MemorySegment handle;
-    private boolean closed;
+public final class ShmemEvent extends GpuHandle {
 
-    ShmemEvent(Shmem owner, MemorySegment handle) {
-        this.owner = owner;
-        this.handle = handle;
+    ShmemEvent(Shmem owner, StreamCapability streams, MemorySegment handle) {
+        super(owner, streams, handle, "event");
     }
 
     /** Waits until the work before the recorded point has finished. */
     public void synchronize() {
-        Shim.eventSynchronize(handle("synchronize"));
+        streams.eventSynchronize(handle("synchronize"));
     }
 
     /** Milliseconds between {@code start} (recorded earlier) and this event; both must have completed. */
     public float elapsedMillisSince(ShmemEvent start) {
-        return Shim.eventElapsedMillis(start.handle("elapsedMillisSince"), handle("elapsedMillisSince"));
-    }
-
-    MemorySegment handle(String call) {
-        if (closed) {
-            throw new ShmemStateException(call + ": this event was closed");
-        }
-        owner.checkOpen(call);
-        return handle;
+        return streams.eventElapsedMillis(start.handle("elapsedMillisSince"), handle("elapsedMillisSince"));
     }
 
     @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            Shim.eventDestroy(handle);
-        }
+    void destroy(MemorySegment h) {
+        streams.eventDestroy(h);
     }
 }

@@ -1,36 +1,32 @@
 package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
-import org.jshmem.gpu.Shim;
+import org.jshmem.spi.StreamCapability;
 
 /**
  * A GPU stream (CUDA stream / HIP stream) for the {@code ...OnStream} operations, which run in
  * its order, after the work queued on it before. Made by {@link Shmem#createStream()}; only on
  * GPU heaps. Close it when done.
  */
-public final class ShmemStream implements AutoCloseable {
-    private final Shmem owner;
-    private final MemorySegment handle;
-    private boolean closed;
+public final class ShmemStream extends GpuHandle {
 
-    ShmemStream(Shmem owner, MemorySegment handle) {
-        this.owner = owner;
-        this.handle = handle;
+    ShmemStream(Shmem owner, StreamCapability streams, MemorySegment handle) {
+        super(owner, streams, handle, "stream");
     }
 
     /** Waits until everything queued on this stream has finished. */
     public void synchronize() {
-        Shim.streamSynchronize(handle("synchronize"));
+        streams.streamSynchronize(handle("synchronize"));
     }
 
     /** Records {@code event} at this point of the stream. */
     public void record(ShmemEvent event) {
-        Shim.eventRecord(event.handle("record"), handle("record"));
+        streams.eventRecord(event.handle("record"), handle("record"));
     }
 
     /** Makes work queued on this stream after this call wait for {@code event}. */
     public void waitFor(ShmemEvent event) {
-        Shim.streamWaitEvent(handle("waitFor"), event.handle("waitFor"));
+        streams.streamWaitEvent(handle("waitFor"), event.handle("waitFor"));
     }
 
     /** The native stream ({@code cudaStream_t} / {@code hipStream_t}), e.g. to launch kernels on it. */
@@ -38,19 +34,8 @@ public final class ShmemStream implements AutoCloseable {
         return handle("handle");
     }
 
-    MemorySegment handle(String call) {
-        if (closed) {
-            throw new ShmemStateException(call + ": this stream was closed");
-        }
-        owner.checkOpen(call);
-        return handle;
-    }
-
     @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            Shim.streamDestroy(handle);
-        }
+    void destroy(MemorySegment h) {
+        streams.streamDestroy(h);
     }
 }

@@ -1,8 +1,7 @@
 package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
-import org.jshmem.gpu.GpuBackend;
-import org.jshmem.gpu.Shim;
+import org.jshmem.spi.StreamCapability;
 
 /**
  * Operations queued on a GPU stream (NVSHMEM's {@code nvshmemx_*_on_stream}): they run in the
@@ -15,22 +14,22 @@ public sealed interface StreamOperations permits Shmem {
     /** A new stream on this PE's device. */
     default ShmemStream createStream() {
         Shmem s = (Shmem) this;
-        s.gpu("createStream");
-        return new ShmemStream(s, Shim.streamCreate());
+        StreamCapability streams = s.streams("createStream");
+        return new ShmemStream(s, streams, streams.streamCreate());
     }
 
     /** A new event, able to time ({@link ShmemEvent#elapsedMillisSince}). */
     default ShmemEvent createEvent() {
         Shmem s = (Shmem) this;
-        s.gpu("createEvent");
-        return new ShmemEvent(s, Shim.eventCreate(true));
+        StreamCapability streams = s.streams("createEvent");
+        return new ShmemEvent(s, streams, streams.eventCreate(true));
     }
 
     /** Queues a copy of {@code bytes} of this PE's {@code src} to {@code dest} on PE {@code pe}. */
     default void putOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
         Shmem s = (Shmem) this;
-        GpuBackend gpu = s.gpu("putOnStream");
+        StreamCapability gpu = s.streams("putOnStream");
         long d = s.target("putOnStream", dest, destOffset, bytes, pe);
         long f = s.target("putOnStream", src, srcOffset, bytes, s.myPe());
         gpu.copyOnStream(pe, d, s.myPe(), f, bytes, stream.handle("putOnStream"));
@@ -40,7 +39,7 @@ public sealed interface StreamOperations permits Shmem {
     default void getOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
         Shmem s = (Shmem) this;
-        GpuBackend gpu = s.gpu("getOnStream");
+        StreamCapability gpu = s.streams("getOnStream");
         long d = s.target("getOnStream", dest, destOffset, bytes, s.myPe());
         long f = s.target("getOnStream", src, srcOffset, bytes, pe);
         gpu.copyOnStream(s.myPe(), d, pe, f, bytes, stream.handle("getOnStream"));
@@ -51,7 +50,7 @@ public sealed interface StreamOperations permits Shmem {
                                    long bytes, SymmetricSegment signal, long signalOffset, long value, SignalOp op,
                                    int pe, ShmemStream stream) {
         Shmem s = (Shmem) this;
-        GpuBackend gpu = s.gpu("putSignalOnStream");
+        StreamCapability gpu = s.streams("putSignalOnStream");
         long d = s.target("putSignalOnStream", dest, destOffset, bytes, pe);
         long f = s.target("putSignalOnStream", src, srcOffset, bytes, s.myPe());
         long g = s.target("putSignalOnStream", signal, signalOffset, Long.BYTES, pe, Long.BYTES);
@@ -62,7 +61,7 @@ public sealed interface StreamOperations permits Shmem {
     default void signalWaitUntilOnStream(SymmetricSegment signal, long signalOffset, Cmp cmp, long value,
                                          ShmemStream stream) {
         Shmem s = (Shmem) this;
-        GpuBackend gpu = s.gpu("signalWaitUntilOnStream");
+        StreamCapability gpu = s.streams("signalWaitUntilOnStream");
         long g = s.target("signalWaitUntilOnStream", signal, signalOffset, Long.BYTES, s.myPe(), Long.BYTES);
         gpu.signalWaitOnStream(g, cmp, value, stream.handle("signalWaitUntilOnStream"));
     }
@@ -73,20 +72,20 @@ public sealed interface StreamOperations permits Shmem {
      */
     default void quietOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
-        s.gpu("quietOnStream");
+        s.streams("quietOnStream");
         stream.handle("quietOnStream");
     }
 
     /** Queues a barrier over all PEs: completes the stream's earlier operations, then waits for every PE's. */
     default void barrierAllOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
-        s.gpu("barrierAllOnStream").barrierOnStream(0, stream.handle("barrierAllOnStream"));
+        s.streams("barrierAllOnStream").barrierOnStream(0, stream.handle("barrierAllOnStream"));
     }
 
     /** Queues a synchronisation of all PEs (no completion of earlier puts). */
     default void syncAllOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
-        s.gpu("syncAllOnStream").syncOnStream(0, stream.handle("syncAllOnStream"));
+        s.streams("syncAllOnStream").syncOnStream(0, stream.handle("syncAllOnStream"));
     }
 
     /**
@@ -95,7 +94,7 @@ public sealed interface StreamOperations permits Shmem {
      */
     default MemorySegment deviceAddress(SymmetricSegment segment, long offset) {
         Shmem s = (Shmem) this;
-        GpuBackend gpu = s.gpu("deviceAddress");
+        StreamCapability gpu = s.streams("deviceAddress");
         return gpu.address(s.myPe(), s.target("deviceAddress", segment, offset, 0, s.myPe()));
     }
 }

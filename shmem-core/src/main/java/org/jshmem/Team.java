@@ -3,9 +3,9 @@ package org.jshmem;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.jshmem.collectives.Collectives;
-import org.jshmem.collectives.TeamLayout;
-import org.jshmem.gpu.GpuCollectives;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.TeamLayout;
+import org.jshmem.spi.StreamCollectives;
 
 /**
  * A set of PEs that make collective calls together (OpenSHMEM 1.5 teams): world PEs
@@ -33,7 +33,7 @@ import org.jshmem.gpu.GpuCollectives;
  *
  * <p>GPU heaps ({@code JSHMEM_BACKEND=cuda|hip}): the collectives run as GPU kernels over the
  * members' mapped heaps (and copy engines for large pieces; see
- * {@link org.jshmem.gpu.GpuCollectives} for the algorithms and {@link ShmemConfig} for the
+ * {@code org.jshmem.gpu.GpuCollectives} for the algorithms and {@link ShmemConfig} for the
  * thresholds). The blocking forms wait for them. The {@code ...OnStream} forms
  * ({@link #reduceOnStream}, {@link #fcollectOnStream}, {@link #collectOnStream},
  * {@link #alltoallOnStream}, {@link #broadcastOnStream}, {@link #barrierOnStream},
@@ -230,7 +230,7 @@ public final class Team implements AutoCloseable {
     public void barrierOnStream(ShmemStream stream) {
         String method = "Team.barrierOnStream";
         checkUsable(method);
-        GpuCollectives g = shmem.gpuCollectives(method);
+        StreamCollectives g = shmem.streams(method).collectives();
         requireStream(method, stream);
         checkSame(() -> method + "()");
         g.barrierOnStream(layout, stream.handle(method));
@@ -246,7 +246,7 @@ public final class Team implements AutoCloseable {
     public void syncOnStream(ShmemStream stream) {
         String method = "Team.syncOnStream";
         checkUsable(method);
-        GpuCollectives g = shmem.gpuCollectives(method);
+        StreamCollectives g = shmem.streams(method).collectives();
         requireStream(method, stream);
         checkSame(() -> method + "()");
         g.syncOnStream(layout, stream.handle(method));
@@ -276,12 +276,7 @@ public final class Team implements AutoCloseable {
                            ShmemStream stream, boolean onStream) {
         Supplier<String> call = () -> method + "(dest " + dest + ", src " + src + ", nelems " + nelems + ", root "
                 + root + ", " + type + ")";
-        checkUsable(method);
-        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
-        if (onStream) {
-            requireStream(method, stream);
-        }
-        checkSame(call);
+        StreamCollectives g = begin(method, call, stream, onStream);
         long bytes = extent(call, nelems, type, 1);
         long d = range(call, method, "dest", dest, bytes);
         long s = range(call, method, "src", src, bytes);
@@ -313,12 +308,7 @@ public final class Team implements AutoCloseable {
     private void fcollect(String method, SymmetricSegment dest, SymmetricSegment src, long nelems, DType type,
                           ShmemStream stream, boolean onStream) {
         Supplier<String> call = () -> method + "(dest " + dest + ", src " + src + ", nelems " + nelems + ", " + type + ")";
-        checkUsable(method);
-        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
-        if (onStream) {
-            requireStream(method, stream);
-        }
-        checkSame(call);
+        StreamCollectives g = begin(method, call, stream, onStream);
         long bytes = extent(call, nelems, type, 1);
         long d = range(call, method, "dest", dest, extent(call, nelems, type, layout.size()));
         long s = range(call, method, "src", src, bytes);
@@ -366,7 +356,7 @@ public final class Team implements AutoCloseable {
                 + (src == null ? "null" : src.heapOffset()) + ", counts " + java.util.Arrays.toString(counts) + ", "
                 + type + ")";
         checkUsable(method);
-        GpuCollectives g = shmem.gpuCollectives(method);
+        StreamCollectives g = shmem.streams(method).collectives();
         requireStream(method, stream);
         checkSame(call);
         if (counts == null) {
@@ -413,12 +403,7 @@ public final class Team implements AutoCloseable {
                           ShmemStream stream, boolean onStream) {
         Supplier<String> call = () -> method + "(dest " + dest + ", src " + src + ", nelemsPerPe " + nelemsPerPe + ", "
                 + type + ")";
-        checkUsable(method);
-        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
-        if (onStream) {
-            requireStream(method, stream);
-        }
-        checkSame(call);
+        StreamCollectives g = begin(method, call, stream, onStream);
         long all = extent(call, nelemsPerPe, type, layout.size());
         long d = range(call, method, "dest", dest, all);
         long s = range(call, method, "src", src, all);
@@ -458,12 +443,7 @@ public final class Team implements AutoCloseable {
                         long nelems, ShmemStream stream, boolean onStream) {
         Supplier<String> call = () -> method + "(" + op + ", " + type + ", dest " + dest + ", src " + src + ", nelems "
                 + nelems + ")";
-        checkUsable(method);
-        GpuCollectives g = onStream ? shmem.gpuCollectives(method) : null;   // first: ShmemStateException on a host heap
-        if (onStream) {
-            requireStream(method, stream);
-        }
-        checkSame(call);
+        StreamCollectives g = begin(method, call, stream, onStream);
         if (op == null || type == null) {
             throw new NullPointerException(call.get() + ": " + (op == null ? "op" : "type") + " is null");
         }
@@ -481,6 +461,22 @@ public final class Team implements AutoCloseable {
         } else {
             g.reduceOnStream(layout, op, type, d, s, nelems, stream.handle(method));
         }
+    }
+
+    /**
+     * The checks every collective starts with, blocking or on a stream: the team is usable; for an
+     * on-stream form, a GPU heap (first: {@link ShmemStateException} on a host heap) and a stream;
+     * with {@code JSHMEM_DEBUG=1}, the same call on every member. Returns the on-stream collectives,
+     * or null for a blocking form.
+     */
+    private StreamCollectives begin(String method, Supplier<String> call, ShmemStream stream, boolean onStream) {
+        checkUsable(method);
+        StreamCollectives g = onStream ? shmem.streams(method).collectives() : null;
+        if (onStream) {
+            requireStream(method, stream);
+        }
+        checkSame(call);
+        return g;
     }
 
     private static ShmemStream requireStream(String method, ShmemStream stream) {

@@ -1,13 +1,13 @@
 package org.jshmem;
 
-import static org.jshmem.host.ControlDescriptor.SYNC_CHECK;
+import static org.jshmem.node.ControlDescriptor.SYNC_CHECK;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jshmem.collectives.TeamLayout;
-import org.jshmem.host.NodeBarrier;
+import org.jshmem.spi.TeamLayout;
+import org.jshmem.node.NodeBarrier;
 
 /**
  * {@code JSHMEM_DEBUG=1}: checks that every member of a team is making the same collective call

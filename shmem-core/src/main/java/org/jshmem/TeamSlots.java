@@ -1,10 +1,10 @@
 package org.jshmem;
 
-import static org.jshmem.host.ControlDescriptor.MAX_TEAMS;
-import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
+import static org.jshmem.node.ControlDescriptor.MAX_TEAMS;
+import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
 
-import org.jshmem.collectives.TeamLayout;
-import org.jshmem.host.NodeBarrier;
+import org.jshmem.spi.TeamLayout;
+import org.jshmem.node.NodeBarrier;
 
 /**
  * This PE's team slots (0 .. MAX_TEAMS-1; 0 = world, 1 = node-shared), and how the members of a
@@ -14,7 +14,7 @@ import org.jshmem.host.NodeBarrier;
  * since a slot's cells are per PE.
  */
 final class TeamSlots {
-    private long busy = 0b11 | 1L << org.jshmem.host.ControlDescriptor.CLOSE_SLOT;   // world, node-shared, close()
+    private long busy = 0b11 | 1L << org.jshmem.node.ControlDescriptor.CLOSE_SLOT;   // world, node-shared, close()
 
     /**
      * Collective over {@code parent}: the {@code count} lowest slots free on every member of it.

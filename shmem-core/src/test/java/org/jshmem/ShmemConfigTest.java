@@ -137,13 +137,13 @@ class ShmemConfigTest {
     @Test
     void gpuCollectiveThresholds() {
         ShmemConfig d = ShmemConfig.fromMap(Map.of());
-        assertEquals(org.jshmem.gpu.GpuCollectiveTuning.DEFAULT, d.gpuCollectiveTuning());
+        assertEquals(org.jshmem.GpuCollectiveTuning.DEFAULT, d.gpuCollectiveTuning());
         ShmemConfig c = ShmemConfig.fromMap(Map.of(
                 "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "1M",
                 "JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "0",
                 "JSHMEM_GPU_COLL_CE_MIN", "64K",
                 "JSHMEM_GPU_COLL_MAX_BLOCKS", "264"));
-        assertEquals(new org.jshmem.gpu.GpuCollectiveTuning(1 << 20, 0, 64 << 10, 264), c.gpuCollectiveTuning());
+        assertEquals(new org.jshmem.GpuCollectiveTuning(1 << 20, 0, 64 << 10, 264), c.gpuCollectiveTuning());
         assertEquals(c.gpuCollectiveTuning(), c.withDebug(true).withBackend(BackendKind.CUDA).gpuCollectiveTuning());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_MAX_BLOCKS", "70000")));

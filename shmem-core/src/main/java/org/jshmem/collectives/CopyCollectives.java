@@ -1,13 +1,15 @@
 package org.jshmem.collectives;
 
-import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
+import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
-import org.jshmem.host.NodeBarrier;
+import org.jshmem.node.NodeBarrier;
 import org.jshmem.spi.Backend;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.TeamLayout;
 
 /**
  * Collectives for any heap, moving data only with the backend's own operations: peer-to-peer
@@ -143,8 +145,8 @@ public final class CopyCollectives implements Collectives {
             return;
         }
         sync(t, "Team.reduce");
-        long lo = HostCollectives.sliceStart(nelems, me, n);
-        long hi = HostCollectives.sliceStart(nelems, me + 1, n);
+        long lo = Reducer.sliceStart(nelems, me, n);
+        long hi = Reducer.sliceStart(nelems, me + 1, n);
         long chunk = CHUNK / size;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment[] in = new MemorySegment[n];
@@ -165,8 +167,8 @@ public final class CopyCollectives implements Collectives {
         sync(t, "Team.reduce");
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
-            long jlo = HostCollectives.sliceStart(nelems, j, n);
-            long jhi = HostCollectives.sliceStart(nelems, j + 1, n);
+            long jlo = Reducer.sliceStart(nelems, j, n);
+            long jhi = Reducer.sliceStart(nelems, j + 1, n);
             copyIn(t, dest + jlo * size, j, dest + jlo * size, (jhi - jlo) * size);
         }
         sync(t, "Team.reduce");

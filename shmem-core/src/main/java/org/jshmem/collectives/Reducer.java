@@ -32,4 +32,9 @@ public interface Reducer {
             case FP16, BF16 -> new HalfReducer(type, op);
         };
     }
+
+    /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced): the slices of a two-shot reduction. */
+    public static long sliceStart(long nelems, int i, int n) {
+        return nelems / n * i + nelems % n * i / n;   // floor(nelems * i / n) without overflow
+    }
 }

@@ -11,16 +11,25 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.IntUnaryOperator;
 import org.jshmem.AtomicOp;
 import org.jshmem.BootstrapException;
 import org.jshmem.Cmp;
+import org.jshmem.CollectiveTuning;
 import org.jshmem.ShmemConfig;
 import org.jshmem.SignalOp;
 import org.jshmem.bootstrap.Bootstrap;
+import org.jshmem.collectives.CopyCollectives;
+import org.jshmem.gpu.shim.Shim;
 import org.jshmem.spi.Backend;
+import org.jshmem.spi.CollectiveContext;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.StreamCapability;
+import org.jshmem.spi.StreamCollectives;
+import org.jshmem.spi.TeamLayout;
 
 /**
  * The heap in GPU memory: each PE allocates its heap with finegrained-alloc on its device,
@@ -29,7 +38,7 @@ import org.jshmem.spi.Backend;
  * data, one-thread kernels for atomics); the blocking ones wait for it. The device state (peer
  * table, teams) is kept here and pushed to the shim and to every loaded user module.
  */
-public final class GpuBackend implements Backend {
+public final class GpuBackend implements Backend, StreamCapability {
     private static final long STAGING_BYTES = 4L << 20;
     private static final long HANDLE_BYTES = 256;
     private static final int PCI_ADDRESS_BYTES = 32;
@@ -53,6 +62,8 @@ public final class GpuBackend implements Backend {
     /** Set when a wait for the GPU ended in an error (a dead PE, a failed kernel): work may still be
      * spinning on the device, so quiet and close no longer wait for it. */
     private volatile boolean failed;
+    /** Made by {@link #collectives(CollectiveContext)}: the blocking forms (unless copy collectives are asked for) and the on-stream forms. */
+    private volatile GpuCollectives collectives;
 
     GpuBackend(ShmemConfig config, Bootstrap boot, String platform) {
         this.platform = platform;
@@ -186,7 +197,7 @@ public final class GpuBackend implements Backend {
 
     /**
      * Queues {@code work} on the internal stream and waits for it by polling, calling
-     * {@code idle} (a {@link org.jshmem.internal.Waiter} step, which throws when a PE waited for has
+     * {@code idle} (a {@link org.jshmem.node.Waiter} step, which throws when a PE waited for has
      * died) between polls: a collective whose peer died ends in that exception instead of a hang.
      * After an exception the backend counts as failed ({@link #quiet()} and {@link #close()} no
      * longer wait for the device).
@@ -245,6 +256,7 @@ public final class GpuBackend implements Backend {
     }
 
     /** Device address of {@code offset} in {@code pe}'s heap, as this process maps it. */
+    @Override
     public MemorySegment address(int pe, long offset) {
         return MemorySegment.ofAddress(peerBase[pe] + offset);
     }
@@ -417,6 +429,7 @@ public final class GpuBackend implements Backend {
     // ---------------------------------------------------------------- on-stream operations
 
     /** Enqueues a copy between heaps: SM kernel up to the configured size, copy engine above. */
+    @Override
     public void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment onStream) {
         MemorySegment dst = address(dstPe, dstOffset);
         MemorySegment src = address(srcPe, srcOffset);
@@ -432,12 +445,14 @@ public final class GpuBackend implements Backend {
         return (int) Math.max(1, Math.min(2L * deviceInfo.multiprocessors(), (bytes + perBlock - 1) / perBlock));
     }
 
+    @Override
     public void putSignalOnStream(int pe, long dstOffset, long srcOffset, long bytes, long sigOffset, long signal,
                                   SignalOp op, MemorySegment onStream) {
         Shim.putSignalAsync(address(pe, dstOffset), address(myPe, srcOffset), bytes, address(pe, sigOffset), signal,
                 op.code(), onStream);
     }
 
+    @Override
     public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {
         MemorySegment sig = address(myPe, sigOffset);
         if (cmp == Cmp.EQ || cmp == Cmp.GE) {
@@ -447,12 +462,108 @@ public final class GpuBackend implements Backend {
         }
     }
 
+    @Override
     public void barrierOnStream(int teamSlot, MemorySegment onStream) {
         Shim.barrierAsync(teamSlot, onStream);
     }
 
+    @Override
     public void syncOnStream(int teamSlot, MemorySegment onStream) {
         Shim.syncAsync(teamSlot, onStream);
+    }
+
+    // ---------------------------------------------------------------- the contract: collectives, teams, streams
+
+    /**
+     * {@link GpuCollectives} (kernels over the peers' mapped heaps), or with
+     * {@code JSHMEM_COLLECTIVES=copy} {@link CopyCollectives} for the blocking forms; the on-stream
+     * forms are always the GPU ones.
+     */
+    @Override
+    public Collectives collectives(CollectiveContext c) {
+        collectives = new GpuCollectives(this, c.myPe(), c.barrier(), c.waiter(), c.config().gpuCollectiveTuning());
+        if (c.config().collectiveTuning().kind() == CollectiveTuning.Kind.AUTO) {
+            return collectives;
+        }
+        return new CopyCollectives(this, c.barrier());
+    }
+
+    @Override
+    public StreamCollectives collectives() {
+        GpuCollectives g = collectives;
+        if (g == null) {
+            throw new IllegalStateException("GPU collectives are made by collectives(CollectiveContext) first");
+        }
+        return g;
+    }
+
+    /** Records the team in the device state and zeroes its slot's device cells here. */
+    @Override
+    public void teamCreated(TeamLayout t) {
+        setTeam(t.slot(), t.start(), t.stride(), t.size());
+        resetTeamCells(t.slot());
+    }
+
+    /** Waits until this PE's GPU work is done. */
+    @Override
+    public void teamClosing() {
+        drain();
+    }
+
+    /** Removes the team from the device state. */
+    @Override
+    public void teamReleased(int slot) {
+        setTeam(slot, 0, 0, 0);
+    }
+
+    @Override
+    public Optional<StreamCapability> streams() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public MemorySegment streamCreate() {
+        return Shim.streamCreate();
+    }
+
+    @Override
+    public void streamDestroy(MemorySegment s) {
+        Shim.streamDestroy(s);
+    }
+
+    @Override
+    public void streamSynchronize(MemorySegment s) {
+        Shim.streamSynchronize(s);
+    }
+
+    @Override
+    public void streamWaitEvent(MemorySegment s, MemorySegment event) {
+        Shim.streamWaitEvent(s, event);
+    }
+
+    @Override
+    public MemorySegment eventCreate(boolean timing) {
+        return Shim.eventCreate(timing);
+    }
+
+    @Override
+    public void eventDestroy(MemorySegment event) {
+        Shim.eventDestroy(event);
+    }
+
+    @Override
+    public void eventRecord(MemorySegment event, MemorySegment s) {
+        Shim.eventRecord(event, s);
+    }
+
+    @Override
+    public void eventSynchronize(MemorySegment event) {
+        Shim.eventSynchronize(event);
+    }
+
+    @Override
+    public float eventElapsedMillis(MemorySegment start, MemorySegment end) {
+        return Shim.eventElapsedMillis(start, end);
     }
 
     @Override

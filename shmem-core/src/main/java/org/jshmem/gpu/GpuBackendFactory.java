@@ -3,9 +3,10 @@ package org.jshmem.gpu;
 import org.jshmem.ShmemConfig;
 import org.jshmem.ShmemConfig.BackendKind;
 import org.jshmem.bootstrap.Bootstrap;
-import org.jshmem.host.NodeSharedMemory;
+import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.spi.Backend;
 import org.jshmem.spi.BackendFactory;
+import org.jshmem.gpu.shim.ShimPlatform;
 
 /** The GPU backends, registered through {@link java.util.ServiceLoader}: one for CUDA, one for HIP. */
 public abstract class GpuBackendFactory implements BackendFactory {

@@ -1,18 +1,21 @@
 package org.jshmem.gpu;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static org.jshmem.host.ControlDescriptor.SYNC_AUX;
+import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
-import org.jshmem.collectives.Collectives;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.StreamCollectives;
 import org.jshmem.collectives.CopyCollectives;
-import org.jshmem.collectives.TeamLayout;
-import org.jshmem.host.NodeBarrier;
-import org.jshmem.internal.Waiter;
+import org.jshmem.spi.TeamLayout;
+import org.jshmem.node.NodeBarrier;
+import org.jshmem.node.Waiter;
+import org.jshmem.GpuCollectiveTuning;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * Collectives on a GPU heap: kernels that read the members' heaps through the peer mappings (and
@@ -43,7 +46,7 @@ import org.jshmem.internal.Waiter;
  * {@link CopyCollectives}, the on-stream form throws. Argument checks are the caller's
  * ({@link org.jshmem.Team}); heap offsets are absolute (internal region included).
  */
-public final class GpuCollectives implements Collectives {
+public final class GpuCollectives implements Collectives, StreamCollectives {
     private final GpuBackend gpu;
     private final NodeBarrier barrier;
     private final Waiter waiter;
@@ -152,6 +155,7 @@ public final class GpuCollectives implements Collectives {
     // ---------------------------------------------------------------- on a stream
 
     /** Like {@link #reduce}, queued on {@code stream}; dest and src must be aligned to the element size. */
+    @Override
     public void reduceOnStream(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems,
                                MemorySegment stream) {
         if (!aligned(type, dest, src)) {
@@ -169,6 +173,7 @@ public final class GpuCollectives implements Collectives {
     }
 
     /** Like {@link #fcollect}, queued on {@code stream}. */
+    @Override
     public void fcollectOnStream(TeamLayout t, long dest, long src, long bytes, MemorySegment stream) {
         if (bytes == 0) {
             return;
@@ -181,6 +186,7 @@ public final class GpuCollectives implements Collectives {
      * Like {@link #collect}, queued on {@code stream}, with every member's byte count given
      * ({@code bytesPerMember[i]} for team PE i, the same array on every member).
      */
+    @Override
     public void collectOnStream(TeamLayout t, long dest, long src, long[] bytesPerMember, MemorySegment stream) {
         int n = t.size();
         long total = 0;
@@ -204,6 +210,7 @@ public final class GpuCollectives implements Collectives {
     }
 
     /** Like {@link #alltoall}, queued on {@code stream}. */
+    @Override
     public void alltoallOnStream(TeamLayout t, long dest, long src, long bytesPerPe, MemorySegment stream) {
         if (bytesPerPe == 0) {
             return;
@@ -213,6 +220,7 @@ public final class GpuCollectives implements Collectives {
     }
 
     /** Like {@link #broadcast}, queued on {@code stream}. */
+    @Override
     public void broadcastOnStream(TeamLayout t, long dest, long src, long bytes, int root, MemorySegment stream) {
         if (bytes == 0) {
             return;
@@ -222,11 +230,13 @@ public final class GpuCollectives implements Collectives {
     }
 
     /** A barrier of the team on {@code stream}: the stream's earlier work is complete on every member first. */
+    @Override
     public void barrierOnStream(TeamLayout t, MemorySegment stream) {
         gpu.barrierOnStream(t.slot(), stream);
     }
 
     /** A synchronisation of the team on {@code stream}. */
+    @Override
     public void syncOnStream(TeamLayout t, MemorySegment stream) {
         gpu.syncOnStream(t.slot(), stream);
     }

@@ -4,7 +4,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.jshmem.AtomicOp;
+import org.jshmem.CollectiveTuning;
+import org.jshmem.collectives.CopyCollectives;
+import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.spi.Backend;
+import org.jshmem.spi.CollectiveContext;
+import org.jshmem.spi.Collectives;
 
 /**
  * The heap in host shared memory: every PE's heap is a region of the node's shared-memory file,
@@ -147,6 +152,16 @@ public final class HostBackend implements Backend {
     @Override
     public MemorySegment peerHeap(int pe) {
         return peers[pe];
+    }
+
+    /** {@link HostCollectives} (direct reads of the peers' heaps), or with {@code JSHMEM_COLLECTIVES=copy} {@link CopyCollectives}. */
+    @Override
+    public Collectives collectives(CollectiveContext c) {
+        CollectiveTuning tuning = c.config().collectiveTuning();
+        if (tuning.kind() == CollectiveTuning.Kind.AUTO && peerHeap(c.myPe()) != null) {
+            return new HostCollectives(this, c.node(), c.barrier(), tuning);
+        }
+        return new CopyCollectives(this, c.barrier());
     }
 
     @Override

@@ -1,11 +1,16 @@
 package org.jshmem.spi;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 import org.jshmem.AtomicOp;
 import org.jshmem.SignalOp;
 
 /**
- * Moves data between this PE and the heaps of the PEs (this one included). The core checks every
+ * The contract between the core ({@link org.jshmem.Shmem}, {@link org.jshmem.Team} and the
+ * facets) and a backend: it moves data between this PE and the heaps of the PEs (this one
+ * included), runs atomics and signals, builds the collectives of its teams, hears about teams, and
+ * may queue work on device streams ({@link #streams()}). A new backend implements this and
+ * registers a {@link BackendFactory}; the core never asks which backend it has. The core checks every
  * argument before calling, so a backend may assume PE numbers and offsets are valid, atomics are
  * aligned and lengths fit. Offsets are bytes from the start of a PE's symmetric heap.
  *
@@ -110,6 +115,37 @@ public interface Backend extends AutoCloseable {
      */
     default MemorySegment peerHeap(int pe) {
         return null;
+    }
+
+    // ---------------------------------------------------------------- collectives and teams
+
+    /**
+     * The collectives of this backend's teams, built once by the core at start-up (before any team
+     * exists), e.g. direct reads of peers' heaps, kernels, or {@code org.jshmem.collectives.CopyCollectives}
+     * over this backend's copies. A backend with {@link #streams()} also readies its
+     * {@link StreamCapability#collectives()} here.
+     */
+    Collectives collectives(CollectiveContext context);
+
+    /**
+     * A new team holds {@code team.slot()} on this PE. Every member calls this before the host
+     * barrier that ends the split, so per-slot state a backend keeps (e.g. device barrier cells)
+     * starts from zero everywhere.
+     */
+    default void teamCreated(TeamLayout team) {
+    }
+
+    /** A team of this PE is being destroyed: work this backend still has queued for it must finish first. */
+    default void teamClosing() {
+    }
+
+    /** Team slot {@code slot} is free again on this PE. */
+    default void teamReleased(int slot) {
+    }
+
+    /** The stream capability (GPU heaps), or empty: then the {@code ...OnStream} operations throw. */
+    default Optional<StreamCapability> streams() {
+        return Optional.empty();
     }
 
     /** Releases the heap; no call follows. */

@@ -7,12 +7,13 @@ import org.jshmem.BootstrapException;
 import org.jshmem.ShmemConfig;
 import org.jshmem.ShmemConfig.BackendKind;
 import org.jshmem.bootstrap.Bootstrap;
-import org.jshmem.host.HostBackend;
-import org.jshmem.host.NodeSharedMemory;
+import org.jshmem.node.NodeSharedMemory;
 
 /**
- * Makes a {@link Backend}. The host backend is built in; GPU backends register through
- * {@link ServiceLoader} and say whether they can run here (as Netty's native transports do).
+ * Makes a {@link Backend}. Every backend (host included) registers its factory through
+ * {@link ServiceLoader} ({@code META-INF/services/org.jshmem.spi.BackendFactory}, and
+ * {@code provides} in a module) and says whether it can run here (as Netty's native transports
+ * do); the SPI knows no backend by name.
  */
 public interface BackendFactory {
     /** The kind this factory makes ({@code HOST}, {@code CUDA} or {@code HIP}). */
@@ -32,22 +33,19 @@ public interface BackendFactory {
     /** Collective: sets up the heap of this kind on every PE. */
     Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node);
 
-    /** The factory for {@code kind}: AUTO takes the first available GPU kind, else host. */
+    /** The factory for {@code kind}: AUTO takes the first available kind other than host, else host. */
     static BackendFactory choose(BackendKind kind) {
-        if (kind == BackendKind.HOST) {
-            return HOST;
-        }
-        List<BackendFactory> gpus = new ArrayList<>();
-        ServiceLoader.load(BackendFactory.class, BackendFactory.class.getClassLoader()).forEach(gpus::add);
+        List<BackendFactory> all = new ArrayList<>();
+        ServiceLoader.load(BackendFactory.class, BackendFactory.class.getClassLoader()).forEach(all::add);
         if (kind == BackendKind.AUTO) {
-            for (BackendFactory f : gpus) {
-                if (f.isAvailable()) {
+            for (BackendFactory f : all) {
+                if (f.kind() != BackendKind.HOST && f.isAvailable()) {
                     return f;
                 }
             }
-            return HOST;
+            kind = BackendKind.HOST;
         }
-        for (BackendFactory f : gpus) {
+        for (BackendFactory f : all) {
             if (f.kind() == kind) {
                 if (!f.isAvailable()) {
                     throw new BootstrapException("JSHMEM_BACKEND=" + kind.name().toLowerCase() + " but it cannot run here: "
@@ -59,27 +57,4 @@ public interface BackendFactory {
         throw new BootstrapException("JSHMEM_BACKEND=" + kind.name().toLowerCase() + " but this build of jshmem has no "
                 + kind.name().toLowerCase() + " backend. Use JSHMEM_BACKEND=host or auto.");
     }
-
-    /** The built-in host backend's factory. */
-    BackendFactory HOST = new BackendFactory() {
-        @Override
-        public BackendKind kind() {
-            return BackendKind.HOST;
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return true;
-        }
-
-        @Override
-        public String unavailabilityCause() {
-            return null;
-        }
-
-        @Override
-        public Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node) {
-            return new HostBackend(node, config.symmetricSize());
-        }
-    };
 }

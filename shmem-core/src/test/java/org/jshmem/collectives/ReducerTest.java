@@ -93,10 +93,10 @@ class ReducerTest {
     void slicesCoverEveryElementOnce() {
         for (long nelems : new long[] {0, 1, 2, 3, 7, 1000003, Long.MAX_VALUE / 8}) {
             for (int n = 1; n <= 7; n++) {
-                assertEquals(0, HostCollectives.sliceStart(nelems, 0, n));
-                assertEquals(nelems, HostCollectives.sliceStart(nelems, n, n));
+                assertEquals(0, Reducer.sliceStart(nelems, 0, n));
+                assertEquals(nelems, Reducer.sliceStart(nelems, n, n));
                 for (int i = 0; i < n; i++) {
-                    long size = HostCollectives.sliceStart(nelems, i + 1, n) - HostCollectives.sliceStart(nelems, i, n);
+                    long size = Reducer.sliceStart(nelems, i + 1, n) - Reducer.sliceStart(nelems, i, n);
                     assertTrue(size >= nelems / n && size <= nelems / n + 1, nelems + " over " + n + ": slice " + i);
                 }
             }

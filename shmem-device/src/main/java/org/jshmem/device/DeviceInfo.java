@@ -2,7 +2,7 @@ package org.jshmem.device;
 
 import org.jshmem.Shmem;
 import org.jshmem.gpu.GpuBackend;
-import org.jshmem.gpu.Shim;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * The GPU this PE runs on, for code that sizes kernels to it (persistent grids, tile choices).

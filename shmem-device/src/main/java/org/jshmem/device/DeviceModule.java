@@ -14,7 +14,7 @@ import org.jshmem.Shmem;
 import org.jshmem.ShmemStateException;
 import org.jshmem.gpu.GpuBackend;
 import org.jshmem.gpu.GpuHeapDescriptor;
-import org.jshmem.gpu.Shim;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * A GPU code module (cubin, fatbin or PTX for CUDA; hsaco for HIP) loaded on this PE's device,

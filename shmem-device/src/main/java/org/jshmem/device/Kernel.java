@@ -4,7 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.jshmem.SymmetricSegment;
-import org.jshmem.gpu.Shim;
+import org.jshmem.gpu.shim.Shim;
 
 /** A {@code __global__} function of a loaded {@link DeviceModule}, ready to launch. */
 public final class Kernel {

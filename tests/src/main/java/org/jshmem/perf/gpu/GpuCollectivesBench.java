@@ -21,7 +21,7 @@ import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.Team;
 import org.jshmem.gpu.GpuBackend;
-import org.jshmem.gpu.GpuCollectiveTuning;
+import org.jshmem.GpuCollectiveTuning;
 
 /**
  * GPU collectives against the NVSHMEM anchor ({@code ../shared/anchors/nvshmem_anchor.cu}), timed

@@ -1,6 +1,6 @@
-package org.jshmem.host;
+package org.jshmem.node;
 
-import static org.jshmem.host.ControlDescriptor.*;
+import static org.jshmem.node.ControlDescriptor.*;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -20,7 +20,6 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jshmem.BootstrapException;
 import org.jshmem.bootstrap.Bootstrap;
-import org.jshmem.internal.PeWatch;
 
 /**
  * The node's shared-memory file: the control block (see {@link ControlDescriptor}) and, for the

@@ -1,4 +1,4 @@
-package org.jshmem.gpu;
+package org.jshmem.gpu.shim;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;

@@ -1,4 +1,4 @@
-package org.jshmem.collectives;
+package org.jshmem.spi;
 
 import org.jshmem.DType;
 import org.jshmem.HeapBoundsException;
@@ -6,7 +6,7 @@ import org.jshmem.ReduceOp;
 
 /**
  * The algorithms behind the collectives of {@link org.jshmem.Team}, one implementation per kind
- * of heap: {@link HostCollectives} reads peers' heaps directly in host memory; a GPU heap brings
+ * of heap: {@code org.jshmem.host.HostCollectives} reads peers' heaps directly in host memory; a GPU heap brings
  * its own (kernels, copy engines). The core has checked every argument before a call: offsets
  * are heap offsets of ranges that lie in the heap, sizes fit, the root is a member, the type and
  * operation go together, and sources and destinations do not overlap except where allowed.

@@ -1,4 +1,4 @@
-package org.jshmem.internal;
+package org.jshmem.node;
 
 /**
  * How a PE waits: busy-spin first (lowest latency when every PE has a core), then yield the CPU

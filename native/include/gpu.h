@@ -1,6 +1,7 @@
 /*
- * gpu.h - one name for each CUDA / HIP runtime call, so that the shim and its kernels are a
- * single source built by nvcc (CUDA) and by hipcc (HIP). Add a name here when the shim needs it.
+ * gpu.h - one name for each CUDA / HIP runtime call, so that the jshmem shim, its kernels and
+ * finegrained-alloc are each a single source built by nvcc (CUDA) and by hipcc (HIP). Add a name
+ * here when one of them needs it.
  * Calls whose shape differs between the two (driver/module API, stream memory operations,
  * fine-grained allocation) are written out under #if JSHMEM_IS_HIP where they are used.
  */

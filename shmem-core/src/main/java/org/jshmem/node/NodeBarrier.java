@@ -1,6 +1,5 @@
-package org.jshmem.host;
+package org.jshmem.node;
 
-import org.jshmem.internal.Waiter;
 
 /**
  * Host-side barrier among the PEs of a team, through the control block: each member publishes

@@ -1,4 +1,4 @@
-package org.jshmem.gpu;
+package org.jshmem;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

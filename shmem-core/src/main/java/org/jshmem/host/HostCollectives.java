@@ -1,15 +1,19 @@
-package org.jshmem.collectives;
+package org.jshmem.host;
 
-import static org.jshmem.host.ControlDescriptor.STAGE_HEADER;
+import static org.jshmem.node.ControlDescriptor.STAGE_HEADER;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
-import org.jshmem.host.NodeBarrier;
-import org.jshmem.host.NodeSharedMemory;
+import org.jshmem.node.NodeBarrier;
+import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.spi.Backend;
+import org.jshmem.CollectiveTuning;
+import org.jshmem.collectives.Reducer;
+import org.jshmem.spi.Collectives;
+import org.jshmem.spi.TeamLayout;
 
 /**
  * Collectives on a heap in host memory, where every PE maps every other PE's heap: data moves by
@@ -300,8 +304,8 @@ public final class HostCollectives implements Collectives {
             sync(t, "Team.reduce");
             return;
         }
-        long lo = sliceStart(nelems, me, n);
-        long hi = sliceStart(nelems, me + 1, n);
+        long lo = Reducer.sliceStart(nelems, me, n);
+        long hi = Reducer.sliceStart(nelems, me + 1, n);
         for (int i = 0; i < n; i++) {
             offsets[i] = s + lo * size;
         }
@@ -309,8 +313,8 @@ public final class HostCollectives implements Collectives {
         sync(t, "Team.reduce");
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
-            long jlo = sliceStart(nelems, j, n);
-            long jhi = sliceStart(nelems, j + 1, n);
+            long jlo = Reducer.sliceStart(nelems, j, n);
+            long jhi = Reducer.sliceStart(nelems, j + 1, n);
             MemorySegment.copy(heap(t, j), d + jlo * size, mine, d + jlo * size, (jhi - jlo) * size);
         }
         sync(t, "Team.reduce");
@@ -348,10 +352,5 @@ public final class HostCollectives implements Collectives {
             }
             r.reduce(dst, dstOffset + e * size, in, at, n, m);
         }
-    }
-
-    /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced). */
-    static long sliceStart(long nelems, int i, int n) {
-        return nelems / n * i + nelems % n * i / n;   // floor(nelems * i / n) without overflow
     }
 }

@@ -1,8 +1,8 @@
-package org.jshmem.internal;
+package org.jshmem.node;
 
-import static org.jshmem.host.ControlDescriptor.STATE_CLOSING;
-import static org.jshmem.host.ControlDescriptor.STATE_FAILED;
-import static org.jshmem.host.ControlDescriptor.STATE_FINALIZED;
+import static org.jshmem.node.ControlDescriptor.STATE_CLOSING;
+import static org.jshmem.node.ControlDescriptor.STATE_FAILED;
+import static org.jshmem.node.ControlDescriptor.STATE_FINALIZED;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,7 @@ public final class PeWatch {
 
         long pid(int pe);
 
-        /** One of the {@code STATE_*} values of {@link org.jshmem.host.ControlDescriptor}. */
+        /** One of the {@code STATE_*} values of {@link org.jshmem.node.ControlDescriptor}. */
         int state(int pe);
     }
 

@@ -1,4 +1,4 @@
-package org.jshmem.gpu;
+package org.jshmem.gpu.shim;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
-package org.jshmem.gpu;
+package org.jshmem;
 
 /**
- * Where the GPU collectives ({@link GpuCollectives}) switch algorithm; read from the environment
+ * Where the GPU collectives ({@code org.jshmem.gpu.GpuCollectives}) switch algorithm; read from the environment
  * by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_GPU_REDUCE_ONESHOT_MAX},
  * {@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}, {@code JSHMEM_GPU_COLL_CE_MIN},
  * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}). Every member of a team must run with the same values: the

@@ -1,4 +1,4 @@
-package org.jshmem.host;
+package org.jshmem.node;
 
 /**
  * Layout of the node-shared control block, the first part of the node's shared-memory file, used

@@ -1,4 +1,4 @@
-package org.jshmem.collectives;
+package org.jshmem.spi;
 
 /**
  * A team as the algorithms see it, the same shape as the device-side {@code jshmem_team_desc_t}:

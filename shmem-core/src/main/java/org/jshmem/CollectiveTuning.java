@@ -1,15 +1,15 @@
-package org.jshmem.collectives;
+package org.jshmem;
 
 import java.util.Objects;
-import org.jshmem.host.ControlDescriptor;
+import org.jshmem.node.ControlDescriptor;
 
 /**
  * Which collectives a PE uses and where the host collectives switch algorithm; read from the
  * environment by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_COLLECTIVES},
  * {@code JSHMEM_COLL_STAGED_MAX}, {@code JSHMEM_REDUCE_ONESHOT_MAX}).
  *
- * @param kind             {@link Kind#AUTO}: {@link HostCollectives} where every heap is host
- *                         memory, else {@link CopyCollectives}; {@link Kind#COPY}: always the latter
+ * @param kind             {@link Kind#AUTO}: {@code org.jshmem.host.HostCollectives} where every heap is host
+ *                         memory, else {@code org.jshmem.collectives.CopyCollectives}; {@link Kind#COPY}: always the latter
  * @param stagedMax        bytes: collectives whose per-PE contribution is at most this copy it into
  *                         the team's staging buffer and need one synchronisation instead of two;
  *                         capped by {@link #STAGE_CAPACITY}; 0 turns staging off
@@ -22,7 +22,7 @@ public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax)
     /** Bytes of a staging buffer that hold data. */
     public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
 
-    /** Defaults, measured on the 2-core development machine with 2 and 4 PEs (see {@link HostCollectives}). */
+    /** Defaults, measured on the 2-core development machine with 2 and 4 PEs (see {@code HostCollectives}). */
     public static final CollectiveTuning DEFAULT = new CollectiveTuning(Kind.AUTO, 2 << 10, 8 << 10);
 
     /** Which implementation of the collectives. */

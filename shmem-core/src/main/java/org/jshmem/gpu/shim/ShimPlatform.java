@@ -1,4 +1,4 @@
-package org.jshmem.gpu;
+package org.jshmem.gpu.shim;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -15,14 +15,14 @@ import java.lang.invoke.MethodHandle;
  * work, then fixed, so that {@link Shim}'s method handles can be static finals bound to one
  * library.
  */
-final class ShimPlatform {
+public final class ShimPlatform {
     private static String chosen;
 
     private ShimPlatform() {
     }
 
     /** Fixes the platform for this process; {@link Shim} binds to it on first use. */
-    static synchronized void choose(String platform) {
+    public static synchronized void choose(String platform) {
         if (chosen != null && !chosen.equals(platform)) {
             throw new IllegalStateException("this process already uses the " + chosen + " shim; it cannot switch to " + platform);
         }
@@ -35,7 +35,7 @@ final class ShimPlatform {
         return chosen;
     }
 
-    static synchronized String chosenLibrary() {
+    public static synchronized String chosenLibrary() {
         if (chosen == null) {
             throw new IllegalStateException("no GPU platform chosen (internal error: ShimPlatform.choose must run first)");
         }
@@ -46,7 +46,7 @@ final class ShimPlatform {
      * Whether {@code platform}'s shim loads and sees at least one device: null if so, else why not
      * (missing library, no driver, no device), in words a user can act on.
      */
-    static String unavailabilityCause(String platform) {
+    public static String unavailabilityCause(String platform) {
         SymbolLookup lib;
         try {
             lib = NativeLibraries.load("jshmem_" + platform);

@@ -1,0 +1,31 @@
+package org.jshmem.host;
+
+import org.jshmem.ShmemConfig;
+import org.jshmem.ShmemConfig.BackendKind;
+import org.jshmem.bootstrap.Bootstrap;
+import org.jshmem.node.NodeSharedMemory;
+import org.jshmem.spi.Backend;
+import org.jshmem.spi.BackendFactory;
+
+/** The host backend's factory, registered through {@link java.util.ServiceLoader}: always available. */
+public final class HostBackendFactory implements BackendFactory {
+    @Override
+    public BackendKind kind() {
+        return BackendKind.HOST;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return true;
+    }
+
+    @Override
+    public String unavailabilityCause() {
+        return null;
+    }
+
+    @Override
+    public Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node) {
+        return new HostBackend(node, config.symmetricSize());
+    }
+}

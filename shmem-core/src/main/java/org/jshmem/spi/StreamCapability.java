@@ -1,0 +1,67 @@
+package org.jshmem.spi;
+
+import java.lang.foreign.MemorySegment;
+import org.jshmem.Cmp;
+import org.jshmem.SignalOp;
+
+/**
+ * The optional part of a backend that queues work on device streams (CUDA / HIP streams): what
+ * {@link org.jshmem.ShmemStream}, {@link org.jshmem.ShmemEvent}, the {@code ...OnStream}
+ * operations of {@link org.jshmem.Shmem} and of {@link org.jshmem.Team} need. A backend without
+ * streams returns an empty {@link Backend#streams()}, and those calls throw
+ * {@link org.jshmem.ShmemStateException}. Stream and event handles are native handles
+ * ({@code cudaStream_t}, {@code cudaEvent_t}); heap offsets are checked by the core, as for
+ * {@link Backend}.
+ */
+public interface StreamCapability {
+
+    /** A new stream on this PE's device. */
+    MemorySegment streamCreate();
+
+    void streamDestroy(MemorySegment stream);
+
+    /** Waits until the work queued on {@code stream} has finished. */
+    void streamSynchronize(MemorySegment stream);
+
+    /** Makes later work on {@code stream} wait for {@code event}. */
+    void streamWaitEvent(MemorySegment stream, MemorySegment event);
+
+    /** A new event; {@code timing}: able to measure elapsed time. */
+    MemorySegment eventCreate(boolean timing);
+
+    void eventDestroy(MemorySegment event);
+
+    /** Records {@code event} at this point of {@code stream}. */
+    void eventRecord(MemorySegment event, MemorySegment stream);
+
+    /** Waits until the work before {@code event}'s recorded point has finished. */
+    void eventSynchronize(MemorySegment event);
+
+    /** Milliseconds between two completed events. */
+    float eventElapsedMillis(MemorySegment start, MemorySegment end);
+
+    /** Queues a copy of {@code bytes} between two heaps (one of them this PE's). */
+    void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment stream);
+
+    /** Queues a copy from this PE's heap to {@code pe}'s, then the signal update on {@code pe}. */
+    void putSignalOnStream(int pe, long dstOffset, long srcOffset, long bytes, long sigOffset, long signal,
+                           SignalOp op, MemorySegment stream);
+
+    /** Makes {@code stream} wait until this PE's signal at {@code sigOffset} satisfies {@code cmp value}. */
+    void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment stream);
+
+    /** Queues a barrier of the team in slot {@code teamSlot}. */
+    void barrierOnStream(int teamSlot, MemorySegment stream);
+
+    /** Queues a synchronisation of the team in slot {@code teamSlot}. */
+    void syncOnStream(int teamSlot, MemorySegment stream);
+
+    /** The device address of {@code offset} in {@code pe}'s heap, as this process maps it. */
+    MemorySegment address(int pe, long offset);
+
+    /**
+     * The on-stream collectives. Valid after the core has called {@link Backend#collectives} (at
+     * start-up, before any team exists).
+     */
+    StreamCollectives collectives();
+}

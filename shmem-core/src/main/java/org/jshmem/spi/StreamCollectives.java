@@ -1,0 +1,37 @@
+package org.jshmem.spi;
+
+import java.lang.foreign.MemorySegment;
+import org.jshmem.DType;
+import org.jshmem.ReduceOp;
+
+/**
+ * The {@code ...OnStream} forms of the collectives (NVSHMEM's {@code nvshmemx_*_on_stream}), for
+ * a backend with a {@link StreamCapability}: each queues the collective on {@code stream} and
+ * returns. Arguments are checked by the core as for {@link Collectives} (heap offsets, sizes, no
+ * overlap); a backend may reject what its kernels cannot do (e.g. misaligned reductions) with
+ * {@link IllegalArgumentException}.
+ */
+public interface StreamCollectives {
+
+    /** {@link Collectives#reduce}, queued on {@code stream}. */
+    void reduceOnStream(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelems,
+                        MemorySegment stream);
+
+    /** {@link Collectives#fcollect}, queued on {@code stream}. */
+    void fcollectOnStream(TeamLayout team, long dest, long src, long bytes, MemorySegment stream);
+
+    /** {@link Collectives#collect} with every member's byte count given ({@code bytesPerMember}, team order), queued. */
+    void collectOnStream(TeamLayout team, long dest, long src, long[] bytesPerMember, MemorySegment stream);
+
+    /** {@link Collectives#alltoall}, queued on {@code stream}. */
+    void alltoallOnStream(TeamLayout team, long dest, long src, long bytesPerPe, MemorySegment stream);
+
+    /** {@link Collectives#broadcast}, queued on {@code stream}. */
+    void broadcastOnStream(TeamLayout team, long dest, long src, long bytes, int root, MemorySegment stream);
+
+    /** A barrier of the team queued on {@code stream}: earlier work complete on every member first. */
+    void barrierOnStream(TeamLayout team, MemorySegment stream);
+
+    /** A synchronisation of the team queued on {@code stream}. */
+    void syncOnStream(TeamLayout team, MemorySegment stream);
+}

@@ -1,0 +1,141 @@
+/*
+ * shim_module.cu - modules and launches behind shim.h: loading code images, looking up kernels
+ * and globals, launching, and the dynamic shared memory opt-in; CUDA through the driver API
+ * (shim_driver.h), HIP through its module API. One source for nvcc and hipcc.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+#include "shim_driver.h"
+#include "shim_internal.h"
+
+extern "C" {
+
+/* ------------------------------------------------------------------------------------------
+ * Modules
+ * ------------------------------------------------------------------------------------------ */
+int jshmem_rt_module_load(const void *image, void **module) {
+  CHECK_ARG(image != NULL && module != NULL, "jshmem_rt_module_load: image and module must not be NULL");
+  *module = NULL;
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  hipModule_t m = NULL;
+  GPU_TRY(hipModuleLoadData(&m, image));
+  *module = (void *)m;
+#else
+  if (jshmem_drv() != 0) return -1;
+  CUmodule m = NULL;
+  CU_TRY("cuModuleLoadData", jshmem_g_drv.moduleLoadData(&m, image));
+  *module = (void *)m;
+#endif
+  return 0;
+}
+
+int jshmem_rt_module_unload(void *module) {
+  CHECK_ARG(module != NULL, "jshmem_rt_module_unload: module is NULL");
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  GPU_TRY(hipModuleUnload((hipModule_t)module));
+#else
+  if (jshmem_drv() != 0) return -1;
+  CU_TRY("cuModuleUnload", jshmem_g_drv.moduleUnload((CUmodule)module));
+#endif
+  return 0;
+}
+
+int jshmem_rt_module_function(void *module, const char *name, void **fn) {
+  CHECK_ARG(module != NULL && name != NULL && fn != NULL,
+            "jshmem_rt_module_function: module, name and fn must not be NULL");
+  *fn = NULL;
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  hipFunction_t f = NULL;
+  gpuError_t e = hipModuleGetFunction(&f, (hipModule_t)module, name);
+  if (e != hipSuccess)
+    return jshmem_rt_fail("hipModuleGetFunction(\"%s\"): %s (%s) (is the kernel extern \"C\"?)", name,
+                          hipGetErrorString(e), hipGetErrorName(e));
+  *fn = (void *)f;
+#else
+  if (jshmem_drv() != 0) return -1;
+  CUfunction f = NULL;
+  CUresult r = jshmem_g_drv.moduleGetFunction(&f, (CUmodule)module, name);
+  if (r != CUDA_SUCCESS) {
+    char what[300];
+    snprintf(what, sizeof what, "cuModuleGetFunction(\"%.200s\") (is the kernel extern \"C\"?)", name);
+    return jshmem_drv_fail(what, r);
+  }
+  *fn = (void *)f;
+#endif
+  return 0;
+}
+
+int jshmem_rt_module_global(void *module, const char *name, void **ptr, size_t *bytes) {
+  CHECK_ARG(module != NULL && name != NULL && ptr != NULL,
+            "jshmem_rt_module_global: module, name and ptr must not be NULL");
+  *ptr = NULL;
+  size_t size = 0;
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  hipDeviceptr_t d = NULL;
+  gpuError_t e = hipModuleGetGlobal(&d, &size, (hipModule_t)module, name);
+  if (e != hipSuccess)
+    return jshmem_rt_fail("hipModuleGetGlobal(\"%s\"): %s (%s)", name, hipGetErrorString(e), hipGetErrorName(e));
+  *ptr = (void *)d;
+#else
+  if (jshmem_drv() != 0) return -1;
+  CUdeviceptr d = 0;
+  CUresult r = jshmem_g_drv.moduleGetGlobal(&d, &size, (CUmodule)module, name);
+  if (r != CUDA_SUCCESS) {
+    char what[300];
+    snprintf(what, sizeof what, "cuModuleGetGlobal(\"%.200s\")", name);
+    return jshmem_drv_fail(what, r);
+  }
+  *ptr = (void *)(uintptr_t)d;
+#endif
+  if (bytes != NULL) *bytes = size;
+  return 0;
+}
+
+int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                     unsigned shared_bytes, void *stream, void **args) {
+  CHECK_ARG(fn != NULL, "jshmem_rt_launch: fn is NULL");
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  GPU_TRY(hipModuleLaunchKernel((hipFunction_t)fn, gx, gy, gz, bx, by, bz, shared_bytes, (hipStream_t)stream, args,
+                                NULL));
+#else
+  if (jshmem_drv() != 0) return -1;
+  CUresult r =
+      jshmem_g_drv.launchKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream, args, NULL);
+  if (r != CUDA_SUCCESS) {
+    char what[200];
+    snprintf(what, sizeof what, "cuLaunchKernel(grid %ux%ux%u, block %ux%ux%u, %u bytes shared)", gx, gy, gz, bx,
+             by, bz, shared_bytes);
+    return jshmem_drv_fail(what, r);
+  }
+#endif
+  return 0;
+}
+
+int jshmem_rt_func_set_max_dynamic_shared(void *fn, int bytes) {
+  CHECK_ARG(fn != NULL && bytes >= 0, "jshmem_rt_func_set_max_dynamic_shared: fn is NULL or bytes (%d) < 0", bytes);
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  /* AMD needs no opt-in: check the request against the block limit so that the error comes now. */
+  int dev = 0, max = 0;
+  GPU_TRY(hipGetDevice(&dev));
+  GPU_TRY(hipDeviceGetAttribute(&max, hipDeviceAttributeMaxSharedMemoryPerBlock, dev));
+  CHECK_ARG(bytes <= max, "jshmem_rt_func_set_max_dynamic_shared: %d bytes asked, device %d allows %d per block",
+            bytes, dev, max);
+#else
+  if (jshmem_drv() != 0) return -1;
+  CU_TRY("cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+         jshmem_g_drv.funcSetAttribute((CUfunction)fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes));
+#endif
+  return 0;
+}
+
+} /* extern "C" */
