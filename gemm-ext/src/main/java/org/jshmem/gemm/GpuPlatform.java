@@ -23,10 +23,14 @@ final class GpuPlatform implements GemmPlatform {
         // TMA needs 16-byte row pitches: rows of A (k) and B (n) a multiple of 8 elements
         boolean tmaRows = local.k() % 8 == 0 && local.n() % 8 == 0;
         this.kernel = switch (options.kernel()) {
-            case AUTO -> device.isHopper() && tmaRows ? GemmKernel.HOPPER : GemmKernel.PORTABLE;
+            case AUTO -> device.isHopper() && tmaRows && GpuKernels.built(GemmKernel.HOPPER) ? GemmKernel.HOPPER
+                    : GemmKernel.PORTABLE;
             case CPU -> throw new ShmemStateException("GEMM kernel cpu runs on host heaps only; this PE's heap is on "
                     + device.name() + " (use kernel auto, hopper or portable, or JSHMEM_BACKEND=host)");
             case HOPPER -> {
+                if (!GpuKernels.built(GemmKernel.HOPPER)) {
+                    throw new ShmemStateException("this build of gemm-ext has no Hopper kernel; use portable");
+                }
                 if (!device.isHopper()) {
                     throw new ShmemStateException("GEMM kernel hopper needs an sm_90 GPU (H100, H200); this PE runs on "
                             + device.name() + " (cc " + device.ccMajor() + "." + device.ccMinor() + "): use portable");

@@ -20,12 +20,16 @@ record KernelVariant(GemmKernel kernel, TileShape tile, int stages, int threads)
         return kernel == GemmKernel.HOPPER ? "jgemm_sm90" : "jgemm_portable";
     }
 
-    /** Dynamic shared memory bytes per work-group. */
+    /**
+     * Dynamic shared memory bytes per work-group: the portable kernel's JGEMM_PORTABLE_SMEM_BYTES, the
+     * larger of its pipeline and its epilogue tiles (fp32 tile of BN + 4 floats a row, output tile of
+     * BN + 8 elements a row), which share the bytes.
+     */
     int sharedBytes() {
         long bm = tile.m(), bn = tile.n(), bk = tile.k();
         long pipeline = stages * (bm * bk + bk * bn) * 2;
         long epilogue = bm * (bn + 4) * 4 + bm * (bn + 8) * 2;
-        return Math.toIntExact(Math.max(pipeline, epilogue) + 1024);
+        return Math.toIntExact(Math.max(pipeline, epilogue));
     }
 
     /** Compiler options: the tile, pipeline, threads and element type as the source's macros. */
