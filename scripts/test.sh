@@ -14,5 +14,7 @@ mvn -B install "$@"
 examples/consumer/run.sh
 # The device library under both compilers (no GPU needed): the test and benchmark kernels.
 shmem-device/scripts/compile-check.sh
+# gemm-ext's kernels under both compilers: every portable variant and element type, the utilities.
+gemm-ext/scripts/compile-check.sh
 # The layering of docs/architecture.md: no import from a lower layer up, none from the API past the SPI.
 python3 scripts/check-layers.py
