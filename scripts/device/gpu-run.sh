@@ -14,6 +14,8 @@
 #                                      the same run; CSVs and charts in $OUT
 #   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce on np PEs (default 2) sharing the GPU
 #                                      under MPS, beside the reference path (cuBLAS + jshmem's collective)
+#   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
+#                                      dtype, validated: the data behind the default tile
 #   gpu-run.sh cmd ...                 any command with the environment set
 # Logs go to $OUT when it is set.
 set -uo pipefail
@@ -85,6 +87,16 @@ case $step in
         -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.gemm.cli.GemmMain -c none \
         --shapes "${1:-anchor}" --dtype $t --validate --iters 20 --warmup 5 --csv "$out/gemm-alone.csv" \
         --plot "$out" 2>&1 | tee "$out/gemm-alone-$t.log"
+    done ;;
+  gemm-tiles)
+    for tile in ${GEMM_TILES:-128x256x32 128x128x32 128x256x64 128x128x64}; do
+      for t in ${GEMM_DTYPES:-bf16}; do
+        echo "== gemm alone, tile $tile, $t"
+        env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G timeout 300 mpirun -np 1 java --enable-native-access=ALL-UNNAMED \
+          -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.gemm.cli.GemmMain -c none \
+          --kernel ${GEMM_KERNEL:-portable} --tile $tile --shapes "${1:-8192x8192x8192,3840x3840x4096,1000x999x1001}" \
+          --dtype $t --validate --iters 10 --warmup 3 --csv "$out/gemm-tiles.csv" 2>&1 | tee -a "$out/gemm-tiles.log"
+      done
     done ;;
   gemm-fused)
     np=${1:-2}
