@@ -19,7 +19,7 @@ check() { # name, command...
     failed=$((failed + 1)); echo "FAILED $name"; grep -v -i "rocm_agent\|kfd" "$out/log" | head -30
   fi
 }
-variants=("128 256 32 4" "128 128 32 4" "128 256 64 3" "128 128 64 3")
+variants=("128 256 64 4" "256 128 64 3" "128 256 32 4" "128 128 64 3" "128 128 32 4")
 hipfunc=""
 command -v hipcc > /dev/null && [ -e "$(dirname "$(command -v hipcc)")/hipcc.pl" ] && hipfunc="--hipcc-func-supp"
 for dt in 0 1; do

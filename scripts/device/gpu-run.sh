@@ -81,12 +81,15 @@ case $step in
       --title "GPU collectives on $(gpu_count) GPU(s): bus bandwidth against PEs" "$out"/gpu-coll-*pe.csv ;;
   gemm)
     bash "$here/anchors/run-gemm.sh" 2>&1 | tee "$out/anchor-cublas.csv"
-    for t in bf16 fp16; do
-      echo "== gemm alone, 1 PE, $t"
-      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G timeout 420 mpirun -np 1 java --enable-native-access=ALL-UNNAMED \
-        -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.gemm.cli.GemmMain -c none \
-        --shapes "${1:-anchor}" --dtype $t --validate --iters 20 --warmup 5 --csv "$out/gemm-alone.csv" \
-        --plot "$out" 2>&1 | tee "$out/gemm-alone-$t.log"
+    for tile in ${GEMM_TILES:-default}; do
+      for t in bf16 fp16; do
+        echo "== gemm alone, 1 PE, $t, tile $tile"
+        opt=(); [ "$tile" != default ] && opt=(--tile "$tile")
+        env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G timeout 420 mpirun -np 1 java --enable-native-access=ALL-UNNAMED \
+          -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.gemm.cli.GemmMain -c none \
+          --shapes "${1:-anchor}" --dtype $t --validate --iters 20 --warmup 5 ${opt[@]+"${opt[@]}"} \
+          --csv "$out/gemm-alone.csv" --plot "$out" 2>&1 | tee -a "$out/gemm-alone.log"
+      done
     done ;;
   gemm-tiles)
     for tile in ${GEMM_TILES:-128x256x32 128x128x32 128x256x64 128x128x64}; do
@@ -102,12 +105,12 @@ case $step in
     np=${1:-2}
     [ "$(gpu_count)" -lt "$np" ] && mps_start
     for c in all_scatter all_reduce; do
-      for shape in 8192x8192x8192 4096x4096x4096 1024x8192x8192; do
+      for shape in ${GEMM_SHAPES:-8192x8192x8192 4096x4096x4096 1024x8192x8192 2048x2048x2048 1024x1024x1024}; do
         echo "== gemm $c $shape, $np PEs on $(gpu_count) GPU(s)"
         env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=4G timeout 300 mpirun -np "$np" --oversubscribe java \
           --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
           org.jshmem.gemm.cli.GemmMain -c $c --shapes $shape --dtype bf16 --validate --reference --iters 10 \
-          --warmup 3 --csv "$out/gemm-fused-${np}pe.csv" 2>&1 | tee -a "$out/gemm-fused-${np}pe.log"
+          --warmup 3 --path fused --csv "$out/gemm-fused-${np}pe.csv" 2>&1 | tee -a "$out/gemm-fused-${np}pe.log"
       done
     done
     mps_stop ;;

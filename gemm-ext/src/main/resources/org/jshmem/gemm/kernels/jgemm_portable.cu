@@ -43,30 +43,76 @@ JSHMEM_DEVICE_INLINE bool jgemm_vec_ok(const jgemm_params &p) {
   return p.lda % 8 == 0 && p.ldb % 8 == 0 && (jshmemi_addr(p.a) & 15) == 0 && (jshmemi_addr(p.b) & 15) == 0;
 }
 
-/* Queues the copies of K-iteration `it` of tile (row0, col0) into stage `st`. */
-JSHMEM_DEVICE_INLINE void jgemm_load_stage(const jgemm_params &p, jgemm_t *smem, int st, int row0, int col0, int it,
-                                           bool vec) {
-  jgemm_t *sa = smem + st * JGEMM_STAGE_ELEMS;
-  jgemm_t *sb = sa + JGEMM_BM * JGEMM_BK;
-  int k0 = it * JGEMM_BK;
-  const int tid = threadIdx.x;
-  /* A: BM rows x BK/8 chunks */
-  for (int i = tid; i < JGEMM_BM * JGEMM_BK / 8; i += JGEMM_THREADS) {
-    int r = i / (JGEMM_BK / 8), c = (i % (JGEMM_BK / 8)) * 8;
-    int gr = row0 + r, gk = k0 + c;
-    int count = gr < p.m ? (p.k - gk < 8 ? (p.k - gk > 0 ? p.k - gk : 0) : 8) : 0;
-    const jgemm_t *src = p.a + (count > 0 ? (long long)gr * p.lda + gk : 0);
-    jgemm_load_chunk(sa + jgemm_sa_index(r, c), src, count, vec && count == 8);
+/* Chunks (8 elements, 16 bytes) of one stage each thread copies. */
+#define JGEMM_A_CHUNKS (JGEMM_BM * JGEMM_BK / 8 / JGEMM_THREADS)
+#define JGEMM_B_CHUNKS (JGEMM_BK * JGEMM_BN / 8 / JGEMM_THREADS)
+
+/* Rows one pass of all threads covers; chunk i of a thread is i passes below its first. The swizzles
+ * repeat every 8 rows and a pass is a multiple of 8 rows, so chunk i sits i passes below in shared
+ * memory too. */
+#define JGEMM_A_PASS (JGEMM_THREADS / (JGEMM_BK / 8))
+#define JGEMM_B_PASS (JGEMM_THREADS / (JGEMM_BN / 8))
+
+/* Copies a unit's K-iterations into pipeline stages. Interior tiles of aligned matrices take the
+ * fast path: one 16-byte async copy per chunk from a base pointer, no checks. Edge tiles, a K tail
+ * or unaligned rows take the checked path. */
+struct jgemm_loader {
+  int a_smem, b_smem;         /* this thread's first chunk in a stage (elements) */
+  int a_row, a_col, b_row, b_col;
+  const jgemm_t *a_src, *b_src; /* this thread's first chunk at k = 0 */
+  bool interior;
+
+  JSHMEM_DEVICE_INLINE jgemm_loader() {
+    a_row = threadIdx.x / (JGEMM_BK / 8);
+    a_col = (threadIdx.x % (JGEMM_BK / 8)) * 8;
+    b_row = threadIdx.x / (JGEMM_BN / 8);
+    b_col = (threadIdx.x % (JGEMM_BN / 8)) * 8;
+    a_smem = jgemm_sa_index(a_row, a_col);
+    b_smem = JGEMM_BM * JGEMM_BK + jgemm_sb_index(b_row, b_col);
   }
-  /* B: BK rows x BN/8 chunks */
-  for (int i = tid; i < JGEMM_BK * JGEMM_BN / 8; i += JGEMM_THREADS) {
-    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
-    int gk = k0 + r, gc = col0 + c;
-    int count = gk < p.k ? (p.n - gc < 8 ? (p.n - gc > 0 ? p.n - gc : 0) : 8) : 0;
-    const jgemm_t *src = p.b + (count > 0 ? (long long)gk * p.ldb + gc : 0);
-    jgemm_load_chunk(sb + jgemm_sb_index(r, c), src, count, vec && count == 8);
+
+  JSHMEM_DEVICE_INLINE void start_unit(const jgemm_params &p, int row0, int col0, bool vec) {
+    interior = vec && row0 + JGEMM_BM <= p.m && col0 + JGEMM_BN <= p.n;
+    a_src = p.a + (long long)(row0 + a_row) * p.lda + a_col;
+    b_src = p.b + (long long)b_row * p.ldb + col0 + b_col;
+    a_row += row0; /* global rows and columns from here on, for the checked path */
+    b_col += col0;
   }
-}
+
+  JSHMEM_DEVICE_INLINE void end_unit(int row0, int col0) {
+    a_row -= row0;
+    b_col -= col0;
+  }
+
+  JSHMEM_DEVICE_INLINE void load(const jgemm_params &p, jgemm_t *stage, int it, bool vec) {
+    const int k0 = it * JGEMM_BK;
+    const jgemm_t *a = a_src + k0, *b = b_src + (long long)k0 * p.ldb;
+    const long long a_step = (long long)JGEMM_A_PASS * p.lda, b_step = (long long)JGEMM_B_PASS * p.ldb;
+    if (interior && k0 + JGEMM_BK <= p.k) {
+#pragma unroll
+      for (int i = 0; i < JGEMM_A_CHUNKS; i++)
+        jgemm_load_chunk(stage + a_smem + i * JGEMM_A_PASS * JGEMM_BK, a + i * a_step, 8, true);
+#pragma unroll
+      for (int i = 0; i < JGEMM_B_CHUNKS; i++)
+        jgemm_load_chunk(stage + b_smem + i * JGEMM_B_PASS * JGEMM_BN, b + i * b_step, 8, true);
+      return;
+    }
+    const int ak = k0 + a_col, a_count = p.k - ak < 8 ? (p.k - ak > 0 ? p.k - ak : 0) : 8;
+#pragma unroll
+    for (int i = 0; i < JGEMM_A_CHUNKS; i++) {
+      int count = a_row + i * JGEMM_A_PASS < p.m ? a_count : 0;
+      jgemm_load_chunk(stage + a_smem + i * JGEMM_A_PASS * JGEMM_BK, count > 0 ? a + i * a_step : p.a, count,
+                       vec && count == 8);
+    }
+    const int b_count = p.n - b_col < 8 ? (p.n - b_col > 0 ? p.n - b_col : 0) : 8;
+#pragma unroll
+    for (int i = 0; i < JGEMM_B_CHUNKS; i++) {
+      int count = k0 + b_row + i * JGEMM_B_PASS < p.k ? b_count : 0;
+      jgemm_load_chunk(stage + b_smem + i * JGEMM_B_PASS * JGEMM_BN, count > 0 ? b + i * b_step : p.b, count,
+                       vec && count == 8);
+    }
+  }
+};
 
 extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(const JGEMM_GRID_CONSTANT jgemm_params p) {
   extern __shared__ __align__(16) unsigned char jgemm_smem[];
@@ -78,6 +124,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
   const int wm0 = (warp / JGEMM_WARPS_N) * JGEMM_WM, wn0 = (warp % JGEMM_WARPS_N) * JGEMM_WN;
   const bool vec = jgemm_vec_ok(p);
   jgemm_block_group g;
+  jgemm_loader loader;
   jgemm_warp_tile<JGEMM_WM, JGEMM_WN> acc;
   jgemm_unit u;
   for (jgemm_cursor cur(p, w); cur.next(p, u);) {
@@ -85,24 +132,26 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
     jgemm_tile_coords(p, u.tile, tm, tn);
     const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
     const int n_it = u.end - u.begin;
+    loader.start_unit(p, row0, col0, vec);
     acc.zero();
     /* prologue: the first STAGES-1 iterations in flight */
 #pragma unroll
     for (int s = 0; s < JGEMM_STAGES - 1; s++) {
-      if (s < n_it) jgemm_load_stage(p, pipe, s, row0, col0, u.begin + s, vec);
+      if (s < n_it) loader.load(p, pipe + s * JGEMM_STAGE_ELEMS, u.begin + s, vec);
       jgemm_load_commit();
     }
     for (int i = 0; i < n_it; i++) {
       jgemm_load_wait<JGEMM_STAGES - 2>();
       __syncthreads(); /* stage i is here for everyone; stage i-1 is free to refill */
       int next = i + JGEMM_STAGES - 1;
-      if (next < n_it) jgemm_load_stage(p, pipe, next % JGEMM_STAGES, row0, col0, u.begin + next, vec);
+      if (next < n_it) loader.load(p, pipe + (next % JGEMM_STAGES) * JGEMM_STAGE_ELEMS, u.begin + next, vec);
       jgemm_load_commit();
       const jgemm_t *sa = pipe + (i % JGEMM_STAGES) * JGEMM_STAGE_ELEMS;
       acc.mma_stage(sa, sa + JGEMM_BM * JGEMM_BK, wm0, wn0, lane);
     }
     jgemm_load_wait<0>();
     __syncthreads(); /* every warp is done reading the pipeline: its bytes become the epilogue tiles */
+    loader.end_unit(row0, col0);
     acc.store(tile, JGEMM_TILE_LD, wm0, wn0, lane);
     jgemm_finish_unit(p, u, w, tile, otile, g);
   }
