@@ -9,10 +9,12 @@ import org.jshmem.device.DeviceInfo;
 /**
  * GPU heaps: the fused kernels (Hopper on sm_90, portable elsewhere) and the reference path.
  *
- * <p>Path heuristic ({@link GemmPath#AUTO}): the fused kernel from {@link GemmOptions#fusedMinGflop()}
- * GFLOP per PE up, the reference path (cuBLAS + jshmem's collective) below, where a fused
- * kernel's fixed costs (persistent grid, stamps, staging) are not repaid. A GEMM without a
- * collective always runs the fused kernel unless the reference is asked for.
+ * <p>Path heuristic ({@link GemmPath#AUTO}), from docs/benchmarks/gemm: with the portable kernel on a
+ * CUDA GPU the fused path lost to the reference (cuBLAS + jshmem's collective) at every measured
+ * size (its GEMM runs at half of cuBLAS's rate), so AUTO takes the reference there whenever cuBLAS
+ * loads. Otherwise the fused kernel from {@link GemmOptions#fusedMinGflop()} GFLOP per PE up, the
+ * reference below, where a fused kernel's fixed costs (persistent grid, stamps, staging) are not
+ * repaid. A GEMM without a collective runs the fused kernel unless the reference is asked for.
  */
 final class GpuPlatform implements GemmPlatform {
     private final DeviceInfo device;
@@ -53,6 +55,13 @@ final class GpuPlatform implements GemmPlatform {
         }
         if (collective == GemmCollective.NONE) {
             return GemmPath.FUSED;
+        }
+        boolean cublas = "cuda".equals(device.platform()) && VendorGemm.isAvailable();
+        if (kernel == GemmKernel.PORTABLE && cublas) {
+            return GemmPath.REFERENCE;
+        }
+        if (!cublas) {
+            return GemmPath.FUSED;   // no vendor GEMM bound (HIP): the fused kernel is the only GPU path
         }
         return global.flops() / nPes >= options.fusedMinGflop() * 1e9 ? GemmPath.FUSED : GemmPath.REFERENCE;
     }
