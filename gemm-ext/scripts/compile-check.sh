@@ -45,7 +45,7 @@ for dt in 0 1; do
     -Wall -Wextra -Werror
   if [ -f "$k/jgemm_sm90.cu" ] && [ -x "$nvcc" ]; then
     check "nvcc sm_90a hopper dtype $dt" "$nvcc" -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$inc" -I "$k" \
-      -DJGEMM_DTYPE=$dt -c "$k/jgemm_sm90.cu" -o "$out/k.o" -Werror all-warnings -Xcompiler -Wall,-Wextra
+      -DJGEMM_DTYPE=$dt -DJGEMM_BM=128 -DJGEMM_BN=128 -DJGEMM_BK=64 -DJGEMM_STAGES=3 -c "$k/jgemm_sm90.cu" -o "$out/k.o" -Werror all-warnings -Xcompiler -Wall,-Wextra
   fi
 done
 echo "$passed passed, $failed failed"

@@ -37,6 +37,10 @@ final class GpuKernelExecutor implements GemmExecutor {
         this.variant = variant;
         this.schedule = schedule;
         List<String> options = new ArrayList<>(variant.options(type));
+        String extra = System.getenv("JSHMEM_GEMM_COMPILE_OPTIONS");   // experiments: e.g. -DJGEMM_SM90_B_LBO=1024
+        if (extra != null && !extra.isBlank()) {
+            options.addAll(List.of(extra.trim().split("\\s+")));
+        }
         String source = KernelSources.expanded(variant.source());
         this.compiled = KernelCache.atDefaultLocation().image(shmem, source, variant.source(),
                 options.toArray(String[]::new));

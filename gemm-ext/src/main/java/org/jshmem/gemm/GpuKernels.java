@@ -14,7 +14,8 @@ final class GpuKernels {
             new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 256, 32), 4, 256),
             new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 64), 3, 256),
             new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 32), 4, 256));
-    private static final List<KernelVariant> HOPPER = List.of();
+    private static final List<KernelVariant> HOPPER = List.of(
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 3, 384));
 
     private GpuKernels() {
     }

@@ -20,7 +20,7 @@ import org.jshmem.GpuException;
  * comment). Re-encoded only when a matrix's address changes.
  */
 final class TensorMaps {
-    private static final int BF16 = 10;
+    private static final int BF16 = 9;
     private static final int FP16 = 6;
     private static final int INTERLEAVE_NONE = 0;
     private static final int SWIZZLE_128B = 3;
