@@ -13,7 +13,7 @@ import java.util.function.Function;
  * <caption>gemm-ext environment variables</caption>
  * <tr><th>variable</th><th>default</th><th>meaning</th></tr>
  * <tr><td>{@code JSHMEM_GEMM_PATH}</td><td>auto</td><td>{@code fused}, {@code reference} (cuBLAS + jshmem's
- *     collective), or {@code auto} (fused from {@code JSHMEM_GEMM_FUSED_MIN_GFLOP} per PE up)</td></tr>
+ *     collective), or {@code auto} (the measured winner, see GpuPlatform)</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_KERNEL}</td><td>auto</td><td>{@code hopper}, {@code portable}, {@code cpu} or
  *     {@code auto} (hopper on sm_90, portable on other GPUs, cpu on host heaps)</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_TILE}</td><td>per kernel</td><td>output tile and K-step, {@code MxNxK}</td></tr>
@@ -25,8 +25,6 @@ import java.util.function.Function;
  *     {@code auto}</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_ONESHOT_MAX}</td><td>2M</td><td>auto all-reduce: one-shot while C is at most
  *     this many bytes</td></tr>
- * <tr><td>{@code JSHMEM_GEMM_FUSED_MIN_GFLOP}</td><td>8</td><td>auto path: the fused kernel from this many
- *     GFLOP per PE (2mnk / P) up, the reference path below</td></tr>
  * </table>
  *
  * @param path            which implementation runs
@@ -37,15 +35,13 @@ import java.util.function.Function;
  * @param groupM          tile-rows per group of the tile order (L2 reuse)
  * @param allReduce       all-reduce algorithm
  * @param oneShotMaxBytes automatic all-reduce: one-shot while C is at most this many bytes
- * @param fusedMinGflop   automatic path: fused from this many GFLOP per PE
  */
 public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> tile, int workGroups,
-                          StreamKSchedule.Split split, int groupM, AllReduceAlgorithm allReduce, long oneShotMaxBytes,
-                          double fusedMinGflop) {
+                          StreamKSchedule.Split split, int groupM, AllReduceAlgorithm allReduce, long oneShotMaxBytes) {
 
     /** Every choice automatic, ignoring the environment. */
     public static final GemmOptions DEFAULTS = new GemmOptions(GemmPath.AUTO, GemmKernel.AUTO, Optional.empty(), 0,
-            StreamKSchedule.Split.AUTO, 8, AllReduceAlgorithm.AUTO, 2L << 20, 8.0);
+            StreamKSchedule.Split.AUTO, 8, AllReduceAlgorithm.AUTO, 2L << 20);
 
     public GemmOptions {
         if (workGroups < 0) {
@@ -54,8 +50,8 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
         if (groupM <= 0) {
             throw new IllegalArgumentException("groupM " + groupM + " must be positive");
         }
-        if (oneShotMaxBytes < 0 || fusedMinGflop < 0) {
-            throw new IllegalArgumentException("thresholds must not be negative");
+        if (oneShotMaxBytes < 0) {
+            throw new IllegalArgumentException("the one-shot threshold must not be negative");
         }
     }
 
@@ -77,33 +73,31 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
                 d.groupM,
                 read(env, "JSHMEM_GEMM_ALLREDUCE", d.allReduce,
                         v -> parseEnum(AllReduceAlgorithm.class, v, "JSHMEM_GEMM_ALLREDUCE")),
-                read(env, "JSHMEM_GEMM_ONESHOT_MAX", d.oneShotMaxBytes, org.jshmem.ShmemConfig::parseSize),
-                read(env, "JSHMEM_GEMM_FUSED_MIN_GFLOP", d.fusedMinGflop, v -> parseDouble(v, "JSHMEM_GEMM_FUSED_MIN_GFLOP")));
+                read(env, "JSHMEM_GEMM_ONESHOT_MAX", d.oneShotMaxBytes, org.jshmem.ShmemConfig::parseSize));
     }
 
     public GemmOptions withPath(GemmPath p) {
-        return new GemmOptions(p, kernel, tile, workGroups, split, groupM, allReduce, oneShotMaxBytes, fusedMinGflop);
+        return new GemmOptions(p, kernel, tile, workGroups, split, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withKernel(GemmKernel k) {
-        return new GemmOptions(path, k, tile, workGroups, split, groupM, allReduce, oneShotMaxBytes, fusedMinGflop);
+        return new GemmOptions(path, k, tile, workGroups, split, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withTile(TileShape t) {
-        return new GemmOptions(path, kernel, Optional.of(t), workGroups, split, groupM, allReduce, oneShotMaxBytes,
-                fusedMinGflop);
+        return new GemmOptions(path, kernel, Optional.of(t), workGroups, split, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withWorkGroups(int w) {
-        return new GemmOptions(path, kernel, tile, w, split, groupM, allReduce, oneShotMaxBytes, fusedMinGflop);
+        return new GemmOptions(path, kernel, tile, w, split, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withSplit(StreamKSchedule.Split s) {
-        return new GemmOptions(path, kernel, tile, workGroups, s, groupM, allReduce, oneShotMaxBytes, fusedMinGflop);
+        return new GemmOptions(path, kernel, tile, workGroups, s, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withAllReduce(AllReduceAlgorithm a) {
-        return new GemmOptions(path, kernel, tile, workGroups, split, groupM, a, oneShotMaxBytes, fusedMinGflop);
+        return new GemmOptions(path, kernel, tile, workGroups, split, groupM, a, oneShotMaxBytes);
     }
 
     /** Parses {@code MxNxK}, e.g. {@code 128x256x64}. */
@@ -137,14 +131,6 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
             return Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(what + "=" + v + " is not an integer", e);
-        }
-    }
-
-    private static double parseDouble(String v, String what) {
-        try {
-            return Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what + "=" + v + " is not a number", e);
         }
     }
 }

@@ -3,8 +3,8 @@ package org.jshmem.gemm;
 /** Which implementation runs a call. */
 public enum GemmPath {
     /**
-     * The fused kernel when the GEMM is large enough to gain from fusion, else the reference path
-     * (the crossover is {@link GemmOptions#fusedMinFlops()}).
+     * The path that measured faster for this collective and kernel (see docs/benchmarks/gemm): on
+     * CUDA with cuBLAS, the fused all-scatter on the Hopper kernel, the reference otherwise.
      */
     AUTO,
     /** The fused Stream-K kernel (GPU) or the CPU executor (host heap). */
