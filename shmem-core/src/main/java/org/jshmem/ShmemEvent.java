@@ -21,6 +21,7 @@ public final class ShmemEvent implements AutoCloseable {
 
     /** Milliseconds between {@code start} (recorded earlier) and this event; both must have completed. */
     public float elapsedMillisSince(ShmemEvent start) {
+        Args.nonNull("elapsedMillisSince", "start", start);
         return Shim.eventElapsedMillis(start.handle("elapsedMillisSince"), handle("elapsedMillisSince"));
     }
 

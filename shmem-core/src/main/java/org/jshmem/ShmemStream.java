@@ -25,11 +25,13 @@ public final class ShmemStream implements AutoCloseable {
 
     /** Records {@code event} at this point of the stream. */
     public void record(ShmemEvent event) {
+        Args.nonNull("record", "event", event);
         Shim.eventRecord(event.handle("record"), handle("record"));
     }
 
     /** Makes work queued on this stream after this call wait for {@code event}. */
     public void waitFor(ShmemEvent event) {
+        Args.nonNull("waitFor", "event", event);
         Shim.streamWaitEvent(handle("waitFor"), event.handle("waitFor"));
     }
 

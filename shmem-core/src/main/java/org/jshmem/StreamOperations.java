@@ -29,8 +29,10 @@ public sealed interface StreamOperations permits Shmem {
     /** Queues a copy of {@code bytes} of this PE's {@code src} to {@code dest} on PE {@code pe}. */
     default void putOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
+        Args.nonNull("putOnStream", "dest", dest, "src", src);
         Shmem s = (Shmem) this;
         GpuBackend gpu = s.gpu("putOnStream");
+        Args.nonNull("putOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long d = s.target("putOnStream", dest, destOffset, bytes, pe);
         long f = s.target("putOnStream", src, srcOffset, bytes, s.myPe());
         gpu.copyOnStream(pe, d, s.myPe(), f, bytes, stream.handle("putOnStream"));
@@ -39,8 +41,10 @@ public sealed interface StreamOperations permits Shmem {
     /** Queues a copy of {@code bytes} of {@code src} on PE {@code pe} into this PE's {@code dest}. */
     default void getOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
+        Args.nonNull("getOnStream", "dest", dest, "src", src);
         Shmem s = (Shmem) this;
         GpuBackend gpu = s.gpu("getOnStream");
+        Args.nonNull("getOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long d = s.target("getOnStream", dest, destOffset, bytes, s.myPe());
         long f = s.target("getOnStream", src, srcOffset, bytes, pe);
         gpu.copyOnStream(s.myPe(), d, pe, f, bytes, stream.handle("getOnStream"));
@@ -50,8 +54,11 @@ public sealed interface StreamOperations permits Shmem {
     default void putSignalOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset,
                                    long bytes, SymmetricSegment signal, long signalOffset, long value, SignalOp op,
                                    int pe, ShmemStream stream) {
+        Args.nonNull("putSignalOnStream", "dest", dest, "src", src, "signal", signal);
+        Args.nonNull("putSignalOnStream", "op", op);
         Shmem s = (Shmem) this;
         GpuBackend gpu = s.gpu("putSignalOnStream");
+        Args.nonNull("putSignalOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long d = s.target("putSignalOnStream", dest, destOffset, bytes, pe);
         long f = s.target("putSignalOnStream", src, srcOffset, bytes, s.myPe());
         long g = s.target("putSignalOnStream", signal, signalOffset, Long.BYTES, pe, Long.BYTES);
@@ -61,8 +68,10 @@ public sealed interface StreamOperations permits Shmem {
     /** Makes the stream wait until this PE's signal satisfies {@code cmp value}. */
     default void signalWaitUntilOnStream(SymmetricSegment signal, long signalOffset, Cmp cmp, long value,
                                          ShmemStream stream) {
+        Args.nonNull("signalWaitUntilOnStream", "signal", signal, "cmp", cmp);
         Shmem s = (Shmem) this;
         GpuBackend gpu = s.gpu("signalWaitUntilOnStream");
+        Args.nonNull("signalWaitUntilOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long g = s.target("signalWaitUntilOnStream", signal, signalOffset, Long.BYTES, s.myPe(), Long.BYTES);
         gpu.signalWaitOnStream(g, cmp, value, stream.handle("signalWaitUntilOnStream"));
     }
@@ -74,19 +83,24 @@ public sealed interface StreamOperations permits Shmem {
     default void quietOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
         s.gpu("quietOnStream");
+        Args.nonNull("quietOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         stream.handle("quietOnStream");
     }
 
     /** Queues a barrier over all PEs: completes the stream's earlier operations, then waits for every PE's. */
     default void barrierAllOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
-        s.gpu("barrierAllOnStream").barrierOnStream(0, stream.handle("barrierAllOnStream"));
+        GpuBackend gpu = s.gpu("barrierAllOnStream");
+        Args.nonNull("barrierAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
+        gpu.barrierOnStream(0, stream.handle("barrierAllOnStream"));
     }
 
     /** Queues a synchronisation of all PEs (no completion of earlier puts). */
     default void syncAllOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
-        s.gpu("syncAllOnStream").syncOnStream(0, stream.handle("syncAllOnStream"));
+        GpuBackend gpu = s.gpu("syncAllOnStream");
+        Args.nonNull("syncAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
+        gpu.syncOnStream(0, stream.handle("syncAllOnStream"));
     }
 
     /**
@@ -94,6 +108,7 @@ public sealed interface StreamOperations permits Shmem {
      * kernel. Only on GPU heaps; the address is not dereferenceable from Java.
      */
     default MemorySegment deviceAddress(SymmetricSegment segment, long offset) {
+        Args.nonNull("deviceAddress", "segment", segment);
         Shmem s = (Shmem) this;
         GpuBackend gpu = s.gpu("deviceAddress");
         return gpu.address(s.myPe(), s.target("deviceAddress", segment, offset, 0, s.myPe()));

@@ -15,11 +15,14 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jshmem.BootstrapException;
 import org.jshmem.bootstrap.Bootstrap;
+import org.jshmem.internal.AlignedMapping;
 import org.jshmem.internal.PeWatch;
 
 /**
@@ -88,8 +91,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         Arena arena = Arena.ofShared();
         MemorySegment mapping = null;
         String mapped;
-        try (FileChannel ch = FileChannel.open(shared, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            mapping = ch.map(MapMode.READ_WRITE, 0, total, arena);
+        try {
+            mapping = AlignedMapping.map(shared, total, HEAP_ALIGNMENT, arena);   // every heap 2 MiB-aligned in memory
             boolean ours = (long) LONG.getAcquire(mapping, MAGIC_OFFSET) == MAGIC
                     && (int) INT.get(mapping, N_PES_OFFSET) == n && (long) LONG.get(mapping, HEAP_STRIDE_OFFSET) == stride;
             mapped = ours ? "OK" : "ERR " + shared + " does not hold this job's layout (another jshmem version?)";
@@ -132,8 +135,11 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     }
 
     private static void create(Path file, long total, int n, long stride) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE); Arena a = Arena.ofConfined()) {
+        // owner-only from the start (umask may only remove bits): no other user can open the heap
+        // between its creation and its unlink
+        try (FileChannel ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+             Arena a = Arena.ofConfined()) {
             ch.write(ByteBuffer.wrap(new byte[1]), total - 1);   // sparse: pages are allocated when touched
             MemorySegment m = ch.map(MapMode.READ_WRITE, 0, controlSize(n), a);
             INT.set(m, VERSION_OFFSET, VERSION);
