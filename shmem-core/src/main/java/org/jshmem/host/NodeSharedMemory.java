@@ -24,6 +24,7 @@ import org.jshmem.BootstrapException;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.internal.AlignedMapping;
 import org.jshmem.internal.PeWatch;
+import org.jshmem.internal.StartupGuard;
 
 /**
  * The node's shared-memory file: the control block (see {@link ControlDescriptor}) and, for the
@@ -64,6 +65,13 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
             throw new BootstrapException("jshmem runs every PE of a job on one node, but this job spans several ("
                     + boot.size() + " PEs, " + boot.localSize() + " on this node). Start it on one node.");
         }
+        try (StartupGuard guard = StartupGuard.begin(boot)) {   // a PE dying now: named, nothing left behind
+            guard.onFailure(() -> removeStaleFiles(dir));
+            return open(boot, dir, heapBytes, guard);
+        }
+    }
+
+    private static NodeSharedMemory open(Bootstrap boot, Path dir, long heapBytes, StartupGuard guard) {
         int n = boot.size();
         long stride = roundUp(Math.max(heapBytes, 0), HEAP_ALIGNMENT);
         long total = controlSize(n) + n * stride;
@@ -75,6 +83,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
                 checkSpace(dir, total, n, heapBytes);
                 file = dir.resolve(PREFIX + ProcessHandle.current().pid() + "-"
                         + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()));
+                guard.step("create", "creating the node's shared memory");
+                guard.file(file);
                 create(file, total, n, stride);
                 status = "OK " + file;
             } catch (BootstrapException | IOException e) {
@@ -88,6 +98,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
             throw new BootstrapException("PE 0 could not create the node's shared memory: " + rank0.substring(4));
         }
         Path shared = Path.of(rank0.substring(3));
+        guard.file(shared);
+        guard.step("map", "mapping the node's shared memory");
         Arena arena = Arena.ofShared();
         MemorySegment mapping = null;
         String mapped;
@@ -99,6 +111,7 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         } catch (IOException | RuntimeException e) {
             mapped = "ERR could not map " + shared + ": " + e.getMessage();
         }
+        guard.step("mapped", "waiting for every PE to map the node's shared memory");
         String[] all = exchange(boot, mapped);   // also: everyone has it mapped, the name is no longer needed
         if (boot.rank() == 0) {
             deleteQuietly(shared);
@@ -113,6 +126,7 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
             arena.close();
             throw new BootstrapException("mapping the node's shared memory failed on " + failures);
         }
+        guard.step("register", "registering in the node's shared memory");
         NodeSharedMemory shm = new NodeSharedMemory(arena, mapping, n, boot.rank(), stride);
         shm.register();
         boot.barrier();                      // every slot is filled before anyone checks liveness
