@@ -56,6 +56,10 @@ import org.jshmem.gpu.GpuCollectiveTuning;
  *     pulled concurrently on side streams); smaller ones with SM kernels. 0: never the copy engines</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_MAX_BLOCKS}</td><td>0</td><td>most blocks of a many-block GPU collective
  *     kernel; 0: one per multiprocessor</td></tr>
+ * <tr><td>{@code JSHMEM_PREFAULT}</td><td>1</td><td>host heaps: at init every PE allocates the pages of its
+ *     own heap and maps every PE's heap ({@code madvise(MADV_POPULATE_WRITE)}), so the first put into
+ *     fresh heap memory does not pay a page fault per 4 KiB; 0: pages are allocated when first touched
+ *     (quicker init, less memory for heaps that stay mostly unused)</td></tr>
  * </table>
  * Every PE of a job must run with the same collective thresholds (the members of a collective must
  * agree on its algorithm).
@@ -71,11 +75,12 @@ import org.jshmem.gpu.GpuCollectiveTuning;
  * @param smCopyMaxBytes largest on-stream GPU copy done by SM kernel rather than copy engine
  * @param collectiveTuning which collectives, and where the host collectives switch algorithm
  * @param gpuCollectiveTuning where the GPU collectives switch algorithm
+ * @param prefault      host heaps: allocate and map every heap page at init
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                           long smCopyMaxBytes, CollectiveTuning collectiveTuning,
-                          GpuCollectiveTuning gpuCollectiveTuning) {
+                          GpuCollectiveTuning gpuCollectiveTuning, boolean prefault) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -119,6 +124,20 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         }
     }
 
+    /** The settings without {@code prefault} (as before it existed): heaps are pre-faulted. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                       long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning, gpuCollectiveTuning, true);
+    }
+
+    /** A copy with pre-faulting of host heaps at init on or off. */
+    public ShmemConfig withPrefault(boolean on) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on);
+    }
+
     /** The settings of this process's environment. */
     public static ShmemConfig fromEnvironment() {
         return fromMap(System.getenv());
@@ -150,7 +169,8 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_GPU_COLL_CE_MIN", GpuCollectiveTuning.DEFAULT.copyEngineMin(),
                                 ShmemConfig::parseSizeOrZero),
                         read(env, "JSHMEM_GPU_COLL_MAX_BLOCKS", GpuCollectiveTuning.DEFAULT.maxBlocks(),
-                                ShmemConfig::parseMaxBlocks)));
+                                ShmemConfig::parseMaxBlocks)),
+                read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag));
     }
 
     /**
@@ -167,19 +187,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning);
+                collectiveTuning, gpuCollectiveTuning, prefault);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning);
+                collectiveTuning, gpuCollectiveTuning, prefault);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning);
+                collectiveTuning, gpuCollectiveTuning, prefault);
     }
 
     /**
@@ -223,13 +243,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t, gpuCollectiveTuning);
+                smCopyMaxBytes, t, gpuCollectiveTuning, prefault);
     }
 
     /** A copy with other GPU collective thresholds. */
     public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, t);
+                smCopyMaxBytes, collectiveTuning, t, prefault);
     }
 
     private static int parseMaxBlocks(String value) {

@@ -79,7 +79,11 @@ public interface BackendFactory {
 
         @Override
         public Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node) {
-            return new HostBackend(node, config.symmetricSize());
+            HostBackend host = new HostBackend(node, config.symmetricSize());
+            if (config.prefault()) {
+                host.prefault();
+            }
+            return host;
         }
     };
 }

@@ -45,6 +45,24 @@ class HygieneTest {
         assertEquals(List.of(), list(shm), "files left");
     }
 
+    @ParameterizedTest(name = "JSHMEM_PREFAULT={0}")
+    @CsvSource({"1", "0"})
+    void heapsArePrefaultedAtInitUnlessTurnedOff(int prefault) throws IOException {
+        Path shm = Files.createDirectories(tmp.resolve("shm"));
+        long heapKb = 32 << 10;
+        JobResult r = MpiJob.of(2, ModesProgram.class).env("JSHMEM_BACKEND", "host").env("JSHMEM_SHM_DIR", shm.toString())
+                .env("JSHMEM_SYMMETRIC_SIZE", heapKb + "K").env("JSHMEM_PREFAULT", Integer.toString(prefault)).run();
+        assertTrue(r.succeeded(), r::toString);
+        for (int pe = 0; pe < 2; pe++) {
+            long rss = r.longValue(pe, "heapMappingRssKb");
+            if (prefault == 1) {
+                assertTrue(rss >= 2 * heapKb, "PE " + pe + ": both heaps mapped after init, resident " + rss + " KiB");
+            } else {
+                assertTrue(rss < heapKb / 2, "PE " + pe + ": heaps left to first touch, resident " + rss + " KiB");
+            }
+        }
+    }
+
     @ParameterizedTest(name = "PE {0} killed at step {1}, mpirun {2}")
     @CsvSource({"1, map, default", "0, mapped, default", "1, map, --enable-recovery", "0, mapped, --enable-recovery"})
     void peKilledDuringStartUpIsNamedAndLeavesNothing(int victim, String step, String mpirun) throws IOException {

@@ -11,7 +11,8 @@ import org.jshmem.Shmem;
 /**
  * Reports the mode of the node's shared-memory file as this PE mapped it (through
  * {@code /proc/self/map_files}, which reaches the file after its unlink) and where the native
- * libraries were loaded from.
+ * libraries were loaded from, and how much of the node file's mapping is resident right after
+ * init (JSHMEM_PREFAULT).
  */
 public final class ModesProgram {
     public static void main(String[] args) throws IOException {
@@ -24,6 +25,14 @@ public final class ModesProgram {
                     Path file = Path.of("/proc/self/map_files", f[0]);
                     report(me, "heapFileMode", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
                     break;
+                }
+            }
+            boolean inHeap = false;
+            for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+                if (line.matches("^[0-9a-f]+-[0-9a-f]+ .*")) {
+                    inHeap = line.contains(dir + "/jshmem-");
+                } else if (inHeap && line.startsWith("Rss:")) {
+                    report(me, "heapMappingRssKb", line.replaceAll("[^0-9]", ""));
                 }
             }
             for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
