@@ -30,7 +30,8 @@ import org.jshmem.gpu.GpuCollectiveTuning;
  *     still alive; a dead PE is reported within about this time</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>auto</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
- *     the PE it waits for needs)</td></tr>
+ *     the PE it waits for needs); the node's cores are its online CPUs within the cgroup's CPU quota, not
+ *     the CPUs this process is bound to (mpirun binds each PE to one core by default)</td></tr>
  * <tr><td>{@code JSHMEM_COLLECTIVES}</td><td>auto</td><td>{@code auto}: collectives read peers' heaps
  *     directly where they are host memory, run as GPU kernels (and copy engines) over the peers' mapped
  *     heaps on GPU heaps; {@code copy}: the host-called forms always move data with the backend's copies
@@ -175,13 +176,16 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
 
     /**
      * Busy-wait iterations to use on a node running {@code localPes} PEs: the configured number,
-     * or for {@link #AUTO_SPIN} 4096 when every PE has a core and 0 when they outnumber the cores.
+     * or for {@link #AUTO_SPIN} 4096 when every PE has a core and 0 when they outnumber the cores
+     * (the node's cores as {@code NodeCores} counts them: online CPUs within the cgroup's quota,
+     * whatever CPUs this process is bound to).
      */
     public int spinIterationsFor(int localPes) {
         if (spinIterations != AUTO_SPIN) {
             return spinIterations;
         }
-        return localPes > Runtime.getRuntime().availableProcessors() ? 0 : 4096;
+        // the node's cores, not this process's affinity: mpirun binds each PE to a core by default
+        return localPes > org.jshmem.internal.NodeCores.count() ? 0 : 4096;
     }
 
     /** A copy with another heap size. */
