@@ -65,17 +65,22 @@ combine() {
 }
 
 # target figures: jshmem beside NVSHMEM (same run), ratio (>1: jshmem better), target met?
+# The targets are 2 x H200 figures over NVLink: "n/a" unless this run's topology is that (TOPO=nvlink).
+# A bandwidth above PEAK_GBS (the fastest path of this run, read at run time) is flagged: it cannot be real.
 summary() {
-  awk -F, '
+  awk -F, -v topo="${TOPO:-unknown}" -v peak="${PEAK_GBS:-0}" -v onegpu="${ONE_GPU:-0}" '
     function key(b, f, o, t, s) { return b "|" f "|" o "|" t "|" s }
     /^#/ || /^library,/ || NF < 13 { next }
-    { v[$1, key($2, $3, $4, $5, $7)] = $11 }
+    { v[$1, key($2, $3, $4, $2 == "fcollect" ? "-" : $5, $7)] = $11 }   # fcollect: the same bytes in any type
     function show(what, b, f, o, t, s, unit, cmp, target,   k, j, n, r, ok) {
       k = key(b, f, o, t, s); j = v["jshmem", k]; n = v["nvshmem", k]
       r = "-"
       if (j != "" && n != "" && j + 0 > 0 && n + 0 > 0) r = sprintf("%.2f", unit == "GB/s" ? j / n : n / j)
       ok = "-"
       if (j != "" && target != "") ok = ((cmp == ">=" && j + 0 >= target + 0) || (cmp == "<=" && j + 0 <= target + 0)) ? "met" : "NOT met"
+      if (target != "" && topo != "nvlink") ok = "n/a (" topo ")"
+      if (unit == "GB/s" && peak + 0 > 0 && ((j != "" && j + 0 > peak + 0) || (n != "" && n + 0 > peak + 0)))
+        ok = ok "  ABOVE PEAK " peak " GB/s: not a real figure"
       printf "%-40s %10s %10s %6s  %-11s %s\n", what " (" unit ")", j == "" ? "-" : j, n == "" ? "-" : n, r, \
         target == "" ? "" : cmp " " target, target == "" ? "" : ok
     }
@@ -96,10 +101,52 @@ summary() {
       show("barrier_all on stream", "barrier_latency", "on_stream", "barrier_all", "-", 0, "us", "<=", 4)
       show("host put 8 B + quiet", "put_latency", "host", "put", "byte", 8, "us", "<=", 8)
       show("host barrier_all", "barrier_latency", "host", "barrier_all", "-", 0, "us", "", "")
+      show("sum reduce on stream 1 KB", "reduce", "on_stream", "sum", "float", 1024, "us", "", "")
+      show("sum reduce on stream 1 MB", "reduce", "on_stream", "sum", "float", 1048576, "us", "", "")
+      show("sum reduce on stream 64 MB", "reduce", "on_stream", "sum", "float", 67108864, "us", "", "")
+      show("fcollect on stream 1 KB", "fcollect", "on_stream", "fcollect", "-", 1024, "us", "", "")
+      show("fcollect on stream 1 MB", "fcollect", "on_stream", "fcollect", "-", 1048576, "us", "", "")
+      show("fcollect on stream 64 MB", "fcollect", "on_stream", "fcollect", "-", 67108864, "us", "", "")
       print ""
+      if (topo != "nvlink")
+        print "targets: n/a: they are 2 x H200 figures over NVLink, and this run is " topo "."
+      if (onegpu == 1)
+        print "one GPU: both PEs of each library share it under MPS, each capped at 50% of the SMs" \
+          " (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50); every ratio here is an HBM figure, not an NVLink one."
+      if (peak + 0 > 0) print "peak used to flag impossible bandwidths: " peak " GB/s (" ENVIRON["PEAK_WHAT"] ")."
       print "ratio: how many times better jshmem is (bandwidth: jshmem / NVSHMEM; latency: NVSHMEM / jshmem)."
       print "Both measured in this run on this machine; medians (jshmem: of 5 repetitions; NVSHMEM: its own median of 5 or one timing)."
     }' "$@"
+}
+
+# TOPO: "nvlink" when GPUs 0 and 1 are linked by NVLink, else what the run is ("1 GPU", "2 GPUs over PCIe");
+# PEAK_GBS: the fastest copy path of the run: the NVLink links' sum (nvidia-smi nvlink -s) between two
+# GPUs, else the HBM bandwidth of GPU 0 (memory clock x bus width, read with a tiny CUDA program).
+topology() {
+  local n; n=$(gpu_count)
+  ONE_GPU=0
+  if [ "$n" -ge 2 ]; then
+    if nvidia-smi topo -m 2>/dev/null | awk '$1 == "GPU0" { exit !($3 ~ /^NV/) }'; then TOPO=nvlink; else TOPO="$n GPUs without NVLink"; fi
+  else
+    TOPO="1 GPU"
+  fi
+  PEAK_GBS=0 PEAK_WHAT="unknown"
+  local hbm
+  hbm=$(cd "$work" && cat > peak.cu <<'CU'
+#include <cstdio>
+#include <cuda_runtime.h>
+int main() { int khz = 0, bits = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0) || cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, 0)) return 1;
+  printf("%.0f\n", 2.0 * khz * 1e3 * bits / 8 / 1e9); return 0; }
+CU
+  nvcc -o peak peak.cu 2>/dev/null && ./peak)
+  [ -n "$hbm" ] && PEAK_GBS=$hbm PEAK_WHAT="HBM of GPU 0"
+  if [ "$TOPO" = nvlink ]; then
+    local nv
+    nv=$(nvidia-smi nvlink -s -i 0 2>/dev/null | awk '/GB\/s/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+$/) s += $i } END { if (s > 0) printf "%.0f", s }')
+    [ -n "$nv" ] && PEAK_GBS=$nv PEAK_WHAT="NVLink of GPU 0, all links, one direction"
+  fi
+  export TOPO PEAK_GBS PEAK_WHAT ONE_GPU
 }
 
 main() {
@@ -109,12 +156,18 @@ main() {
   "$java" -version 2>&1 | head -1
 
   anchors=$here/anchors
+  topology
+  echo "== topology: $TOPO; peak for the bandwidth check: ${PEAK_GBS} GB/s (${PEAK_WHAT})"
   if [ "$(gpu_count)" -lt 2 ]; then
     # One GPU: both PEs (jshmem's and NVSHMEM's) share it, under MPS so that their kernels run at the
     # same time. The anchor picks device = rank, which one GPU lacks: a copy picks rank mod count.
     # Figures on one GPU are not NVLink figures; the two libraries are still compared in one run.
     echo "== one GPU: both PEs on it, anchor adapted (device = rank mod device count)"
     mps_start
+    # NVSHMEM under plain MPS runs in "limited MPG" mode (its collectives abort): capped at half the
+    # SMs per client it runs fully (shared/ANCHORS.md). jshmem's PEs get the same cap (same environment).
+    export CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50
+    ONE_GPU=1
     anchors=$work/anchors && cp -r "$here/anchors" "$anchors"
     sed -i 's/CK(cudaSetDevice(rank));/{ int nd = 1; CK(cudaGetDeviceCount(\&nd)); CK(cudaSetDevice(rank % nd)); }/' \
       "$anchors/nvshmem_anchor.cu"
@@ -135,6 +188,9 @@ main() {
   perf device-latency 75 p_latency put_signal_latency --form device
   perf on_stream 60 put_bw barrier_latency --form on_stream
   perf host 45 put_latency barrier_latency --form host --sizes 8 --iters 1000 --ops put,barrier_all
+  # the collectives beside the anchor's (on one GPU: HBM figures, both libraries under the same SM cap)
+  perf reduce 45 reduce --form on_stream --types float --ops sum --sizes 1K,1M,64M
+  perf fcollect 45 fcollect --form on_stream --sizes 1K,1M,64M
   # extras while time is left
   extra device-extra 60 get_bw put_bibw atomic_latency --form device
   extra on_stream-extra 60 get_bw put_bibw put_signal_latency --form on_stream
@@ -145,7 +201,7 @@ main() {
   echo "== summary (after ${SECONDS}s)"
   local csvs=()
   for f in "$out/nvshmem.csv" "$out/jshmem-gpu.csv"; do [ -s "$f" ] && csvs+=("$f"); done
-  summary ${csvs[@]+"${csvs[@]}"} /dev/null | tee "$out/summary.txt"
+  ONE_GPU=${ONE_GPU:-0} summary ${csvs[@]+"${csvs[@]}"} /dev/null | tee "$out/summary.txt"
   echo
   echo "files in $out: $(cd "$out" && ls | tr '\n' ' ')"
 }

@@ -16,7 +16,7 @@ cp -r tests/target/test-classes "$stage/test-classes"   # a directory: JUnit sca
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
   -DoutputDirectory="$stage" -Dmdep.stripVersion=true
 cp build/mpi/mpi.jar "$stage/"
-cp scripts/device/gpu-run.sh scripts/device/one-gpu.sh scripts/device/smoke.sh scripts/device/bench-gpu.sh scripts/anchor-to-csv.sh "$stage/"
+cp scripts/device/gpu-run.sh scripts/device/one-gpu.sh scripts/device/smoke.sh scripts/device/bench-gpu.sh scripts/device/hardening-check.sh scripts/anchor-to-csv.sh "$stage/"
 cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py "$stage/"
 mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"
 grep -qx "/.devpack/" "$exclude" 2>/dev/null || echo "/.devpack/" >> "$exclude"

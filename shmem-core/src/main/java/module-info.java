@@ -9,6 +9,9 @@
 module org.jshmem.core {
     // OpenMPI's Java bindings: only the MPI bootstrap uses them, and only when started by mpirun.
     requires static mpi.java;
+    // HeapLimits: the machine's physical memory, to say when a heap request is beyond it.
+    requires java.management;
+    requires jdk.management;
 
     exports org.jshmem;
     exports org.jshmem.gpu to org.jshmem.device;

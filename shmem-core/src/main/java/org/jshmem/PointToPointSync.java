@@ -42,6 +42,7 @@ public sealed interface PointToPointSync permits Shmem {
 
     /** Waits until this PE's int at byte {@code offset} of {@code ivar} satisfies {@code cmp value}. */
     default void waitUntilInt(SymmetricSegment ivar, long offset, Cmp cmp, int value) {
+        Args.nonNull("waitUntilInt", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilInt", ivar, offset, 1, 4);
         for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
@@ -51,6 +52,7 @@ public sealed interface PointToPointSync permits Shmem {
 
     /** Whether this PE's int at byte {@code offset} of {@code ivar} satisfies {@code cmp value} now. */
     default boolean testInt(SymmetricSegment ivar, long offset, Cmp cmp, int value) {
+        Args.nonNull("testInt", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         return cmp.test(s.loadLocal(s.ivars("testInt", ivar, offset, 1, 4), 4), value);
     }
@@ -61,11 +63,13 @@ public sealed interface PointToPointSync permits Shmem {
      * ({@code ignore} may be null).
      */
     default void waitUntilAllInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Args.nonNull("waitUntilAllInt", "ivars", ivars, "cmp", cmp);
         waitFor((Shmem) this, "waitUntilAllInt", ivars, offset, count, 4, ignore, cmp, value, Want.ALL);
     }
 
     /** Waits until one of the ints satisfies {@code cmp value}; returns its index, or -1 if all are ignored. */
     default int waitUntilAnyInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Args.nonNull("waitUntilAnyInt", "ivars", ivars, "cmp", cmp);
         int[] hit = waitFor((Shmem) this, "waitUntilAnyInt", ivars, offset, count, 4, ignore, cmp, value, Want.ANY);
         return hit.length == 0 ? -1 : hit[0];
     }
@@ -75,11 +79,13 @@ public sealed interface PointToPointSync permits Shmem {
      * that do (empty if all are ignored).
      */
     default int[] waitUntilSomeInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Args.nonNull("waitUntilSomeInt", "ivars", ivars, "cmp", cmp);
         return waitFor((Shmem) this, "waitUntilSomeInt", ivars, offset, count, 4, ignore, cmp, value, Want.SOME);
     }
 
     /** Whether every not-ignored int satisfies {@code cmp value} now. */
     default boolean testAllInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Args.nonNull("testAllInt", "ivars", ivars, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("testAllInt", ivars, offset, count, 4);
         return scan(s, at, count, 4, ignore, cmp, value).length == count - ignored(ignore, count, "testAllInt");
@@ -87,6 +93,7 @@ public sealed interface PointToPointSync permits Shmem {
 
     /** The index of a not-ignored int that satisfies {@code cmp value} now, or -1. */
     default int testAnyInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Args.nonNull("testAnyInt", "ivars", ivars, "cmp", cmp);
         Shmem s = (Shmem) this;
         int[] hit = scan(s, s.ivars("testAnyInt", ivars, offset, count, 4), count, 4, ignore, cmp, value);
         return hit.length == 0 ? -1 : hit[0];
@@ -94,12 +101,14 @@ public sealed interface PointToPointSync permits Shmem {
 
     /** The indices of the not-ignored ints that satisfy {@code cmp value} now. */
     default int[] testSomeInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, int value) {
+        Args.nonNull("testSomeInt", "ivars", ivars, "cmp", cmp);
         Shmem s = (Shmem) this;
         return scan(s, s.ivars("testSomeInt", ivars, offset, count, 4), count, 4, ignore, cmp, value);
     }
 
     /** Waits until this PE's long at byte {@code offset} of {@code ivar} satisfies {@code cmp value}. */
     default void waitUntilLong(SymmetricSegment ivar, long offset, Cmp cmp, long value) {
+        Args.nonNull("waitUntilLong", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilLong", ivar, offset, 1, 8);
         for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
@@ -109,6 +118,7 @@ public sealed interface PointToPointSync permits Shmem {
 
     /** Whether this PE's long at byte {@code offset} of {@code ivar} satisfies {@code cmp value} now. */
     default boolean testLong(SymmetricSegment ivar, long offset, Cmp cmp, long value) {
+        Args.nonNull("testLong", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         return cmp.test(s.loadLocal(s.ivars("testLong", ivar, offset, 1, 8), 8), value);
     }
@@ -119,11 +129,13 @@ public sealed interface PointToPointSync permits Shmem {
      * ({@code ignore} may be null).
      */
     default void waitUntilAllLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Args.nonNull("waitUntilAllLong", "ivars", ivars, "cmp", cmp);
         waitFor((Shmem) this, "waitUntilAllLong", ivars, offset, count, 8, ignore, cmp, value, Want.ALL);
     }
 
     /** Waits until one of the longs satisfies {@code cmp value}; returns its index, or -1 if all are ignored. */
     default int waitUntilAnyLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Args.nonNull("waitUntilAnyLong", "ivars", ivars, "cmp", cmp);
         int[] hit = waitFor((Shmem) this, "waitUntilAnyLong", ivars, offset, count, 8, ignore, cmp, value, Want.ANY);
         return hit.length == 0 ? -1 : hit[0];
     }
@@ -133,11 +145,13 @@ public sealed interface PointToPointSync permits Shmem {
      * that do (empty if all are ignored).
      */
     default int[] waitUntilSomeLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Args.nonNull("waitUntilSomeLong", "ivars", ivars, "cmp", cmp);
         return waitFor((Shmem) this, "waitUntilSomeLong", ivars, offset, count, 8, ignore, cmp, value, Want.SOME);
     }
 
     /** Whether every not-ignored long satisfies {@code cmp value} now. */
     default boolean testAllLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Args.nonNull("testAllLong", "ivars", ivars, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("testAllLong", ivars, offset, count, 8);
         return scan(s, at, count, 8, ignore, cmp, value).length == count - ignored(ignore, count, "testAllLong");
@@ -145,6 +159,7 @@ public sealed interface PointToPointSync permits Shmem {
 
     /** The index of a not-ignored long that satisfies {@code cmp value} now, or -1. */
     default int testAnyLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Args.nonNull("testAnyLong", "ivars", ivars, "cmp", cmp);
         Shmem s = (Shmem) this;
         int[] hit = scan(s, s.ivars("testAnyLong", ivars, offset, count, 8), count, 8, ignore, cmp, value);
         return hit.length == 0 ? -1 : hit[0];
@@ -152,6 +167,7 @@ public sealed interface PointToPointSync permits Shmem {
 
     /** The indices of the not-ignored longs that satisfy {@code cmp value} now. */
     default int[] testSomeLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp, long value) {
+        Args.nonNull("testSomeLong", "ivars", ivars, "cmp", cmp);
         Shmem s = (Shmem) this;
         return scan(s, s.ivars("testSomeLong", ivars, offset, count, 8), count, 8, ignore, cmp, value);
     }

@@ -58,27 +58,32 @@ public sealed interface RemoteMemoryAccess permits Shmem {
 
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, byte[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         put(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 1), pe);
     }
 
     /** Non-blocking form of {@link #put(SymmetricSegment, long, byte[], int, int, int)}. */
     default void putNbi(SymmetricSegment dest, long destOffset, byte[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         putNbi(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 1), pe);
     }
 
     /** Gets {@code count} elements from {@code src} at byte {@code srcOffset} on PE {@code pe} into {@code dst} from {@code dstIndex}. */
     default void get(byte[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
         get(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 1), src, srcOffset, pe);
     }
 
     /** Non-blocking form of {@link #get(byte[], int, int, SymmetricSegment, long, int)}. */
     default void getNbi(byte[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
         getNbi(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 1), src, srcOffset, pe);
     }
 
     /** Strided put of {@code byte} elements (strides in elements): {@code src[srcIndex + i*srcStride]} to element {@code i*destStride} after {@code destOffset}. */
     default void iput(SymmetricSegment dest, long destOffset, long destStride, byte[] src, int srcIndex, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src);
         MemorySegment s = stridedSlice(MemorySegment.ofArray(src), src.length, srcIndex, srcStride, nelems, 1);
         iput(dest, destOffset, destStride, s, srcStride, ValueLayout.JAVA_BYTE, nelems, pe);
     }
@@ -86,33 +91,39 @@ public sealed interface RemoteMemoryAccess permits Shmem {
     /** Strided get of {@code byte} elements (strides in elements), the mirror of the strided put. */
     default void iget(byte[] dst, int dstIndex, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src);
         MemorySegment d = stridedSlice(MemorySegment.ofArray(dst), dst.length, dstIndex, dstStride, nelems, 1);
         iget(d, dstStride, src, srcOffset, srcStride, ValueLayout.JAVA_BYTE, nelems, pe);
     }
 
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, short[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         put(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 2), pe);
     }
 
     /** Non-blocking form of {@link #put(SymmetricSegment, long, short[], int, int, int)}. */
     default void putNbi(SymmetricSegment dest, long destOffset, short[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         putNbi(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 2), pe);
     }
 
     /** Gets {@code count} elements from {@code src} at byte {@code srcOffset} on PE {@code pe} into {@code dst} from {@code dstIndex}. */
     default void get(short[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
         get(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 2), src, srcOffset, pe);
     }
 
     /** Non-blocking form of {@link #get(short[], int, int, SymmetricSegment, long, int)}. */
     default void getNbi(short[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
         getNbi(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 2), src, srcOffset, pe);
     }
 
     /** Strided put of {@code short} elements (strides in elements): {@code src[srcIndex + i*srcStride]} to element {@code i*destStride} after {@code destOffset}. */
     default void iput(SymmetricSegment dest, long destOffset, long destStride, short[] src, int srcIndex, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src);
         MemorySegment s = stridedSlice(MemorySegment.ofArray(src), src.length, srcIndex, srcStride, nelems, 2);
         iput(dest, destOffset, destStride, s, srcStride, ValueLayout.JAVA_SHORT, nelems, pe);
     }
@@ -120,33 +131,39 @@ public sealed interface RemoteMemoryAccess permits Shmem {
     /** Strided get of {@code short} elements (strides in elements), the mirror of the strided put. */
     default void iget(short[] dst, int dstIndex, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src);
         MemorySegment d = stridedSlice(MemorySegment.ofArray(dst), dst.length, dstIndex, dstStride, nelems, 2);
         iget(d, dstStride, src, srcOffset, srcStride, ValueLayout.JAVA_SHORT, nelems, pe);
     }
 
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, int[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         put(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 4), pe);
     }
 
     /** Non-blocking form of {@link #put(SymmetricSegment, long, int[], int, int, int)}. */
     default void putNbi(SymmetricSegment dest, long destOffset, int[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         putNbi(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 4), pe);
     }
 
     /** Gets {@code count} elements from {@code src} at byte {@code srcOffset} on PE {@code pe} into {@code dst} from {@code dstIndex}. */
     default void get(int[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
         get(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 4), src, srcOffset, pe);
     }
 
     /** Non-blocking form of {@link #get(int[], int, int, SymmetricSegment, long, int)}. */
     default void getNbi(int[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
         getNbi(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 4), src, srcOffset, pe);
     }
 
     /** Strided put of {@code int} elements (strides in elements): {@code src[srcIndex + i*srcStride]} to element {@code i*destStride} after {@code destOffset}. */
     default void iput(SymmetricSegment dest, long destOffset, long destStride, int[] src, int srcIndex, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src);
         MemorySegment s = stridedSlice(MemorySegment.ofArray(src), src.length, srcIndex, srcStride, nelems, 4);
         iput(dest, destOffset, destStride, s, srcStride, ValueLayout.JAVA_INT, nelems, pe);
     }
@@ -154,33 +171,39 @@ public sealed interface RemoteMemoryAccess permits Shmem {
     /** Strided get of {@code int} elements (strides in elements), the mirror of the strided put. */
     default void iget(int[] dst, int dstIndex, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src);
         MemorySegment d = stridedSlice(MemorySegment.ofArray(dst), dst.length, dstIndex, dstStride, nelems, 4);
         iget(d, dstStride, src, srcOffset, srcStride, ValueLayout.JAVA_INT, nelems, pe);
     }
 
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, long[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         put(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 8), pe);
     }
 
     /** Non-blocking form of {@link #put(SymmetricSegment, long, long[], int, int, int)}. */
     default void putNbi(SymmetricSegment dest, long destOffset, long[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         putNbi(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 8), pe);
     }
 
     /** Gets {@code count} elements from {@code src} at byte {@code srcOffset} on PE {@code pe} into {@code dst} from {@code dstIndex}. */
     default void get(long[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
         get(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 8), src, srcOffset, pe);
     }
 
     /** Non-blocking form of {@link #get(long[], int, int, SymmetricSegment, long, int)}. */
     default void getNbi(long[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
         getNbi(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 8), src, srcOffset, pe);
     }
 
     /** Strided put of {@code long} elements (strides in elements): {@code src[srcIndex + i*srcStride]} to element {@code i*destStride} after {@code destOffset}. */
     default void iput(SymmetricSegment dest, long destOffset, long destStride, long[] src, int srcIndex, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src);
         MemorySegment s = stridedSlice(MemorySegment.ofArray(src), src.length, srcIndex, srcStride, nelems, 8);
         iput(dest, destOffset, destStride, s, srcStride, ValueLayout.JAVA_LONG, nelems, pe);
     }
@@ -188,33 +211,39 @@ public sealed interface RemoteMemoryAccess permits Shmem {
     /** Strided get of {@code long} elements (strides in elements), the mirror of the strided put. */
     default void iget(long[] dst, int dstIndex, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src);
         MemorySegment d = stridedSlice(MemorySegment.ofArray(dst), dst.length, dstIndex, dstStride, nelems, 8);
         iget(d, dstStride, src, srcOffset, srcStride, ValueLayout.JAVA_LONG, nelems, pe);
     }
 
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, float[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         put(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 4), pe);
     }
 
     /** Non-blocking form of {@link #put(SymmetricSegment, long, float[], int, int, int)}. */
     default void putNbi(SymmetricSegment dest, long destOffset, float[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         putNbi(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 4), pe);
     }
 
     /** Gets {@code count} elements from {@code src} at byte {@code srcOffset} on PE {@code pe} into {@code dst} from {@code dstIndex}. */
     default void get(float[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
         get(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 4), src, srcOffset, pe);
     }
 
     /** Non-blocking form of {@link #get(float[], int, int, SymmetricSegment, long, int)}. */
     default void getNbi(float[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
         getNbi(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 4), src, srcOffset, pe);
     }
 
     /** Strided put of {@code float} elements (strides in elements): {@code src[srcIndex + i*srcStride]} to element {@code i*destStride} after {@code destOffset}. */
     default void iput(SymmetricSegment dest, long destOffset, long destStride, float[] src, int srcIndex, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src);
         MemorySegment s = stridedSlice(MemorySegment.ofArray(src), src.length, srcIndex, srcStride, nelems, 4);
         iput(dest, destOffset, destStride, s, srcStride, ValueLayout.JAVA_FLOAT, nelems, pe);
     }
@@ -222,33 +251,39 @@ public sealed interface RemoteMemoryAccess permits Shmem {
     /** Strided get of {@code float} elements (strides in elements), the mirror of the strided put. */
     default void iget(float[] dst, int dstIndex, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src);
         MemorySegment d = stridedSlice(MemorySegment.ofArray(dst), dst.length, dstIndex, dstStride, nelems, 4);
         iget(d, dstStride, src, srcOffset, srcStride, ValueLayout.JAVA_FLOAT, nelems, pe);
     }
 
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, double[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         put(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 8), pe);
     }
 
     /** Non-blocking form of {@link #put(SymmetricSegment, long, double[], int, int, int)}. */
     default void putNbi(SymmetricSegment dest, long destOffset, double[] src, int srcIndex, int count, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         putNbi(dest, destOffset, slice(MemorySegment.ofArray(src), src.length, srcIndex, count, 8), pe);
     }
 
     /** Gets {@code count} elements from {@code src} at byte {@code srcOffset} on PE {@code pe} into {@code dst} from {@code dstIndex}. */
     default void get(double[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
         get(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 8), src, srcOffset, pe);
     }
 
     /** Non-blocking form of {@link #get(double[], int, int, SymmetricSegment, long, int)}. */
     default void getNbi(double[] dst, int dstIndex, int count, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
         getNbi(slice(MemorySegment.ofArray(dst), dst.length, dstIndex, count, 8), src, srcOffset, pe);
     }
 
     /** Strided put of {@code double} elements (strides in elements): {@code src[srcIndex + i*srcStride]} to element {@code i*destStride} after {@code destOffset}. */
     default void iput(SymmetricSegment dest, long destOffset, long destStride, double[] src, int srcIndex, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src);
         MemorySegment s = stridedSlice(MemorySegment.ofArray(src), src.length, srcIndex, srcStride, nelems, 8);
         iput(dest, destOffset, destStride, s, srcStride, ValueLayout.JAVA_DOUBLE, nelems, pe);
     }
@@ -256,67 +291,80 @@ public sealed interface RemoteMemoryAccess permits Shmem {
     /** Strided get of {@code double} elements (strides in elements), the mirror of the strided put. */
     default void iget(double[] dst, int dstIndex, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
                       int nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src);
         MemorySegment d = stridedSlice(MemorySegment.ofArray(dst), dst.length, dstIndex, dstStride, nelems, 8);
         iget(d, dstStride, src, srcOffset, srcStride, ValueLayout.JAVA_DOUBLE, nelems, pe);
     }
 
     /** Writes one {@code byte} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pByte(SymmetricSegment dest, long offset, byte value, int pe) {
+        Args.nonNull("pByte", "dest", dest);
         ((Shmem) this).pBits("pByte", dest, offset, 1, value, pe);
     }
 
     /** Reads one {@code byte} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default byte gByte(SymmetricSegment src, long offset, int pe) {
+        Args.nonNull("gByte", "src", src);
         return (byte) ((Shmem) this).gBits("gByte", src, offset, 1, pe);
     }
 
     /** Writes one {@code short} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pShort(SymmetricSegment dest, long offset, short value, int pe) {
+        Args.nonNull("pShort", "dest", dest);
         ((Shmem) this).pBits("pShort", dest, offset, 2, value, pe);
     }
 
     /** Reads one {@code short} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default short gShort(SymmetricSegment src, long offset, int pe) {
+        Args.nonNull("gShort", "src", src);
         return (short) ((Shmem) this).gBits("gShort", src, offset, 2, pe);
     }
 
     /** Writes one {@code int} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pInt(SymmetricSegment dest, long offset, int value, int pe) {
+        Args.nonNull("pInt", "dest", dest);
         ((Shmem) this).pBits("pInt", dest, offset, 4, value, pe);
     }
 
     /** Reads one {@code int} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default int gInt(SymmetricSegment src, long offset, int pe) {
+        Args.nonNull("gInt", "src", src);
         return (int) ((Shmem) this).gBits("gInt", src, offset, 4, pe);
     }
 
     /** Writes one {@code long} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pLong(SymmetricSegment dest, long offset, long value, int pe) {
+        Args.nonNull("pLong", "dest", dest);
         ((Shmem) this).pBits("pLong", dest, offset, 8, value, pe);
     }
 
     /** Reads one {@code long} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default long gLong(SymmetricSegment src, long offset, int pe) {
+        Args.nonNull("gLong", "src", src);
         return (long) ((Shmem) this).gBits("gLong", src, offset, 8, pe);
     }
 
     /** Writes one {@code float} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pFloat(SymmetricSegment dest, long offset, float value, int pe) {
+        Args.nonNull("pFloat", "dest", dest);
         ((Shmem) this).pBits("pFloat", dest, offset, 4, Float.floatToRawIntBits(value), pe);
     }
 
     /** Reads one {@code float} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default float gFloat(SymmetricSegment src, long offset, int pe) {
+        Args.nonNull("gFloat", "src", src);
         return Float.intBitsToFloat((int) ((Shmem) this).gBits("gFloat", src, offset, 4, pe));
     }
 
     /** Writes one {@code double} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pDouble(SymmetricSegment dest, long offset, double value, int pe) {
+        Args.nonNull("pDouble", "dest", dest);
         ((Shmem) this).pBits("pDouble", dest, offset, 8, Double.doubleToRawLongBits(value), pe);
     }
 
     /** Reads one {@code double} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default double gDouble(SymmetricSegment src, long offset, int pe) {
+        Args.nonNull("gDouble", "src", src);
         return Double.longBitsToDouble(((Shmem) this).gBits("gDouble", src, offset, 8, pe));
     }
 

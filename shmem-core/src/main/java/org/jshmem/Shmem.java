@@ -61,6 +61,7 @@ public final class Shmem
     private final int myPe;
     private final int nPes;
     private final long heapStart;
+    private final long maxAlignment;              // the largest alignment align() accepts (HeapLimits)
     private final TeamSlots teamSlots = new TeamSlots();
     private final Collectives collectives;
     private final StreamCapability streams;   // GPU heaps only: the on-stream operations
@@ -77,6 +78,7 @@ public final class Shmem
         this.nPes = bootstrap.size();
         this.heapStart = backend.heapStart();
         this.allocator = new SymmetricAllocator(heapStart, backend.heapSize());
+        this.maxAlignment = HeapLimits.agreedAlignment(bootstrap, backend, myPe);
         this.watch = new PeWatch(node, config.livenessMillis());
         this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch);
         this.barrier = new NodeBarrier(node, waiter);
@@ -197,16 +199,27 @@ public final class Shmem
                 SymmetricAllocator.MIN_ALIGNMENT, true);
     }
 
-    /** Collective: like {@link #malloc} with the block at a multiple of {@code alignment} (a power of two). */
+    /**
+     * Collective: like {@link #malloc} with the block's address at a multiple of {@code alignment}
+     * (a power of two of at most 2 MiB: the alignment of the heap's base address), on every PE: the
+     * address {@link SymmetricSegment#local()} and {@link #deviceAddress} return.
+     *
+     * @throws IllegalArgumentException for an alignment that is not a power of two or is above 2 MiB
+     */
     public SymmetricSegment align(long alignment, long bytes) {
         if (alignment <= 0 || Long.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("align(" + alignment + ", " + bytes + "): alignment must be a power of two");
+        }
+        String error = HeapLimits.alignmentError("align(" + alignment + ", " + bytes + ")", alignment, maxAlignment);
+        if (error != null) {
+            throw new IllegalArgumentException(error);
         }
         return allocate("align(" + alignment + ", " + bytes + ")", bytes, alignment, false);
     }
 
     /** Collective: starts with a barrier, then returns the block to the heap. The segment and its slices become unusable. */
     public void free(SymmetricSegment segment) {
+        Args.nonNull("free", "segment", segment);
         String call = "free(" + segment + ")";
         checkOpen("free");
         if (segment.owner() != this) {
@@ -244,10 +257,8 @@ public final class Shmem
         if (r instanceof SymmetricAllocator.Exhausted x) {
             throw new HeapExhaustedException(String.format(
                     "%s on PE %d: the symmetric heap is exhausted: %d bytes asked, %d bytes free (largest free block %d)"
-                    + " of %d. Free segments you no longer need, or raise JSHMEM_SYMMETRIC_SIZE (now %s), e.g."
-                    + " JSHMEM_SYMMETRIC_SIZE=%s.", call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(),
-                    allocator.capacity(), sizeText(config.symmetricSize()),
-                    sizeText(suggestedSize(config.symmetricSize() + Math.min(bytes, 1L << 62)))), bytes, x.freeBytes());
+                    + " of %d. %s", call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(), allocator.capacity(),
+                    HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, x.freeBytes());
         }
         SymmetricAllocator.Allocated a = (SymmetricAllocator.Allocated) r;
         SymmetricSegment segment = new SymmetricSegment(this, a.offset(), bytes, call);
@@ -256,14 +267,6 @@ public final class Shmem
         }
         barrierAll();
         return segment;
-    }
-
-    private static long suggestedSize(long needed) {
-        long s = 1L << 20;
-        while (s < needed && s < 1L << 62) {   // needed may have overflowed, or be past any real heap
-            s <<= 1;
-        }
-        return s;
     }
 
     static String sizeText(long bytes) {
@@ -312,41 +315,49 @@ public final class Shmem
 
     @Override
     public void put(SymmetricSegment dest, long destOffset, MemorySegment src, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         backend.put(pe, target("put", dest, destOffset, src.byteSize(), pe), src);
     }
 
     @Override
     public void putNbi(SymmetricSegment dest, long destOffset, MemorySegment src, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         backend.putNbi(pe, target("putNbi", dest, destOffset, src.byteSize(), pe), src);
     }
 
     @Override
     public void get(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
         backend.get(dst, pe, target("get", src, srcOffset, dst.byteSize(), pe));
     }
 
     @Override
     public void getNbi(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
         backend.getNbi(dst, pe, target("getNbi", src, srcOffset, dst.byteSize(), pe));
     }
 
     @Override
     public void put(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
         symmetricCopy("put", dest, destOffset, src, srcOffset, bytes, pe, true, false);
     }
 
     @Override
     public void putNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
         symmetricCopy("putNbi", dest, destOffset, src, srcOffset, bytes, pe, true, true);
     }
 
     @Override
     public void get(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("get", "dest", dest, "src", src);
         symmetricCopy("get", dest, destOffset, src, srcOffset, bytes, pe, false, false);
     }
 
     @Override
     public void getNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("getNbi", "dest", dest, "src", src);
         symmetricCopy("getNbi", dest, destOffset, src, srcOffset, bytes, pe, false, true);
     }
 
@@ -360,6 +371,7 @@ public final class Shmem
     @Override
     public void iput(SymmetricSegment dest, long destOffset, long destStride, MemorySegment src, long srcStride,
                      ValueLayout element, long nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src, "element", element);
         long size = element.byteSize();
         checkStrides("iput", destStride, srcStride, nelems);
         long span = nelems == 0 ? 0 : ((nelems - 1) * destStride + 1) * size;
@@ -373,6 +385,7 @@ public final class Shmem
     @Override
     public void iget(MemorySegment dst, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
                      ValueLayout element, long nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src, "element", element);
         long size = element.byteSize();
         checkStrides("iget", dstStride, srcStride, nelems);
         long span = nelems == 0 ? 0 : ((nelems - 1) * srcStride + 1) * size;
@@ -422,12 +435,16 @@ public final class Shmem
     @Override
     public void putSignal(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
                           long signalOffset, long value, SignalOp op, int pe) {
+        Args.nonNull("putSignal", "dest", dest, "src", src, "signal", signal);
+        Args.nonNull("putSignal", "op", op);
         putSignal("putSignal", dest, destOffset, src, signal, signalOffset, value, op, pe, false);
     }
 
     @Override
     public void putSignalNbi(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
                              long signalOffset, long value, SignalOp op, int pe) {
+        Args.nonNull("putSignalNbi", "dest", dest, "src", src, "signal", signal);
+        Args.nonNull("putSignalNbi", "op", op);
         putSignal("putSignalNbi", dest, destOffset, src, signal, signalOffset, value, op, pe, true);
     }
 
@@ -441,6 +458,8 @@ public final class Shmem
     @Override
     public void putSignal(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                           SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe) {
+        Args.nonNull("putSignal", "dest", dest, "src", src, "signal", signal);
+        Args.nonNull("putSignal", "op", op);
         String call = "putSignal";
         long d = target(call, dest, destOffset, bytes, pe);
         long from = target(call, src, srcOffset, bytes, myPe);
@@ -450,11 +469,13 @@ public final class Shmem
 
     @Override
     public long signalFetch(SymmetricSegment signal, long signalOffset) {
+        Args.nonNull("signalFetch", "signal", signal);
         return backend.load(myPe, target("signalFetch", signal, signalOffset, Long.BYTES, myPe, Long.BYTES), Long.BYTES);
     }
 
     @Override
     public long signalWaitUntil(SymmetricSegment signal, long signalOffset, Cmp cmp, long value) {
+        Args.nonNull("signalWaitUntil", "signal", signal, "cmp", cmp);
         long at = target("signalWaitUntil", signal, signalOffset, Long.BYTES, myPe, Long.BYTES);
         long v;
         for (int n = 0; !cmp.test(v = backend.load(myPe, at, Long.BYTES), value); ) {
@@ -616,6 +637,7 @@ public final class Shmem
      * device library; throws if the heap is of another kind.
      */
     public <T> T unwrap(Class<T> type) {
+        Args.nonNull("unwrap", "type", type);
         checkOpen("unwrap");
         if (type.isInstance(backend)) {
             return type.cast(backend);

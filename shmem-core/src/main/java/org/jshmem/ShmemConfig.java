@@ -28,7 +28,8 @@ import java.util.function.Function;
  *     still alive; a dead PE is reported within about this time</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>auto</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
- *     the PE it waits for needs)</td></tr>
+ *     the PE it waits for needs); the node's cores are its online CPUs within the cgroup's CPU quota, not
+ *     the CPUs this process is bound to (mpirun binds each PE to one core by default)</td></tr>
  * <tr><td>{@code JSHMEM_COLLECTIVES}</td><td>auto</td><td>{@code auto}: collectives read peers' heaps
  *     directly where they are host memory, run as GPU kernels (and copy engines) over the peers' mapped
  *     heaps on GPU heaps; {@code copy}: the host-called forms always move data with the backend's copies
@@ -54,6 +55,10 @@ import java.util.function.Function;
  *     pulled concurrently on side streams); smaller ones with SM kernels. 0: never the copy engines</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_MAX_BLOCKS}</td><td>0</td><td>most blocks of a many-block GPU collective
  *     kernel; 0: one per multiprocessor</td></tr>
+ * <tr><td>{@code JSHMEM_PREFAULT}</td><td>1</td><td>host heaps: at init every PE allocates the pages of its
+ *     own heap and maps every PE's heap ({@code madvise(MADV_POPULATE_WRITE)}), so the first put into
+ *     fresh heap memory does not pay a page fault per 4 KiB; 0: pages are allocated when first touched
+ *     (quicker init, less memory for heaps that stay mostly unused)</td></tr>
  * </table>
  * Every PE of a job must run with the same collective thresholds (the members of a collective must
  * agree on its algorithm).
@@ -69,11 +74,12 @@ import java.util.function.Function;
  * @param smCopyMaxBytes largest on-stream GPU copy done by SM kernel rather than copy engine
  * @param collectiveTuning which collectives, and where the host collectives switch algorithm
  * @param gpuCollectiveTuning where the GPU collectives switch algorithm
+ * @param prefault      host heaps: allocate and map every heap page at init
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                           long smCopyMaxBytes, CollectiveTuning collectiveTuning,
-                          GpuCollectiveTuning gpuCollectiveTuning) {
+                          GpuCollectiveTuning gpuCollectiveTuning, boolean prefault) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -117,6 +123,20 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         }
     }
 
+    /** The settings without {@code prefault} (as before it existed): heaps are pre-faulted. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                       long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning, gpuCollectiveTuning, true);
+    }
+
+    /** A copy with pre-faulting of host heaps at init on or off. */
+    public ShmemConfig withPrefault(boolean on) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on);
+    }
+
     /** The settings of this process's environment. */
     public static ShmemConfig fromEnvironment() {
         return fromMap(System.getenv());
@@ -148,36 +168,40 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_GPU_COLL_CE_MIN", GpuCollectiveTuning.DEFAULT.copyEngineMin(),
                                 ShmemConfig::parseSizeOrZero),
                         read(env, "JSHMEM_GPU_COLL_MAX_BLOCKS", GpuCollectiveTuning.DEFAULT.maxBlocks(),
-                                ShmemConfig::parseMaxBlocks)));
+                                ShmemConfig::parseMaxBlocks)),
+                read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag));
     }
 
     /**
      * Busy-wait iterations to use on a node running {@code localPes} PEs: the configured number,
-     * or for {@link #AUTO_SPIN} 4096 when every PE has a core and 0 when they outnumber the cores.
+     * or for {@link #AUTO_SPIN} 4096 when every PE has a core and 0 when they outnumber the cores
+     * (the node's cores as {@code NodeCores} counts them: online CPUs within the cgroup's quota,
+     * whatever CPUs this process is bound to).
      */
     public int spinIterationsFor(int localPes) {
         if (spinIterations != AUTO_SPIN) {
             return spinIterations;
         }
-        return localPes > Runtime.getRuntime().availableProcessors() ? 0 : 4096;
+        // the node's cores, not this process's affinity: mpirun binds each PE to a core by default
+        return localPes > org.jshmem.node.NodeCores.count() ? 0 : 4096;
     }
 
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning);
+                collectiveTuning, gpuCollectiveTuning, prefault);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning);
+                collectiveTuning, gpuCollectiveTuning, prefault);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning);
+                collectiveTuning, gpuCollectiveTuning, prefault);
     }
 
     /**
@@ -221,13 +245,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t, gpuCollectiveTuning);
+                smCopyMaxBytes, t, gpuCollectiveTuning, prefault);
     }
 
     /** A copy with other GPU collective thresholds. */
     public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, t);
+                smCopyMaxBytes, collectiveTuning, t, prefault);
     }
 
     private static int parseMaxBlocks(String value) {

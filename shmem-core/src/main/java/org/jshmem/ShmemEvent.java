@@ -17,6 +17,7 @@ public final class ShmemEvent extends GpuHandle {
 
     /** Milliseconds between {@code start} (recorded earlier) and this event; both must have completed. */
     public float elapsedMillisSince(ShmemEvent start) {
+        Args.nonNull("elapsedMillisSince", "start", start);
         return streams.eventElapsedMillis(start.handle("elapsedMillisSince"), handle("elapsedMillisSince"));
     }
 

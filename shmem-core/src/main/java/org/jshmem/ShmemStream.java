@@ -21,11 +21,13 @@ public final class ShmemStream extends GpuHandle {
 
     /** Records {@code event} at this point of the stream. */
     public void record(ShmemEvent event) {
+        Args.nonNull("record", "event", event);
         streams.eventRecord(event.handle("record"), handle("record"));
     }
 
     /** Makes work queued on this stream after this call wait for {@code event}. */
     public void waitFor(ShmemEvent event) {
+        Args.nonNull("waitFor", "event", event);
         streams.streamWaitEvent(handle("waitFor"), event.handle("waitFor"));
     }
 

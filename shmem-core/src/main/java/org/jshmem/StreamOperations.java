@@ -28,8 +28,10 @@ public sealed interface StreamOperations permits Shmem {
     /** Queues a copy of {@code bytes} of this PE's {@code src} to {@code dest} on PE {@code pe}. */
     default void putOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
+        Args.nonNull("putOnStream", "dest", dest, "src", src);
         Shmem s = (Shmem) this;
         StreamCapability gpu = s.streams("putOnStream");
+        Args.nonNull("putOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long d = s.target("putOnStream", dest, destOffset, bytes, pe);
         long f = s.target("putOnStream", src, srcOffset, bytes, s.myPe());
         gpu.copyOnStream(pe, d, s.myPe(), f, bytes, stream.handle("putOnStream"));
@@ -38,8 +40,10 @@ public sealed interface StreamOperations permits Shmem {
     /** Queues a copy of {@code bytes} of {@code src} on PE {@code pe} into this PE's {@code dest}. */
     default void getOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
+        Args.nonNull("getOnStream", "dest", dest, "src", src);
         Shmem s = (Shmem) this;
         StreamCapability gpu = s.streams("getOnStream");
+        Args.nonNull("getOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long d = s.target("getOnStream", dest, destOffset, bytes, s.myPe());
         long f = s.target("getOnStream", src, srcOffset, bytes, pe);
         gpu.copyOnStream(s.myPe(), d, pe, f, bytes, stream.handle("getOnStream"));
@@ -49,8 +53,11 @@ public sealed interface StreamOperations permits Shmem {
     default void putSignalOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset,
                                    long bytes, SymmetricSegment signal, long signalOffset, long value, SignalOp op,
                                    int pe, ShmemStream stream) {
+        Args.nonNull("putSignalOnStream", "dest", dest, "src", src, "signal", signal);
+        Args.nonNull("putSignalOnStream", "op", op);
         Shmem s = (Shmem) this;
         StreamCapability gpu = s.streams("putSignalOnStream");
+        Args.nonNull("putSignalOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long d = s.target("putSignalOnStream", dest, destOffset, bytes, pe);
         long f = s.target("putSignalOnStream", src, srcOffset, bytes, s.myPe());
         long g = s.target("putSignalOnStream", signal, signalOffset, Long.BYTES, pe, Long.BYTES);
@@ -60,8 +67,10 @@ public sealed interface StreamOperations permits Shmem {
     /** Makes the stream wait until this PE's signal satisfies {@code cmp value}. */
     default void signalWaitUntilOnStream(SymmetricSegment signal, long signalOffset, Cmp cmp, long value,
                                          ShmemStream stream) {
+        Args.nonNull("signalWaitUntilOnStream", "signal", signal, "cmp", cmp);
         Shmem s = (Shmem) this;
         StreamCapability gpu = s.streams("signalWaitUntilOnStream");
+        Args.nonNull("signalWaitUntilOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         long g = s.target("signalWaitUntilOnStream", signal, signalOffset, Long.BYTES, s.myPe(), Long.BYTES);
         gpu.signalWaitOnStream(g, cmp, value, stream.handle("signalWaitUntilOnStream"));
     }
@@ -73,6 +82,7 @@ public sealed interface StreamOperations permits Shmem {
     default void quietOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
         s.streams("quietOnStream");
+        Args.nonNull("quietOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
         stream.handle("quietOnStream");
     }
 
@@ -80,12 +90,14 @@ public sealed interface StreamOperations permits Shmem {
     default void barrierAllOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
         s.streams("barrierAllOnStream").barrierOnStream(0, stream.handle("barrierAllOnStream"));
+        Args.nonNull("barrierAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
     }
 
     /** Queues a synchronisation of all PEs (no completion of earlier puts). */
     default void syncAllOnStream(ShmemStream stream) {
         Shmem s = (Shmem) this;
         s.streams("syncAllOnStream").syncOnStream(0, stream.handle("syncAllOnStream"));
+        Args.nonNull("syncAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
     }
 
     /**
@@ -93,6 +105,7 @@ public sealed interface StreamOperations permits Shmem {
      * kernel. Only on GPU heaps; the address is not dereferenceable from Java.
      */
     default MemorySegment deviceAddress(SymmetricSegment segment, long offset) {
+        Args.nonNull("deviceAddress", "segment", segment);
         Shmem s = (Shmem) this;
         StreamCapability gpu = s.streams("deviceAddress");
         return gpu.address(s.myPe(), s.target("deviceAddress", segment, offset, 0, s.myPe()));

@@ -103,6 +103,7 @@ public final class Team implements AutoCloseable {
      * @throws PeOutOfRangeException if {@code pe} is not a PE of this team
      */
     public int translatePe(int pe, Team other) {
+        Args.nonNull("Team.translatePe", "other", other);
         Objects.requireNonNull(other, "translatePe: other team is null");
         checkPe("Team.translatePe", pe);
         return other.layout.indexOf(layout.worldPe(pe));
@@ -263,12 +264,14 @@ public final class Team implements AutoCloseable {
      * {@code dest} on every member, the root included. {@code dest == src} is allowed.
      */
     public void broadcast(SymmetricSegment dest, SymmetricSegment src, long nelems, int root, DType type) {
+        Args.nonNull("Team.broadcast", "dest", dest, "src", src, "type", type);
         broadcast("Team.broadcast", dest, src, nelems, root, type, null, false);
     }
 
     /** {@link #broadcast} queued on {@code stream} (GPU heaps; {@link ShmemStateException} on a host heap). */
     public void broadcastOnStream(SymmetricSegment dest, SymmetricSegment src, long nelems, int root, DType type,
                                   ShmemStream stream) {
+        Args.nonNull("Team.broadcastOnStream", "dest", dest, "src", src, "type", type);
         broadcast("Team.broadcastOnStream", dest, src, nelems, root, type, stream, true);
     }
 
@@ -296,12 +299,14 @@ public final class Team implements AutoCloseable {
      * order, into {@code dest} ({@code nPes() * nelems} elements) on every member.
      */
     public void fcollect(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type) {
+        Args.nonNull("Team.fcollect", "dest", dest, "src", src, "type", type);
         fcollect("Team.fcollect", dest, src, nelems, type, null, false);
     }
 
     /** {@link #fcollect} queued on {@code stream} (GPU heaps; {@link ShmemStateException} on a host heap). */
     public void fcollectOnStream(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type,
                                  ShmemStream stream) {
+        Args.nonNull("Team.fcollectOnStream", "dest", dest, "src", src, "type", type);
         fcollect("Team.fcollectOnStream", dest, src, nelems, type, stream, true);
     }
 
@@ -327,6 +332,7 @@ public final class Team implements AutoCloseable {
      * @throws HeapBoundsException on every member if {@code dest} cannot hold the total
      */
     public long collect(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type) {
+        Args.nonNull("Team.collect", "dest", dest, "src", src, "type", type);
         // the counts (and so src slices' sizes) differ from PE to PE by design: only where src starts is compared
         Supplier<String> call = () -> "Team.collect(dest " + dest + ", src at heap offset "
                 + (src == null ? "null" : src.heapOffset()) + ", " + type + ")";
@@ -351,6 +357,8 @@ public final class Team implements AutoCloseable {
      */
     public long collectOnStream(SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type,
                                 ShmemStream stream) {
+        Args.nonNull("Team.collectOnStream", "dest", dest, "src", src, "counts", counts);
+        Args.nonNull("Team.collectOnStream", "type", type);
         String method = "Team.collectOnStream";
         Supplier<String> call = () -> method + "(dest " + dest + ", src at heap offset "
                 + (src == null ? "null" : src.heapOffset()) + ", counts " + java.util.Arrays.toString(counts) + ", "
@@ -390,12 +398,14 @@ public final class Team implements AutoCloseable {
      * {@code nPes() * nelemsPerPe} elements.
      */
     public void alltoall(SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe, DType type) {
+        Args.nonNull("Team.alltoall", "dest", dest, "src", src, "type", type);
         alltoall("Team.alltoall", dest, src, nelemsPerPe, type, null, false);
     }
 
     /** {@link #alltoall} queued on {@code stream} (GPU heaps; {@link ShmemStateException} on a host heap). */
     public void alltoallOnStream(SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe, DType type,
                                  ShmemStream stream) {
+        Args.nonNull("Team.alltoallOnStream", "dest", dest, "src", src, "type", type);
         alltoall("Team.alltoallOnStream", dest, src, nelemsPerPe, type, stream, true);
     }
 
@@ -424,6 +434,8 @@ public final class Team implements AutoCloseable {
      * @throws IllegalArgumentException for a bitwise {@code op} on a floating-point {@code type}
      */
     public void reduce(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src, long nelems) {
+        Args.nonNull("Team.reduce", "op", op, "type", type, "dest", dest);
+        Args.nonNull("Team.reduce", "src", src);
         reduce("Team.reduce", op, type, dest, src, nelems, null, false);
     }
 
@@ -436,6 +448,8 @@ public final class Team implements AutoCloseable {
      */
     public void reduceOnStream(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src, long nelems,
                                ShmemStream stream) {
+        Args.nonNull("Team.reduceOnStream", "op", op, "type", type, "dest", dest);
+        Args.nonNull("Team.reduceOnStream", "src", src);
         reduce("Team.reduceOnStream", op, type, dest, src, nelems, stream, true);
     }
 

@@ -462,12 +462,45 @@ class SinglePeShmemTest {
         Shmem s = start();
         for (long bytes : new long[] {1L << 62, (1L << 62) + 1, Long.MAX_VALUE}) {
             HeapExhaustedException e = assertThrows(HeapExhaustedException.class, () -> s.malloc(bytes));
-            assertTrue(e.getMessage().contains("JSHMEM_SYMMETRIC_SIZE"), e.getMessage());
+            // no JSHMEM_SYMMETRIC_SIZE=4194304T: no machine holds such a heap, the request is wrong
+            assertTrue(e.getMessage().contains("The request itself is too large: " + bytes + " bytes is more than this"
+                    + " machine can give one PE"), e.getMessage());
+            assertFalse(e.getMessage().contains("JSHMEM_SYMMETRIC_SIZE="), e.getMessage());
             assertThrows(HeapExhaustedException.class, () -> s.align(4096, bytes));
         }
         assertThrows(HeapExhaustedException.class, () -> s.calloc(Long.MAX_VALUE, 2));
         assertEquals(HEAP, s.heapFree());
         assertEquals(0, s.malloc(HEAP).heapOffset());
+    }
+
+    @Test
+    void heapExhaustedNeverSuggestsMoreThanTheMachineHas() {
+        Shmem s = start();
+        long memory = HeapLimits.memoryOf(s.backend());
+        assertTrue(memory > 1L << 30, "physical memory read: " + memory);
+        HeapExhaustedException e = assertThrows(HeapExhaustedException.class, () -> s.malloc(memory / 2));
+        assertTrue(e.getMessage().contains("JSHMEM_SYMMETRIC_SIZE="), e.getMessage());
+        String suggested = e.getMessage().replaceAll("(?s).*JSHMEM_SYMMETRIC_SIZE=([0-9]+[KMGT]?).*", "$1");
+        assertTrue(ShmemConfig.parseSize(suggested) <= memory, suggested + " > " + memory + ": " + e.getMessage());
+    }
+
+    @Test
+    void alignAlignsTheAddressUpToTwoMebibytesAndRejectsMore() {
+        shmem = Shmem.init(config(8L << 20));
+        Shmem s = shmem;
+        s.malloc(100);   // the next block is not at a 2 MiB boundary by accident
+        for (long alignment = 256; alignment <= HeapLimits.MAX_ALIGNMENT; alignment <<= 1) {
+            SymmetricSegment seg = s.align(alignment, 100);
+            assertEquals(0, seg.local().address() % alignment, "align(" + alignment + ") gave address "
+                    + Long.toHexString(seg.local().address()));
+            assertEquals(0, seg.heapOffset() % alignment);
+        }
+        long free = s.heapFree();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.align(4L << 20, 100));
+        assertEquals("align(4194304, 100): alignments above 2M are not supported: the heap's base address is"
+                + " 2M-aligned on every PE, so a larger alignment of the heap offset would not align the address that"
+                + " local() or deviceAddress() returns. Use an alignment of at most 2M.", e.getMessage());
+        assertEquals(free, s.heapFree(), "a rejected align allocates nothing");
     }
 
     @Test

@@ -261,6 +261,11 @@ public final class GpuBackend implements Backend, StreamCapability {
         return MemorySegment.ofAddress(peerBase[pe] + offset);
     }
 
+    @Override
+    public long memoryBytes() {
+        return deviceInfo.memoryBytes();
+    }
+
     /** The device this PE uses. */
     public Shim.DeviceInfo deviceInfo() {
         return deviceInfo;

@@ -26,6 +26,10 @@ public final class HostBackendFactory implements BackendFactory {
 
     @Override
     public Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node) {
-        return new HostBackend(node, config.symmetricSize());
+        HostBackend host = new HostBackend(node, config.symmetricSize());
+        if (config.prefault()) {
+            host.prefault();   // JSHMEM_PREFAULT: first touches at init, not in the first put
+        }
+        return host;
     }
 }

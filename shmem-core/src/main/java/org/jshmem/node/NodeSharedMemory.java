@@ -15,8 +15,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jshmem.BootstrapException;
 import org.jshmem.bootstrap.Bootstrap;
@@ -60,6 +62,13 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
             throw new BootstrapException("jshmem runs every PE of a job on one node, but this job spans several ("
                     + boot.size() + " PEs, " + boot.localSize() + " on this node). Start it on one node.");
         }
+        try (StartupGuard guard = StartupGuard.begin(boot)) {   // a PE dying now: named, nothing left behind
+            guard.onFailure(() -> removeStaleFiles(dir));
+            return open(boot, dir, heapBytes, guard);
+        }
+    }
+
+    private static NodeSharedMemory open(Bootstrap boot, Path dir, long heapBytes, StartupGuard guard) {
         int n = boot.size();
         long stride = roundUp(Math.max(heapBytes, 0), HEAP_ALIGNMENT);
         long total = controlSize(n) + n * stride;
@@ -71,6 +80,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
                 checkSpace(dir, total, n, heapBytes);
                 file = dir.resolve(PREFIX + ProcessHandle.current().pid() + "-"
                         + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()));
+                guard.step("create", "creating the node's shared memory");
+                guard.file(file);
                 create(file, total, n, stride);
                 status = "OK " + file;
             } catch (BootstrapException | IOException e) {
@@ -84,17 +95,20 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
             throw new BootstrapException("PE 0 could not create the node's shared memory: " + rank0.substring(4));
         }
         Path shared = Path.of(rank0.substring(3));
+        guard.file(shared);
+        guard.step("map", "mapping the node's shared memory");
         Arena arena = Arena.ofShared();
         MemorySegment mapping = null;
         String mapped;
-        try (FileChannel ch = FileChannel.open(shared, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            mapping = ch.map(MapMode.READ_WRITE, 0, total, arena);
+        try {
+            mapping = AlignedMapping.map(shared, total, HEAP_ALIGNMENT, arena);   // every heap 2 MiB-aligned in memory
             boolean ours = (long) LONG.getAcquire(mapping, MAGIC_OFFSET) == MAGIC
                     && (int) INT.get(mapping, N_PES_OFFSET) == n && (long) LONG.get(mapping, HEAP_STRIDE_OFFSET) == stride;
             mapped = ours ? "OK" : "ERR " + shared + " does not hold this job's layout (another jshmem version?)";
         } catch (IOException | RuntimeException e) {
             mapped = "ERR could not map " + shared + ": " + e.getMessage();
         }
+        guard.step("mapped", "waiting for every PE to map the node's shared memory");
         String[] all = exchange(boot, mapped);   // also: everyone has it mapped, the name is no longer needed
         if (boot.rank() == 0) {
             deleteQuietly(shared);
@@ -109,6 +123,7 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
             arena.close();
             throw new BootstrapException("mapping the node's shared memory failed on " + failures);
         }
+        guard.step("register", "registering in the node's shared memory");
         NodeSharedMemory shm = new NodeSharedMemory(arena, mapping, n, boot.rank(), stride);
         shm.register();
         boot.barrier();                      // every slot is filled before anyone checks liveness
@@ -131,8 +146,11 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     }
 
     private static void create(Path file, long total, int n, long stride) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE); Arena a = Arena.ofConfined()) {
+        // owner-only from the start (umask may only remove bits): no other user can open the heap
+        // between its creation and its unlink
+        try (FileChannel ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+             Arena a = Arena.ofConfined()) {
             ch.write(ByteBuffer.wrap(new byte[1]), total - 1);   // sparse: pages are allocated when touched
             MemorySegment m = ch.map(MapMode.READ_WRITE, 0, controlSize(n), a);
             INT.set(m, VERSION_OFFSET, VERSION);

@@ -143,6 +143,14 @@ public interface Backend extends AutoCloseable {
     default void teamReleased(int slot) {
     }
 
+    /**
+     * Bytes of the memory this backend's heap comes from (a GPU's memory), or 0 for the machine's
+     * physical memory: bounds the heap sizes worth suggesting in an error.
+     */
+    default long memoryBytes() {
+        return 0;
+    }
+
     /** The stream capability (GPU heaps), or empty: then the {@code ...OnStream} operations throw. */
     default Optional<StreamCapability> streams() {
         return Optional.empty();

@@ -6,11 +6,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.SymbolLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Finds jshmem's own native libraries: inside the jar under {@code META-INF/native/linux-x86_64/}
- * (extracted once per process to a private temporary directory), or in {@code JSHMEM_NATIVE_DIR}
+ * (extracted once per content into the user's cache, {@link LibraryCache}), or in {@code JSHMEM_NATIVE_DIR}
  * for development builds. A user sets no {@code LD_LIBRARY_PATH} for them.
  */
 final class NativeLibraries {
@@ -39,14 +38,12 @@ final class NativeLibraries {
                         + " in the shmem-core jar, and JSHMEM_NATIVE_DIR is " + System.getenv("JSHMEM_NATIVE_DIR")
                         + "); build the native parts with cmake (see README) before packaging");
             }
-            Path tmp = Files.createTempDirectory("jshmem-native-");
-            Path out = tmp.resolve(file);
-            Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
-            out.toFile().deleteOnExit();
-            tmp.toFile().deleteOnExit();
-            return out;
+            Path root = LibraryCache.defaultRoot();
+            LibraryCache.removeOldExtractions(Path.of(System.getProperty("java.io.tmpdir")));
+            return LibraryCache.install(root, file, in.readAllBytes());
         } catch (IOException e) {
-            throw new IllegalStateException("could not extract " + file + " to a temporary directory: " + e.getMessage(), e);
+            throw new IllegalStateException("could not extract " + file + " to jshmem's native-library cache ("
+                    + LibraryCache.defaultRoot() + "): " + e.getMessage(), e);
         }
     }
 }

@@ -1,0 +1,105 @@
+package org.jshmem;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import org.jshmem.bootstrap.Bootstrap;
+import org.jshmem.spi.Backend;
+
+/**
+ * What the symmetric heap can promise: the largest alignment {@link Shmem#align} accepts (the
+ * alignment of the heap's base address on every PE, at most {@link #MAX_ALIGNMENT}), and the
+ * largest heap a {@code JSHMEM_SYMMETRIC_SIZE} suggestion may name (the memory of the machine or
+ * of the GPU).
+ */
+final class HeapLimits {
+    /**
+     * The largest alignment {@link Shmem#align} accepts: 2 MiB. Host heaps are mapped 2 MiB-aligned
+     * (see {@code AlignedMapping}) and GPU heaps are allocated at the driver's 2 MiB granularity.
+     */
+    static final long MAX_ALIGNMENT = 2L << 20;
+
+    private HeapLimits() {
+    }
+
+    /**
+     * Collective: the largest power of two, at most {@link #MAX_ALIGNMENT}, that divides the
+     * address of heap offset 0 on every PE, so that a block at an offset that is a multiple of it is
+     * at such an address on every PE.
+     */
+    static long agreedAlignment(Bootstrap boot, Backend backend, int myPe) {
+        long base;
+        if (backend.localHeap() != null) {
+            base = backend.localHeap().address() - backend.heapStart();
+        } else if (backend.streams().isPresent()) {
+            base = backend.streams().get().address(myPe, 0).address();
+        } else {
+            base = 0;
+        }
+        long mine = base == 0 ? MAX_ALIGNMENT : Math.min(MAX_ALIGNMENT, Long.lowestOneBit(base));
+        if (boot.size() == 1) {
+            return mine;
+        }
+        ByteBuffer all = ByteBuffer.wrap(boot.allgather(ByteBuffer.allocate(Long.BYTES).putLong(mine).array()));
+        long min = mine;
+        while (all.remaining() >= Long.BYTES) {
+            min = Math.min(min, all.getLong());
+        }
+        return min;
+    }
+
+    /** The error for an alignment above {@code max}, or null when it is accepted. */
+    static String alignmentError(String call, long alignment, long max) {
+        if (alignment <= max) {
+            return null;
+        }
+        return call + ": alignments above " + Shmem.sizeText(max) + " are not supported: the heap's base address is "
+                + Shmem.sizeText(max) + "-aligned on every PE, so a larger alignment of the heap offset would not align"
+                + " the address that local() or deviceAddress() returns. Use an alignment of at most "
+                + Shmem.sizeText(max) + ".";
+    }
+
+    /**
+     * The memory a heap of this backend can at most come from: the GPU's memory on a GPU heap,
+     * else the machine's physical memory (0 when it cannot be read).
+     */
+    static long memoryOf(Backend backend) {
+        if (backend.memoryBytes() > 0) {
+            return backend.memoryBytes();
+        }
+        try {
+            return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getTotalMemorySize();
+        } catch (RuntimeException | LinkageError e) {
+            return 0;
+        }
+    }
+
+    /**
+     * The advice of a {@link HeapExhaustedException}: the {@code JSHMEM_SYMMETRIC_SIZE} that would
+     * hold {@code asked} more bytes, or, when no heap on this machine could (more than
+     * {@code memory} bytes), that the request itself is unreasonable.
+     */
+    static String advice(long asked, long current, long memory) {
+        long needed = current + Math.min(asked, 1L << 62);
+        if (memory > 0 && (asked >= memory || needed > memory)) {
+            return "The request itself is too large: " + asked + " bytes is more than this machine can give one PE"
+                    + " (" + Shmem.sizeText(roundDown(memory)) + (memory % (1L << 20) == 0 ? "" : " or so")
+                    + " of memory); check the size passed (an overflow, or a count used as bytes?).";
+        }
+        return "Free segments you no longer need, or raise JSHMEM_SYMMETRIC_SIZE (now " + Shmem.sizeText(current)
+                + "), e.g. JSHMEM_SYMMETRIC_SIZE=" + Shmem.sizeText(suggestedSize(needed, memory)) + ".";
+    }
+
+    private static long roundDown(long memory) {
+        return memory >= 1L << 20 ? memory & -(1L << 20) : memory;
+    }
+
+    /** The next power of two (from 1 MiB) at or above {@code needed}, capped at {@code memory} when known. */
+    private static long suggestedSize(long needed, long memory) {
+        long s = 1L << 20;
+        while (s < needed && s < 1L << 62) {
+            s <<= 1;
+        }
+        return memory > 0 && s > memory ? roundDown(memory) : s;
+    }
+}
