@@ -120,15 +120,21 @@ public final class MpiJob {
         }
     }
 
+    private static boolean isRank(String dirName, int rank) {
+        return dirName.startsWith("rank.") && dirName.substring(5).matches("\\d+")
+                && Integer.parseInt(dirName.substring(5)) == rank;
+    }
+
     /** Each PE's standard output, from the files of mpirun's --output-filename (then deleted). */
     private List<String> readPerPe(java.nio.file.Path dir) {
         List<String> out = new ArrayList<>();
         try {
             for (int pe = 0; pe < np; pe++) {
-                String name = "rank." + pe;
+                int rank = pe;
                 try (Stream<java.nio.file.Path> files = Files.walk(dir)) {
+                    // mpirun zero-pads the rank in the directory name when there are 10 or more ("rank.07")
                     List<java.nio.file.Path> f = files.filter(x -> x.getFileName().toString().equals("stdout")
-                            && x.getParent().getFileName().toString().equals(name)).toList();
+                            && isRank(x.getParent().getFileName().toString(), rank)).toList();
                     out.add(f.isEmpty() ? "" : Files.readString(f.getFirst(), StandardCharsets.UTF_8));
                 }
             }
