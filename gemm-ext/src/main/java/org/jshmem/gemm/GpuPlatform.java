@@ -13,11 +13,16 @@ import org.jshmem.device.DeviceInfo;
  * 2 PEs sharing it, beside cuBLAS + jshmem's collective in the same run): with the Hopper kernel the
  * fused all-scatter won at 1024^3 to 8192^3 (1.12x at 8192^3) and the fused all-reduce lost at every
  * size (0.11x to 0.79x); with the portable kernel both lost everywhere (its GEMM runs at half of
- * cuBLAS's rate). So, where cuBLAS loads: all-scatter fused with the Hopper kernel, the reference
- * otherwise; where no vendor GEMM is bound (HIP) the fused kernel is the only GPU path. A GEMM
+ * cuBLAS's rate). Over NVLink (2 x H200) the fused all-scatter won only where the GEMM dominates
+ * (8192^3: 1.49x; 34 GFLOP per PE and below lost). So, where cuBLAS loads: the fused all-scatter with
+ * the Hopper kernel from {@link #FUSED_MIN_FLOPS_PER_PE} per PE, the reference otherwise; where no
+ * vendor GEMM is bound (HIP) the fused kernel is the only GPU path. A GEMM
  * without a collective runs the fused kernel unless the reference is asked for.
  */
 final class GpuPlatform implements GemmPlatform {
+    /** Auto path: the fused all-scatter from this much work per PE (2 x H200 over NVLink: 275 GFLOP won, 34 lost). */
+    static final double FUSED_MIN_FLOPS_PER_PE = 128e9;
+
     private final DeviceInfo device;
     private final GemmKernel kernel;
 
@@ -60,7 +65,8 @@ final class GpuPlatform implements GemmPlatform {
         if (!("cuda".equals(device.platform()) && VendorGemm.isAvailable())) {
             return GemmPath.FUSED;   // no vendor GEMM bound (HIP): the fused kernel is the only GPU path
         }
-        boolean fusedWon = collective == GemmCollective.ALL_SCATTER && kernel == GemmKernel.HOPPER;
+        boolean fusedWon = collective == GemmCollective.ALL_SCATTER && kernel == GemmKernel.HOPPER
+                && global.flops() / nPes >= FUSED_MIN_FLOPS_PER_PE;
         return fusedWon ? GemmPath.FUSED : GemmPath.REFERENCE;
     }
 
