@@ -2,6 +2,9 @@
 # Runs on the GPU machine from .devpack (see scripts/device/pack.sh): GPU tests and benchmarks.
 #   gpu-run.sh tests [junit options]   the multi-PE suite on the GPU backend + the GPU-only tests
 #   gpu-run.sh gpu-tests               only the GPU-only tests (tag "gpu", the perf suite's GPU forms included)
+#   gpu-run.sh classes SELECTORS...    chosen JUnit classes (--select-class ...) on the GPU backend
+#   gpu-run.sh rma                     perf on the GPU heap: host-called put/iput/get/get_nbi, device and
+#                                      on-stream put/get bandwidth (destinations verified), 2 PEs
 #   gpu-run.sh torch-allocator         PyTorch with finegrained-alloc as its CUDA allocator
 #   gpu-run.sh anchors                 NVSHMEM / p2p anchors
 #   gpu-run.sh bench-coll [max [reps]] GPU collectives benchmark (GpuCollectivesBench), 2 PEs: default
@@ -53,12 +56,29 @@ case $step in
   gpu-tests)
     suite "" --select-package org.jshmem.it --select-package org.jshmem.perf --include-tag gpu "$@" 2>&1 \
       | tee "$out/gpu-only-tests.log" ;;
+  classes)
+    suite -Djshmem.test.backend=cuda "$@" 2>&1 | tee -a "$out/gpu-classes.log" ;;
+  rma)
+    # host-called RMA on the GPU heap (strided iput, non-blocking put/get) and the device and on-stream
+    # bandwidth forms, each case's destination verified and checked against the copy engine's rate
+    [ "$(gpu_count)" -lt 2 ] && mps_start
+    for spec in "host put_bw iput_bw get_bw get_nbi_bw --sizes 8K,1M,8M" \
+                "device put_bw get_bw --sizes 4K,64K,1M,4M,16M" "on_stream put_bw get_bw --sizes 4K,64K,1M,16M"; do
+      set -- $spec; form=$1; shift
+      echo "== perf --form $form $*, 2 PEs on $(gpu_count) GPU(s)"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        timeout 150 mpirun -np 2 --bind-to none java --enable-native-access=ALL-UNNAMED \
+        -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.PerfMain "$@" --form "$form" \
+        --progress never --csv "$out/rma-$form.csv" 2>&1 | tee -a "$out/rma.log"
+    done
+    mps_stop ;;
   torch-allocator)
     python3 "$here/torch_allocator.py" "$here/libfinegrained_alloc_cuda.so" 2>&1 | tee "$out/torch-allocator.log" ;;
   anchors)
     bash "$here/anchors/run-nvshmem.sh" 2>&1 | tee "$out/anchor-nvshmem.log"
     bash "$here/anchors/run-p2p.sh" 2>&1 | tee "$out/anchor-p2p.log" ;;
   bench-coll)
+    [ "$(gpu_count)" -lt 2 ] && mps_start   # PEs sharing a GPU without MPS time-slice it (ms per sync)
     for v in default JSHMEM_GPU_REDUCE_ONESHOT_MAX=0 JSHMEM_GPU_REDUCE_ONESHOT_MAX=1G JSHMEM_GPU_COLL_CE_MIN=0; do
       name=$(echo "$v" | tr '=' '-' | tr 'A-Z' 'a-z')
       extra=(); [ "$v" != default ] && extra=("$v")
@@ -67,7 +87,8 @@ case $step in
         ${extra[@]+"${extra[@]}"} timeout 300 mpirun -np 2 java --enable-native-access=ALL-UNNAMED \
         -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.gpu.GpuCollectivesBench \
         "$out/gpu-coll-$name.csv" "$@" 2>&1 | tee "$out/gpu-coll-$name.log"
-    done ;;
+    done
+    mps_stop ;;
   scaling)
     [ "$(gpu_count)" -lt 2 ] && mps_start
     for n in ${1:-2 4 8}; do

@@ -444,6 +444,39 @@ JSHMEM_DEVICE int jshmemi_reduce_block(const char *fn, int slot, void *dest, con
   return 0;
 }
 
+/* The reduce-scatter after the entry sync: this PE's block (member me's nreduce elements of every
+ * member's source, from element me * nreduce) reduced into its dest; nothing is pushed. */
+template <typename E, int OP>
+JSHMEM_DEVICE void jshmemi_reducescatter_body(int slot, const void *dest, const void *src,
+                                              size_t nreduce, size_t tid, size_t nthreads) {
+  const jshmem_device_state_t &s = jshmem_device_state;
+  const jshmem_team_desc_t &team = s.teams[slot];
+  unsigned long long base = jshmemi_addr(s.heap_base);
+  unsigned long long doff = jshmemi_addr(dest) - base;
+  unsigned long long soff = jshmemi_addr(src) - base;
+  const size_t block = nreduce * sizeof(typename E::storage);
+  const int me = jshmemi_team_index(team, s.my_pe);
+  jshmemi_reduce_span<E, OP>(team, doff, soff + (unsigned long long)me * block, 0, nreduce, false,
+                             tid, nthreads);
+}
+
+/* The block-scope reduce-scatter: entry sync, reduce this PE's block, exit sync (no member
+ * rewrites its source while another still reads it). */
+template <typename E, int OP>
+JSHMEM_DEVICE int jshmemi_reducescatter_block(const char *fn, int slot, void *dest, const void *src,
+                                              size_t nreduce) {
+  const size_t sz = sizeof(typename E::storage);
+  JSHMEMI_DEBUG(jshmemi_check_coll(
+      fn, slot, dest, nreduce * sz, src,
+      nreduce * sz * (slot >= 0 && slot < JSHMEM_MAX_TEAMS ? jshmem_device_state.teams[slot].size : 1),
+      sz, -1));
+  jshmemi_team_sync_block(fn, slot, false);
+  jshmemi_reducescatter_body<E, OP>(slot, dest, src, nreduce, jshmemi_thread_id(),
+                                    jshmemi_block_size());
+  jshmemi_team_sync_block(fn, slot, false);
+  return 0;
+}
+
 /* ---- typed reduction names ------------------------------------------------------------- */
 
 #define JSHMEMI_REDUCE_NAME(NAME, T, E, OPNAME, OP)                                              \
@@ -452,6 +485,11 @@ JSHMEM_DEVICE int jshmemi_reduce_block(const char *fn, int slot, void *dest, con
                                                                    size_t nreduce) {             \
     return jshmemi_reduce_block<E, OP>(__func__, team, dest, source, nreduce,                    \
                                        (const void *)dest == (const void *)source);              \
+  }                                                                                              \
+  JSHMEM_DEVICE_INLINE int jshmem_##NAME##_##OPNAME##_reducescatter_block(int team, T *dest,     \
+                                                                          const T *source,       \
+                                                                          size_t nreduce) {      \
+    return jshmemi_reducescatter_block<E, OP>(__func__, team, dest, source, nreduce);            \
   }
 
 #define JSHMEMI_REDUCE_ARITH(NAME, T, E)                                                         \

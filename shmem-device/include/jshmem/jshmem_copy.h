@@ -24,24 +24,37 @@
 #define JSHMEMI_UNROLL_BLOCK 4
 #define JSHMEMI_UNROLL_WARP 8
 
+/* A load of the copy loops. Fresh: the source is a peer's memory that a get reads, so the load
+ * skips this SM's L1 (.cg, L2 and beyond): a get always reads the peer's memory, never a line an
+ * earlier get of the same kernel left in L1 (which gave device-get figures above the link's rate). */
+template <typename W, bool Fresh>
+JSHMEM_DEVICE_INLINE W jshmemi_copy_load(const W *p) {
+  if (!Fresh) return *p;
+#if JSHMEM_ARCH_HIP
+  return __builtin_nontemporal_load(p);
+#else
+  return __ldcg(p);
+#endif
+}
+
 /* Copies n words: word i by the thread with i % nthreads == tid. */
-template <typename W, int UNROLL>
+template <typename W, int UNROLL, bool Fresh = false>
 JSHMEM_DEVICE void jshmemi_copy_words(W *dst, const W *src, size_t n, size_t tid, size_t nthreads) {
   size_t i = tid;
   for (; i + (UNROLL - 1) * nthreads < n; i += UNROLL * nthreads) {
     W w[UNROLL];
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) w[u] = src[i + u * nthreads];
+    for (int u = 0; u < UNROLL; ++u) w[u] = jshmemi_copy_load<W, Fresh>(src + i + u * nthreads);
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) dst[i + u * nthreads] = w[u];
   }
-  for (; i < n; i += nthreads) dst[i] = src[i];
+  for (; i < n; i += nthreads) dst[i] = jshmemi_copy_load<W, Fresh>(src + i);
 }
 
 /* Copies n < sizeof(W) bytes where dst and src are equally misaligned modulo sizeof(W): in
  * pieces of 8, 4, 2 or 1 bytes, each naturally aligned on both sides; piece k by thread
  * k % nthreads (a head or tail is at most four pieces). */
-template <typename W>
+template <typename W, bool Fresh>
 JSHMEM_DEVICE_INLINE void jshmemi_copy_small(char *dst, const char *src, size_t n, size_t tid,
                                              size_t nthreads) {
   for (size_t piece = 0; n != 0; ++piece) {
@@ -55,13 +68,14 @@ JSHMEM_DEVICE_INLINE void jshmemi_copy_small(char *dst, const char *src, size_t 
       k = 2;
     if (piece % nthreads == tid) {
       if (k == 8)
-        *(unsigned long long *)dst = *(const unsigned long long *)src;
+        *(unsigned long long *)dst =
+            jshmemi_copy_load<unsigned long long, Fresh>((const unsigned long long *)src);
       else if (k == 4)
-        *(unsigned int *)dst = *(const unsigned int *)src;
+        *(unsigned int *)dst = jshmemi_copy_load<unsigned int, Fresh>((const unsigned int *)src);
       else if (k == 2)
-        *(unsigned short *)dst = *(const unsigned short *)src;
+        *(unsigned short *)dst = jshmemi_copy_load<unsigned short, Fresh>((const unsigned short *)src);
       else
-        *dst = *src;
+        *(unsigned char *)dst = jshmemi_copy_load<unsigned char, Fresh>((const unsigned char *)src);
     }
     dst += k;
     src += k;
@@ -71,7 +85,7 @@ JSHMEM_DEVICE_INLINE void jshmemi_copy_small(char *dst, const char *src, size_t 
 
 /* Copies `bytes` with words of type W; dst and src are equally misaligned modulo sizeof(W):
  * the head up to dst's first W-aligned byte, the words, then the tail. */
-template <typename W, int UNROLL>
+template <typename W, int UNROLL, bool Fresh>
 JSHMEM_DEVICE void jshmemi_copy_with(char *dst, const char *src, size_t bytes, size_t tid,
                                      size_t nthreads) {
   const size_t ws = sizeof(W);
@@ -79,31 +93,33 @@ JSHMEM_DEVICE void jshmemi_copy_with(char *dst, const char *src, size_t bytes, s
   if (head > bytes) head = bytes;
   size_t words = (bytes - head) / ws;
   size_t tail = head + words * ws;
-  jshmemi_copy_small<W>(dst, src, head, tid, nthreads);
-  jshmemi_copy_words<W, UNROLL>((W *)(dst + head), (const W *)(src + head), words, tid, nthreads);
-  jshmemi_copy_small<W>(dst + tail, src + tail, bytes - tail, tid, nthreads);
+  jshmemi_copy_small<W, Fresh>(dst, src, head, tid, nthreads);
+  jshmemi_copy_words<W, UNROLL, Fresh>((W *)(dst + head), (const W *)(src + head), words, tid,
+                                       nthreads);
+  jshmemi_copy_small<W, Fresh>(dst + tail, src + tail, bytes - tail, tid, nthreads);
 }
 
 /* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap).
  * Out of line: one copy of the loops per module instead of one per call site keeps kernels
- * small and run-time compilation fast; the call costs a few instructions. */
-template <int UNROLL>
+ * small and run-time compilation fast; the call costs a few instructions. Fresh: see
+ * jshmemi_copy_load (gets). */
+template <int UNROLL, bool Fresh = false>
 JSHMEM_DEVICE_NOINLINE void jshmemi_copy(void *dst, const void *src, size_t bytes, size_t tid,
                                 size_t nthreads) {
   char *d = (char *)dst;
   const char *s = (const char *)src;
   unsigned long long mis = jshmemi_addr(d) ^ jshmemi_addr(s);
   if ((mis & 15) == 0)
-    jshmemi_copy_with<jshmemi_v16, UNROLL>(d, s, bytes, tid, nthreads);
+    jshmemi_copy_with<jshmemi_v16, UNROLL, Fresh>(d, s, bytes, tid, nthreads);
   else if ((mis & 7) == 0)
-    jshmemi_copy_with<unsigned long long, UNROLL>(d, s, bytes, tid, nthreads);
+    jshmemi_copy_with<unsigned long long, UNROLL, Fresh>(d, s, bytes, tid, nthreads);
   else if ((mis & 3) == 0)
-    jshmemi_copy_with<unsigned int, UNROLL>(d, s, bytes, tid, nthreads);
+    jshmemi_copy_with<unsigned int, UNROLL, Fresh>(d, s, bytes, tid, nthreads);
   else if ((mis & 1) == 0)
-    jshmemi_copy_with<unsigned short, UNROLL>(d, s, bytes, tid, nthreads);
+    jshmemi_copy_with<unsigned short, UNROLL, Fresh>(d, s, bytes, tid, nthreads);
   else
-    jshmemi_copy_words<unsigned char, UNROLL>((unsigned char *)d, (const unsigned char *)s, bytes,
-                                              tid, nthreads);
+    jshmemi_copy_words<unsigned char, UNROLL, Fresh>((unsigned char *)d, (const unsigned char *)s,
+                                                     bytes, tid, nthreads);
 }
 
 /* ---- scopes -------------------------------------------------------------------------------
@@ -113,14 +129,15 @@ JSHMEM_DEVICE_NOINLINE void jshmemi_copy(void *dst, const void *src, size_t byte
 #define JSHMEMI_WARP 1
 #define JSHMEMI_BLOCK 2
 
-template <int Scope>
+template <int Scope, bool Fresh = false>
 JSHMEM_DEVICE_INLINE void jshmemi_group_copy(void *dst, const void *src, size_t bytes) {
   if (Scope == JSHMEMI_BLOCK)
-    jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, jshmemi_thread_id(), jshmemi_block_size());
+    jshmemi_copy<JSHMEMI_UNROLL_BLOCK, Fresh>(dst, src, bytes, jshmemi_thread_id(),
+                                              jshmemi_block_size());
   else if (Scope == JSHMEMI_WARP)
-    jshmemi_copy<JSHMEMI_UNROLL_WARP>(dst, src, bytes, jshmemi_lane(), jshmemi_warp_lanes());
+    jshmemi_copy<JSHMEMI_UNROLL_WARP, Fresh>(dst, src, bytes, jshmemi_lane(), jshmemi_warp_lanes());
   else
-    jshmemi_copy<JSHMEMI_UNROLL_WARP>(dst, src, bytes, 0, 1);
+    jshmemi_copy<JSHMEMI_UNROLL_WARP, Fresh>(dst, src, bytes, 0, 1);
 }
 
 /* Barrier of the group: CTA-scope (block) or warp-scope ordering of the group's memory

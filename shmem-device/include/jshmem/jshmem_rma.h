@@ -47,7 +47,7 @@ template <int Scope, bool Blocking>
 JSHMEM_DEVICE_INLINE void jshmemi_getmem(const char *fn, void *dest, const void *source,
                                          size_t bytes, int pe) {
   JSHMEMI_DEBUG(jshmemi_check_rma(fn, "source", source, bytes, pe));
-  jshmemi_group_copy<Scope>(dest, jshmemi_ptr(source, pe), bytes);
+  jshmemi_group_copy<Scope, true>(dest, jshmemi_ptr(source, pe), bytes);
   if (Blocking) jshmemi_group_sync<Scope>();
 }
 

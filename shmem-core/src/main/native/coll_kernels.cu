@@ -62,6 +62,8 @@
 /* Host copy of the state last bound: team slots, heap bounds, peer table. */
 static jshmem_device_state_t jshmemk_coll_host;
 static int jshmemk_coll_host_set = 0;
+/* Multiprocessors of the device (set with the side streams). */
+static int jshmemk_sms = 1;
 
 /* ---- kernels ----------------------------------------------------------------------------- */
 
@@ -71,19 +73,62 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
   jshmemi_team_sync_block_step(JSHMEMK_COLL_FN, slot, quiet != 0, step);
 }
 
+/* Reduction modes of the kernels below. */
+#define JSHMEMK_ONE_SHOT 0
+#define JSHMEMK_TWO_SHOT 1
+#define JSHMEMK_SCATTER 2 /* reduce-scatter: this PE's block of the members' sources */
+
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_fused(int slot, void *dest, const void *src, size_t nelems, int two_shot) {
-  (void)jshmemi_reduce_block<E, OP>(JSHMEMK_COLL_FN, slot, dest, src, nelems, two_shot != 0);
+    jshmemk_reduce_fused(int slot, void *dest, const void *src, size_t nelems, int mode) {
+  if (mode == JSHMEMK_SCATTER)
+    (void)jshmemi_reducescatter_block<E, OP>(JSHMEMK_COLL_FN, slot, dest, src, nelems);
+  else
+    (void)jshmemi_reduce_block<E, OP>(JSHMEMK_COLL_FN, slot, dest, src, nelems,
+                                      mode == JSHMEMK_TWO_SHOT);
 }
 
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_grid(int slot, void *dest, const void *src, size_t nelems, int two_shot) {
+    jshmemk_reduce_grid(int slot, void *dest, const void *src, size_t nelems, int mode) {
   jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
-  jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, two_shot != 0,
-                             (size_t)blockIdx.x * blockDim.x + threadIdx.x,
-                             (size_t)gridDim.x * blockDim.x);
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t nthreads = (size_t)gridDim.x * blockDim.x;
+  if (mode == JSHMEMK_SCATTER)
+    jshmemi_reducescatter_body<E, OP>(slot, dest, src, nelems, tid, nthreads);
+  else
+    jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, mode == JSHMEMK_TWO_SHOT, tid, nthreads);
+}
+
+/* The sources of a reduce-scatter's local reduction (copy-engine shape): member i's block, in
+ * team order (this PE's own in its source, the peers' pulled into the scratch buffer). */
+struct jshmemk_blocks {
+  const char *at[JSHMEM_MAX_PES];
+};
+
+/* dest[k] = op over the members (team order) of their block's element k, k < nelems; words of W. */
+template <typename E, int OP, typename W>
+__device__ void jshmemk_reduce_blocks_with(W *dest, const jshmemk_blocks &b, int n, size_t nwords) {
+  size_t step = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < nwords; i += step) {
+    jshmemi_red_word<E, OP, W> r;
+    r.first(((const W *)b.at[0])[i]);
+    for (int m = 1; m < n; ++m) r.next(((const W *)b.at[m])[i]);
+    dest[i] = r.result();
+  }
+}
+
+template <typename E, int OP>
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_reduce_blocks(void *dest, jshmemk_blocks b, int n, size_t nelems) {
+  typedef typename E::storage S;
+  unsigned long long align = jshmemi_addr(dest) | (nelems * sizeof(S));
+  for (int m = 0; m < n; ++m) align |= jshmemi_addr(b.at[m]);
+  if ((align & 15) == 0)
+    jshmemk_reduce_blocks_with<E, OP, jshmemi_v16>((jshmemi_v16 *)dest, b, n,
+                                                  nelems * sizeof(S) / 16);
+  else
+    jshmemk_reduce_blocks_with<E, OP, S>((S *)dest, b, n, nelems);
 }
 
 /* Grid copy of this PE's own piece in the copy-engine shape (the engines pull the peers'). */
@@ -157,40 +202,76 @@ static int coll_range(const char *fn, const char *what, const void *p, size_t by
 /* ---- reductions -------------------------------------------------------------------------- */
 
 template <typename E, int OP>
-static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, int two_shot,
-                         int blocks, gpuStream_t st) {
+static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, int mode,
+                         const jshmemk_blocks *gathered, int blocks, gpuStream_t st) {
+  if (gathered != NULL) {   /* the copy-engine reduce-scatter's local reduction */
+    if (blocks <= 0) blocks = jshmemk_sms;
+    jshmemk_reduce_blocks<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(
+        dest, *gathered, jshmemk_coll_host.teams[slot].size, nelems);
+    GPU_TRY_LAUNCH("jshmemk_reduce_blocks");
+    return 0;
+  }
   if (blocks <= 0) {
-    jshmemk_reduce_fused<E, OP><<<1, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, two_shot);
+    jshmemk_reduce_fused<E, OP><<<1, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, mode);
     GPU_TRY_LAUNCH("jshmemk_reduce_fused");
     return 0;
   }
-  jshmemk_reduce_grid<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, two_shot);
+  jshmemk_reduce_grid<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, mode);
   GPU_TRY_LAUNCH("jshmemk_reduce_grid");
   return coll_sync(slot, 1, 2, st);
 }
 
+/* The arguments of a reduction launch, passed through the type and operation switches. */
+struct reduce_args {
+  int slot;
+  void *dest;
+  const void *src;
+  size_t nelems;
+  int mode;
+  const jshmemk_blocks *gathered;
+  int blocks;
+  gpuStream_t st;
+};
+
+template <typename E, int OP>
+static int reduce_go(const reduce_args &a) {
+  return reduce_launch<E, OP>(a.slot, a.dest, a.src, a.nelems, a.mode, a.gathered, a.blocks, a.st);
+}
+
 template <typename E>
-static int reduce_arith(int op, int slot, void *dest, const void *src, size_t nelems, int two_shot,
-                        int blocks, gpuStream_t st) {
+static int reduce_arith(int op, const reduce_args &a) {
   switch (op) {
-    case JSHMEM_REDUCE_SUM: return reduce_launch<E, JSHMEM_REDUCE_SUM>(slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_REDUCE_PROD: return reduce_launch<E, JSHMEM_REDUCE_PROD>(slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_REDUCE_MIN: return reduce_launch<E, JSHMEM_REDUCE_MIN>(slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_REDUCE_MAX: return reduce_launch<E, JSHMEM_REDUCE_MAX>(slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_REDUCE_SUM: return reduce_go<E, JSHMEM_REDUCE_SUM>(a);
+    case JSHMEM_REDUCE_PROD: return reduce_go<E, JSHMEM_REDUCE_PROD>(a);
+    case JSHMEM_REDUCE_MIN: return reduce_go<E, JSHMEM_REDUCE_MIN>(a);
+    case JSHMEM_REDUCE_MAX: return reduce_go<E, JSHMEM_REDUCE_MAX>(a);
     default:
-      return jshmem_rt_fail("jshmem_rt_coll_reduce_async: operation %d is not defined for floating-point types", op);
+      return jshmem_rt_fail("jshmem_rt_coll: operation %d is not defined for floating-point types", op);
   }
 }
 
 template <typename T>
-static int reduce_int(int op, int slot, void *dest, const void *src, size_t nelems, int two_shot,
-                      int blocks, gpuStream_t st) {
+static int reduce_int(int op, const reduce_args &a) {
   typedef jshmemi_elem<T> E;
   switch (op) {
-    case JSHMEM_REDUCE_AND: return reduce_launch<E, JSHMEM_REDUCE_AND>(slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_REDUCE_OR: return reduce_launch<E, JSHMEM_REDUCE_OR>(slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_REDUCE_XOR: return reduce_launch<E, JSHMEM_REDUCE_XOR>(slot, dest, src, nelems, two_shot, blocks, st);
-    default: return reduce_arith<E>(op, slot, dest, src, nelems, two_shot, blocks, st);
+    case JSHMEM_REDUCE_AND: return reduce_go<E, JSHMEM_REDUCE_AND>(a);
+    case JSHMEM_REDUCE_OR: return reduce_go<E, JSHMEM_REDUCE_OR>(a);
+    case JSHMEM_REDUCE_XOR: return reduce_go<E, JSHMEM_REDUCE_XOR>(a);
+    default: return reduce_arith<E>(op, a);
+  }
+}
+
+/* Launches the reduction of `a` for the element type and operation. */
+static int reduce_typed(int dtype, int op, const reduce_args &a) {
+  switch (dtype) {
+    case JSHMEM_DTYPE_BYTE: return reduce_int<signed char>(op, a);
+    case JSHMEM_DTYPE_SHORT: return reduce_int<short>(op, a);
+    case JSHMEM_DTYPE_INT: return reduce_int<int>(op, a);
+    case JSHMEM_DTYPE_LONG: return reduce_int<long long>(op, a);
+    case JSHMEM_DTYPE_FLOAT: return reduce_arith<jshmemi_elem<float> >(op, a);
+    case JSHMEM_DTYPE_DOUBLE: return reduce_arith<jshmemi_elem<double> >(op, a);
+    case JSHMEM_DTYPE_FP16: return reduce_arith<jshmemi_elem<jshmemi_fp16_tag> >(op, a);
+    default: return reduce_arith<jshmemi_elem<jshmemi_bf16_tag> >(op, a);
   }
 }
 
@@ -211,7 +292,6 @@ static int jshmemk_side_ready = 0;
 static gpuStream_t jshmemk_side[JSHMEMK_SIDE_STREAMS];
 static gpuEvent_t jshmemk_fork;
 static gpuEvent_t jshmemk_join[JSHMEMK_SIDE_STREAMS];
-static int jshmemk_sms = 1;
 
 static int side_init(void) {
   if (jshmemk_side_ready) return 0;
@@ -368,17 +448,122 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
     if (doff != soff) GPU_TRY(gpuMemcpyAsync(dest, src, bytes, gpuMemcpyDefault, st));
     return 0;
   }
-  two_shot = two_shot ? 1 : 0;
-  switch (dtype) {
-    case JSHMEM_DTYPE_BYTE: return reduce_int<signed char>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_DTYPE_SHORT: return reduce_int<short>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_DTYPE_INT: return reduce_int<int>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_DTYPE_LONG: return reduce_int<long long>(op, team_slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_DTYPE_FLOAT: return reduce_arith<jshmemi_elem<float> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_DTYPE_DOUBLE: return reduce_arith<jshmemi_elem<double> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
-    case JSHMEM_DTYPE_FP16: return reduce_arith<jshmemi_elem<jshmemi_fp16_tag> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
-    default: return reduce_arith<jshmemi_elem<jshmemi_bf16_tag> >(op, team_slot, dest, src, nelems, two_shot, blocks, st);
+  reduce_args a = {team_slot, dest, src, nelems, two_shot ? JSHMEMK_TWO_SHOT : JSHMEMK_ONE_SHOT, NULL,
+                   blocks, st};
+  return reduce_typed(dtype, op, a);
+}
+
+/* With jshmemk_side_lock held: the copy-engine reduce-scatter. Entry sync; every peer's block of
+ * this PE (its bytes at src + me * block) pulled by the copy engines into the local scratch, in
+ * rotated order (member me+1 first), so the members do not all read one peer at once; exit sync
+ * (every member's pulls are done: sources may be rewritten); then one local reduction kernel over
+ * this PE's own block and the pulled ones, in team order. */
+static void *jshmemk_rs_scratch = NULL;
+static size_t jshmemk_rs_capacity = 0;
+/* Recorded after each local reduction: the next call's pulls (maybe on another stream) and a
+ * regrowth of the scratch wait for the last reader of the scratch. */
+static gpuEvent_t jshmemk_rs_done;
+static int jshmemk_rs_done_made = 0;
+
+static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, void *dest,
+                                   const void *src, size_t nper, size_t block, int blocks,
+                                   gpuStream_t st) {
+  if (side_init() != 0) return -1;
+  if (!jshmemk_rs_done_made) {
+    GPU_TRY(gpuEventCreateWithFlags(&jshmemk_rs_done, gpuEventDisableTiming));
+    GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
+    jshmemk_rs_done_made = 1;
   }
+  size_t need = block * (size_t)n;
+  if (need > jshmemk_rs_capacity) {
+    GPU_TRY(gpuEventSynchronize(jshmemk_rs_done)); /* no queued reduction still reads the old one */
+    if (jshmemk_rs_scratch != NULL) GPU_TRY(gpuFree(jshmemk_rs_scratch));
+    jshmemk_rs_scratch = NULL;
+    jshmemk_rs_capacity = 0;
+    GPU_TRY(gpuMalloc(&jshmemk_rs_scratch, need));
+    jshmemk_rs_capacity = need;
+  }
+  const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
+  unsigned long long soff = (unsigned long long)((const char *)src - jshmemk_coll_host.heap_base);
+  jshmemk_blocks b;
+  if (coll_sync(slot, 0, 1, st) != 0) return -1;
+  GPU_TRY(gpuEventRecord(jshmemk_fork, st));
+  int used[JSHMEMK_SIDE_STREAMS] = {0};
+  for (int k = 0; k < n; k++) {
+    int i = (me + 1 + k) % n;
+    if (i == me) {
+      b.at[i] = (const char *)src + (size_t)me * block;
+      continue;
+    }
+    char *dst = (char *)jshmemk_rs_scratch + (size_t)i * block;
+    b.at[i] = dst;
+    int j = k % JSHMEMK_SIDE_STREAMS;
+    if (!used[j]) {
+      GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_fork, 0));
+      GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_rs_done, 0));
+      used[j] = 1;
+    }
+    const char *peer = jshmemk_coll_host.peer_base[t->start + i * t->stride] + soff + (size_t)me * block;
+    GPU_TRY(gpuMemcpyAsync(dst, peer, block, gpuMemcpyDefault, jshmemk_side[j]));
+  }
+  for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
+    if (used[j]) {
+      GPU_TRY(gpuEventRecord(jshmemk_join[j], jshmemk_side[j]));
+      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[j], 0));
+    }
+  }
+  if (coll_sync(slot, 0, 1, st) != 0) return -1;
+  reduce_args a = {slot, dest, src, nper, JSHMEMK_SCATTER, &b, blocks, st};
+  if (reduce_typed(dtype, op, a) != 0) return -1;
+  GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
+  return 0;
+}
+
+/* Reduce-scatter over the team in team_slot: on team PE i, dest[k] = op over the members (team
+ * order) of src[i * nper + k], k < nper. src: n * nper elements, dest: nper, not overlapping;
+ * both this PE's addresses in its heap, aligned to the element size. blocks: 0 = one fused block
+ * (small sizes), else a kernel of that many blocks plus a sync kernel (the SM shape reads the
+ * peers' blocks in place); copy_engine != 0: the peers' blocks pulled by the copy engines into
+ * a local scratch buffer (kept and grown; freed by jshmem_rt_coll_release), then a local
+ * reduction kernel of `blocks` blocks (0: one per SM). */
+int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *dest, const void *src,
+                                       size_t nper, int blocks, int copy_engine, void *stream) {
+  const char *fn = "jshmem_rt_coll_reducescatter_async";
+  BIND_DEVICE();
+  int me = 0, n = 0;
+  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
+  size_t sz = dtype_size(dtype);
+  if (sz == 0) return jshmem_rt_fail("%s: unknown element type %d", fn, dtype);
+  if (op < JSHMEM_REDUCE_SUM || op > JSHMEM_REDUCE_XOR)
+    return jshmem_rt_fail("%s: unknown operation %d", fn, op);
+  if (nper > ((size_t)-1) / sz / (size_t)n) return jshmem_rt_fail("%s: %zu elements per PE overflow", fn, nper);
+  size_t block = nper * sz;
+  unsigned long long doff = 0, soff = 0;
+  if (coll_range(fn, "dest", dest, block, &doff) != 0 ||
+      coll_range(fn, "src", src, block * (size_t)n, &soff) != 0)
+    return -1;
+  if ((doff % sz) != 0 || (soff % sz) != 0)
+    return jshmem_rt_fail("%s: dest (heap offset %llu) and src (%llu) must be aligned to the element size %zu",
+                          fn, doff, soff, sz);
+  if (doff < soff + block * (size_t)n && soff < doff + block)
+    return jshmem_rt_fail("%s: dest and src overlap", fn);
+  if (blocks > JSHMEMK_COLL_MAX_BLOCKS)
+    return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
+  if (nper == 0) return 0;
+  gpuStream_t st = (gpuStream_t)stream;
+  (void)gpuGetLastError(); /* a stale "not ready" of a stream query is not this launch's error */
+  if (n == 1) {
+    GPU_TRY(gpuMemcpyAsync(dest, src, block, gpuMemcpyDefault, st));
+    return 0;
+  }
+  if (copy_engine) {
+    pthread_mutex_lock(&jshmemk_side_lock);
+    int rc = reducescatter_ce_locked(team_slot, dtype, op, me, n, dest, src, nper, block, blocks, st);
+    pthread_mutex_unlock(&jshmemk_side_lock);
+    return rc;
+  }
+  reduce_args a = {team_slot, dest, src, nper, JSHMEMK_SCATTER, NULL, blocks, st};
+  return reduce_typed(dtype, op, a);
 }
 
 /* fcollect: dest (n * bytes) = every member's `bytes` of src, in team order. blocks as for reduce;
@@ -484,8 +669,17 @@ int jshmem_rt_coll_release(void) {
     }
     if (gpuEventDestroy(jshmemk_fork) != gpuSuccess) rc = -1;
   }
+  if (jshmemk_rs_done_made) {
+    if (gpuEventDestroy(jshmemk_rs_done) != gpuSuccess) rc = -1;
+    jshmemk_rs_done_made = 0;
+  }
+  if (jshmemk_rs_scratch != NULL) {
+    if (gpuFree(jshmemk_rs_scratch) != gpuSuccess) rc = -1;
+    jshmemk_rs_scratch = NULL;
+    jshmemk_rs_capacity = 0;
+  }
   pthread_mutex_unlock(&jshmemk_side_lock);
-  if (rc != 0) return jshmem_rt_fail("jshmem_rt_coll_release: destroying the side streams failed");
+  if (rc != 0) return jshmem_rt_fail("jshmem_rt_coll_release: destroying the side streams or the scratch failed");
   return 0;
 }
 

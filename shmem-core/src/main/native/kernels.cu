@@ -52,6 +52,25 @@ __global__ void __launch_bounds__(JSHMEMK_COPY_THREADS)
   jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, tid, nthreads);
 }
 
+/* Strided copy: element i (sizeof(T) bytes) from src + i*src_pitch to dst + i*dst_pitch, one
+ * element per thread per step (iput/iget on GPU heaps; either side may be pinned host memory). */
+template <typename T>
+__global__ void __launch_bounds__(JSHMEMK_COPY_THREADS)
+    jshmemk_copy_strided(char *dst, size_t dst_pitch, const char *src, size_t src_pitch, size_t n) {
+  size_t step = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
+    *(T *)(dst + i * dst_pitch) = *(const T *)(src + i * src_pitch);
+}
+
+/* The same for elements of any width or alignment, byte by byte. */
+__global__ void __launch_bounds__(JSHMEMK_COPY_THREADS)
+    jshmemk_copy_strided_bytes(char *dst, size_t dst_pitch, const char *src, size_t src_pitch,
+                               size_t elem, size_t n) {
+  size_t step = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
+    for (size_t b = 0; b < elem; b++) dst[i * dst_pitch + b] = src[i * src_pitch + b];
+}
+
 /* One block: copy, block barrier, then thread 0 signals with release at system scope. */
 __global__ void __launch_bounds__(1024)
     jshmemk_put_signal_block(void *dst, const void *src, size_t bytes, uint64_t *sig,
@@ -130,6 +149,38 @@ int jshmem_rt_copy_sm_async(void *dst, const void *src, size_t bytes, int blocks
   }
   jshmemk_copy<<<blocks, JSHMEMK_COPY_THREADS, 0, (gpuStream_t)stream>>>(dst, src, bytes);
   GPU_TRY_LAUNCH("jshmemk_copy");
+  return 0;
+}
+
+/* Strided copy of n elements of `elem` bytes: element i from src + i*src_pitch to
+ * dst + i*dst_pitch (any device-accessible memory: a peer's heap, pinned host memory). Elements
+ * of 1, 2, 4 or 8 bytes move as one load and store where pitches and pointers allow. */
+int jshmem_rt_copy_strided_async(void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+                                 size_t elem, size_t n, void *stream) {
+  if (n == 0 || elem == 0) return 0;
+  if (dst == NULL || src == NULL)
+    return jshmem_rt_fail("jshmem_rt_copy_strided_async: %s is NULL (%zu elements of %zu bytes)",
+                          dst == NULL ? "dst" : "src", n, elem);
+  if (dst_pitch < elem || src_pitch < elem)
+    return jshmem_rt_fail("jshmem_rt_copy_strided_async: pitches %zu/%zu below the element size %zu",
+                          dst_pitch, src_pitch, elem);
+  size_t b = (n + JSHMEMK_COPY_THREADS - 1) / JSHMEMK_COPY_THREADS;
+  int blocks = b > JSHMEMK_COPY_MAX_BLOCKS ? JSHMEMK_COPY_MAX_BLOCKS : (int)b;
+  gpuStream_t st = (gpuStream_t)stream;
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  size_t align = (size_t)d | (size_t)s | dst_pitch | src_pitch;
+  if (elem == 8 && (align & 7) == 0)
+    jshmemk_copy_strided<uint64_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
+  else if (elem == 4 && (align & 3) == 0)
+    jshmemk_copy_strided<uint32_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
+  else if (elem == 2 && (align & 1) == 0)
+    jshmemk_copy_strided<uint16_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
+  else if (elem == 1)
+    jshmemk_copy_strided<uint8_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
+  else
+    jshmemk_copy_strided_bytes<<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, elem, n);
+  GPU_TRY_LAUNCH("jshmemk_copy_strided");
   return 0;
 }
 

@@ -141,7 +141,7 @@ void jshmem_rt_free_buffer(void *buffer);
 
 /* ---- helper kernels (kernels.cu): state, SM copy, put-signal, waits, barriers ----
  * Declared with their definitions in kernels.cu: jshmem_rt_set_state, jshmem_rt_copy_sm_async,
- * jshmem_rt_put_signal_async, jshmem_rt_signal_wait_async, jshmem_rt_barrier_async,
+ * jshmem_rt_copy_strided_async, jshmem_rt_put_signal_async, jshmem_rt_signal_wait_async, jshmem_rt_barrier_async,
  * jshmem_rt_sync_async, jshmem_rt_quiet_async. */
 
 /* ---- collectives on a stream (coll_kernels.cu) ----
@@ -155,6 +155,11 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
                                 int two_shot, int blocks, void *stream);
 int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, size_t bytes, int blocks,
                                   int copy_engine, void *stream);
+/* Reduce-scatter: team PE i gets block i (nper elements) of the reduction of the members' n * nper
+ * element sources; copy_engine != 0: peers' blocks pulled by copy engines into a local scratch,
+ * then a local reduction of `blocks` blocks. */
+int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *dest, const void *src,
+                                       size_t nper, int blocks, int copy_engine, void *stream);
 /* offsets: team size + 1 byte offsets into dest (host array), offsets[0] = 0. */
 int jshmem_rt_coll_collect_async(int team_slot, void *dest, const void *src, const size_t *offsets, int blocks,
                                  int copy_engine, void *stream);

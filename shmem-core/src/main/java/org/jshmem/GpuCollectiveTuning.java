@@ -4,7 +4,7 @@ package org.jshmem;
  * Where the GPU collectives ({@code org.jshmem.gpu.GpuCollectives}) switch algorithm; read from the environment
  * by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_GPU_REDUCE_ONESHOT_MAX},
  * {@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}, {@code JSHMEM_GPU_COLL_CE_MIN},
- * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}). Every member of a team must run with the same values: the
+ * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}, {@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}). Every member of a team must run with the same values: the
  * members of a reduction must agree on one-shot or two-shot.
  *
  * @param reduceOneShotMax bytes: a reduction of {@code b} bytes over {@code n} PEs with
@@ -24,8 +24,14 @@ package org.jshmem;
  *                         share of its device (all of them, or 1/k when k PEs share it: the blocks
  *                         wait for the peers' kernels, which must find room) (the kernels use up to
  *                         128 registers per thread at 512 threads a block: one block fits an SM)
+ * @param reduceScatterCopyEngineMin bytes: a reduce-scatter whose blocks (bytes per member) are at
+ *                         least this pulls the peers' blocks with the copy engines and reduces them
+ *                         locally; 0 (the default): never. Measured on 2 x H200 and one H100, the
+ *                         SM kernel that reads the peers' blocks in place was faster at every size
+ *                         (64 MB: 286 against 230 GB/s bus bandwidth over NVLink)
  */
-public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks) {
+public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks,
+                                  long reduceScatterCopyEngineMin) {
     /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 rounds). */
     public static final long BYTES_PER_BLOCK = 64 << 10;
 
@@ -41,15 +47,25 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
      * 256 KiB; the copy engine reaches 365 GB/s one way only from about 16 MB (219 at 1 MB), so SM
      * kernels below 8 MiB per piece.
      */
-    public static final GpuCollectiveTuning DEFAULT = new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0);
+    public static final GpuCollectiveTuning DEFAULT = new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0);
 
     public GpuCollectiveTuning {
         if (reduceOneShotMax < 0 || oneBlockMax < 0 || copyEngineMin < 0 || maxBlocks < 0
-                || maxBlocks > MAX_BLOCKS_LIMIT) {
+                || maxBlocks > MAX_BLOCKS_LIMIT || reduceScatterCopyEngineMin < 0) {
             throw new IllegalArgumentException("GPU collective thresholds must not be negative (and at most "
                     + MAX_BLOCKS_LIMIT + " blocks): reduce one-shot max " + reduceOneShotMax + ", one-block max "
                     + oneBlockMax + ", copy-engine min " + copyEngineMin + ", max blocks " + maxBlocks);
         }
+    }
+
+    /** The thresholds with the reduce-scatter on SM kernels only (its copy-engine form off). */
+    public GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks) {
+        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, 0);
+    }
+
+    /** Whether a reduce-scatter with blocks of {@code bytesPerBlock} pulls them with the copy engines. */
+    public boolean reduceScatterCopyEngine(long bytesPerBlock) {
+        return reduceScatterCopyEngineMin > 0 && bytesPerBlock >= reduceScatterCopyEngineMin;
     }
 
     /** Whether a reduction of {@code bytes} over {@code members} PEs runs two-shot (always in place). */
@@ -86,6 +102,7 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
         return "reduce one-shot while (n-1) x bytes <= " + reduceOneShotMax + " (two-shot above and in place); one"
                 + " fused block up to " + oneBlockMax + " B, above that " + (maxBlocks > 0 ? "up to " + maxBlocks
                 : "one per SM") + " blocks; copy engines " + (copyEngineMin > 0 ? "from " + copyEngineMin
-                + " B per piece" : "never");
+                + " B per piece" : "never") + "; reduce-scatter copy engines " + (reduceScatterCopyEngineMin > 0
+                ? "from " + reduceScatterCopyEngineMin + " B per block" : "never");
     }
 }

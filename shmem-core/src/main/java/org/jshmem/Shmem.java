@@ -377,9 +377,7 @@ public final class Shmem
         long span = nelems == 0 ? 0 : ((nelems - 1) * destStride + 1) * size;
         long base = target("iput", dest, destOffset, span, pe);
         checkLocalSpan("iput", src, srcStride, size, nelems);
-        for (long i = 0; i < nelems; i++) {
-            backend.put(pe, base + i * destStride * size, src.asSlice(i * srcStride * size, size));
-        }
+        backend.iput(pe, base, destStride * size, src, srcStride * size, size, nelems);
     }
 
     @Override
@@ -391,9 +389,7 @@ public final class Shmem
         long span = nelems == 0 ? 0 : ((nelems - 1) * srcStride + 1) * size;
         long base = target("iget", src, srcOffset, span, pe);
         checkLocalSpan("iget", dst, dstStride, size, nelems);
-        for (long i = 0; i < nelems; i++) {
-            backend.get(dst.asSlice(i * dstStride * size, size), pe, base + i * srcStride * size);
-        }
+        backend.iget(dst, dstStride * size, pe, base, srcStride * size, size, nelems);
     }
 
     /** Checks that {@code nelems} elements {@code stride} apart fit in {@code local}, before any element moves. */

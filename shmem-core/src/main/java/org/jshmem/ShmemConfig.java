@@ -55,6 +55,9 @@ import java.util.function.Function;
  *     pulled concurrently on side streams); smaller ones with SM kernels. 0: never the copy engines</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_MAX_BLOCKS}</td><td>0</td><td>most blocks of a many-block GPU collective
  *     kernel; 0: one per multiprocessor</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}</td><td>0</td><td>GPU reduce-scatter with blocks (bytes per
+ *     member) of at least this pulls them with the copy engines and reduces locally; 0: never (SM kernels
+ *     reading the blocks in place were faster wherever measured)</td></tr>
  * <tr><td>{@code JSHMEM_PREFAULT}</td><td>1</td><td>host heaps: at init every PE allocates the pages of its
  *     own heap and maps every PE's heap ({@code madvise(MADV_POPULATE_WRITE)}), so the first put into
  *     fresh heap memory does not pay a page fault per 4 KiB; 0: pages are allocated when first touched
@@ -168,7 +171,9 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_GPU_COLL_CE_MIN", GpuCollectiveTuning.DEFAULT.copyEngineMin(),
                                 ShmemConfig::parseSizeOrZero),
                         read(env, "JSHMEM_GPU_COLL_MAX_BLOCKS", GpuCollectiveTuning.DEFAULT.maxBlocks(),
-                                ShmemConfig::parseMaxBlocks)),
+                                ShmemConfig::parseMaxBlocks),
+                        read(env, "JSHMEM_GPU_REDUCESCATTER_CE_MIN",
+                                GpuCollectiveTuning.DEFAULT.reduceScatterCopyEngineMin(), ShmemConfig::parseSizeOrZero)),
                 read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag));
     }
 

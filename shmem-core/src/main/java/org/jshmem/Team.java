@@ -35,7 +35,7 @@ import org.jshmem.spi.StreamCollectives;
  * members' mapped heaps (and copy engines for large pieces; see
  * {@code org.jshmem.gpu.GpuCollectives} for the algorithms and {@link ShmemConfig} for the
  * thresholds). The blocking forms wait for them. The {@code ...OnStream} forms
- * ({@link #reduceOnStream}, {@link #fcollectOnStream}, {@link #collectOnStream},
+ * ({@link #reduceOnStream}, {@link #reduceScatterOnStream}, {@link #fcollectOnStream}, {@link #collectOnStream},
  * {@link #alltoallOnStream}, {@link #broadcastOnStream}, {@link #barrierOnStream},
  * {@link #syncOnStream}) queue the same collective on a {@link ShmemStream} and return at once:
  * it reads the sources and writes the destinations when the stream gets there, and its
@@ -458,14 +458,7 @@ public final class Team implements AutoCloseable {
         Supplier<String> call = () -> method + "(" + op + ", " + type + ", dest " + dest + ", src " + src + ", nelems "
                 + nelems + ")";
         StreamCollectives g = begin(method, call, stream, onStream);
-        if (op == null || type == null) {
-            throw new NullPointerException(call.get() + ": " + (op == null ? "op" : "type") + " is null");
-        }
-        if (op.isBitwise() && !type.isInteger()) {
-            throw new IllegalArgumentException(call.get() + ": " + op + " is a bitwise operation, defined only for"
-                    + " integer types (BYTE, SHORT, INT, LONG); " + type + " is a floating-point type. Use SUM, PROD,"
-                    + " MIN or MAX, or reduce the bits as an integer type of the same size.");
-        }
+        checkOpAndType(call, op, type);
         long bytes = extent(call, nelems, type, 1);
         long d = range(call, method, "dest", dest, bytes);
         long s = range(call, method, "src", src, bytes);
@@ -474,6 +467,62 @@ public final class Team implements AutoCloseable {
             collectives().reduce(layout, op, type, d, s, nelems);
         } else {
             g.reduceOnStream(layout, op, type, d, s, nelems, stream.handle(method));
+        }
+    }
+
+    /** The operation applies to the type (bitwise ones to integer types only). */
+    private static void checkOpAndType(Supplier<String> call, ReduceOp op, DType type) {
+        if (op.isBitwise() && !type.isInteger()) {
+            throw new IllegalArgumentException(call.get() + ": " + op + " is a bitwise operation, defined only for"
+                    + " integer types (BYTE, SHORT, INT, LONG); " + type + " is a floating-point type. Use SUM, PROD,"
+                    + " MIN or MAX, or reduce the bits as an integer type of the same size.");
+        }
+    }
+
+    /**
+     * Collective reduce-scatter: on team PE {@code i}, {@code dest[k] = src_0[i*nelemsPerPe + k] op
+     * ... op src_{n-1}[i*nelemsPerPe + k]} over the members in team order, for {@code k <
+     * nelemsPerPe}: each member receives its block of the element-wise reduction. {@code src}
+     * holds {@code nPes() * nelemsPerPe} elements, {@code dest} {@code nelemsPerPe}; they must not
+     * overlap. Every operation and type of {@link #reduce}, with the same rounding.
+     *
+     * @throws IllegalArgumentException for a bitwise {@code op} on a floating-point {@code type},
+     *                                  or overlapping segments
+     */
+    public void reduceScatter(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src, long nelemsPerPe) {
+        Args.nonNull("Team.reduceScatter", "op", op, "type", type, "dest", dest);
+        Args.nonNull("Team.reduceScatter", "src", src);
+        reduceScatter("Team.reduceScatter", op, type, dest, src, nelemsPerPe, null, false);
+    }
+
+    /**
+     * {@link #reduceScatter} queued on {@code stream} (GPU heaps; {@code dest} and {@code src}
+     * aligned to the element size, as for {@link #reduceOnStream}).
+     *
+     * @throws ShmemStateException on a host heap
+     */
+    public void reduceScatterOnStream(ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src,
+                                      long nelemsPerPe, ShmemStream stream) {
+        Args.nonNull("Team.reduceScatterOnStream", "op", op, "type", type, "dest", dest);
+        Args.nonNull("Team.reduceScatterOnStream", "src", src);
+        reduceScatter("Team.reduceScatterOnStream", op, type, dest, src, nelemsPerPe, stream, true);
+    }
+
+    private void reduceScatter(String method, ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src,
+                               long nelemsPerPe, ShmemStream stream, boolean onStream) {
+        Supplier<String> call = () -> method + "(" + op + ", " + type + ", dest " + dest + ", src " + src
+                + ", nelemsPerPe " + nelemsPerPe + ")";
+        StreamCollectives g = begin(method, call, stream, onStream);
+        checkOpAndType(call, op, type);
+        long block = extent(call, nelemsPerPe, type, 1);
+        long all = extent(call, nelemsPerPe, type, layout.size());
+        long d = range(call, method, "dest", dest, block);
+        long s = range(call, method, "src", src, all);
+        noOverlap(call, d, block, s, all, false);
+        if (g == null) {
+            collectives().reduceScatter(layout, op, type, d, s, nelemsPerPe);
+        } else {
+            g.reduceScatterOnStream(layout, op, type, d, s, nelemsPerPe, stream.handle(method));
         }
     }
 

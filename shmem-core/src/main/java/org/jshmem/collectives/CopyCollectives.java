@@ -128,13 +128,17 @@ public final class CopyCollectives implements Collectives {
         sync(t, "Team.alltoall");
     }
 
-    @Override
-    public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
+    private Reducer reducer(DType type, ReduceOp op) {
         int i = type.ordinal() * ReduceOp.values().length + op.ordinal();
         if (reducers[i] == null) {
             reducers[i] = Reducer.of(type, op);
         }
-        Reducer r = reducers[i];
+        return reducers[i];
+    }
+
+    @Override
+    public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
+        Reducer r = reducer(type, op);
         int n = t.size();
         int me = t.myIndex();
         int size = type.byteSize();
@@ -147,23 +151,7 @@ public final class CopyCollectives implements Collectives {
         sync(t, "Team.reduce");
         long lo = Reducer.sliceStart(nelems, me, n);
         long hi = Reducer.sliceStart(nelems, me + 1, n);
-        long chunk = CHUNK / size;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment[] in = new MemorySegment[n];
-            long[] zero = new long[n];
-            for (int k = 0; k < n; k++) {
-                in[k] = arena.allocate(Math.min(chunk, Math.max(hi - lo, 1)) * size, 64);
-            }
-            MemorySegment acc = arena.allocate(in[0].byteSize(), 64);
-            for (long e = lo; e < hi; e += chunk) {
-                long m = Math.min(chunk, hi - e);
-                for (int k = 0; k < n; k++) {
-                    backend.get(in[k].asSlice(0, m * size), t.worldPe(k), src + e * size);
-                }
-                r.reduce(acc, 0, in, zero, n, m);
-                backend.put(t.myWorldPe(), dest + e * size, acc.asSlice(0, m * size));
-            }
-        }
+        reduceInto(t, r, size, dest + lo * size, src + lo * size, hi - lo);
         sync(t, "Team.reduce");
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
@@ -172,5 +160,45 @@ public final class CopyCollectives implements Collectives {
             copyIn(t, dest + jlo * size, j, dest + jlo * size, (jhi - jlo) * size);
         }
         sync(t, "Team.reduce");
+    }
+
+    @Override
+    public void reduceScatter(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelemsPerPe) {
+        Reducer r = reducer(type, op);
+        int size = type.byteSize();
+        long block = nelemsPerPe * size;
+        if (t.size() == 1) {
+            copyIn(t, dest, 0, src, block);
+            return;
+        }
+        sync(t, "Team.reduceScatter");
+        reduceInto(t, r, size, dest, src + t.myIndex() * block, nelemsPerPe);
+        sync(t, "Team.reduceScatter");
+    }
+
+    /**
+     * {@code dest[k] = src_0[k] op ... op src_{n-1}[k]} (team order) for {@code k < nelems}, into
+     * this PE's {@code dest}: every member's range fetched to the host a chunk at a time, reduced
+     * there, and put back.
+     */
+    private void reduceInto(TeamLayout t, Reducer r, int size, long dest, long src, long nelems) {
+        int n = t.size();
+        long chunk = CHUNK / size;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[] in = new MemorySegment[n];
+            long[] zero = new long[n];
+            for (int k = 0; k < n; k++) {
+                in[k] = arena.allocate(Math.min(chunk, Math.max(nelems, 1)) * size, 64);
+            }
+            MemorySegment acc = arena.allocate(in[0].byteSize(), 64);
+            for (long e = 0; e < nelems; e += chunk) {
+                long m = Math.min(chunk, nelems - e);
+                for (int k = 0; k < n; k++) {
+                    backend.get(in[k].asSlice(0, m * size), t.worldPe(k), src + e * size);
+                }
+                r.reduce(acc, 0, in, zero, n, m);
+                backend.put(t.myWorldPe(), dest + e * size, acc.asSlice(0, m * size));
+            }
+        }
     }
 }

@@ -39,7 +39,6 @@ import org.jshmem.spi.TeamLayout;
  * table, teams) is kept here and pushed to the shim and to every loaded user module.
  */
 public final class GpuBackend implements Backend, StreamCapability {
-    private static final long STAGING_BYTES = 4L << 20;
     private static final long HANDLE_BYTES = 256;
     private static final int PCI_ADDRESS_BYTES = 32;
 
@@ -53,7 +52,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final long heapBytes;
     private final long[] peerBase;
     private final MemorySegment stream;
-    private final MemorySegment staging;
+    private final Staging staging;
     private final MemorySegment scratch;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment state;
@@ -85,7 +84,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
         this.smCopyMax = config.smCopyMaxBytes();
         this.stream = Shim.streamCreate();
-        this.staging = Shim.hostAlloc(STAGING_BYTES);
+        this.staging = new Staging();
         this.scratch = Shim.hostAlloc(64);
         this.peerBase = new long[nPes];
         MemorySegment heap = allocateAndExchange(boot);
@@ -305,64 +304,147 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     @Override
     public synchronized void get(MemorySegment dst, int pe, long offset) {
-        fromDevice(dst, address(pe, offset));
+        fromDevice(dst, address(pe, offset), false);
+    }
+
+    @Override
+    public synchronized void getNbi(MemorySegment dst, int pe, long offset) {
+        fromDevice(dst, address(pe, offset), true);
     }
 
     @Override
     public synchronized void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
         Shim.memcpyAsync(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, stream);
         if (!nbi) {
-            Shim.streamSynchronize(stream);
+            synchronize();
         }
     }
 
     /**
-     * Host memory to device: native segments go straight to the copy engine; Java arrays go
-     * through pinned staging (the runtime cannot read the Java heap). Returns with the source
-     * reusable; {@code nbi} only skips the final wait where the source is already staged.
+     * Host memory to device. A native segment goes straight to the copy engine; a Java array
+     * through the pinned staging halves (the runtime cannot read the Java heap), so it is
+     * reusable on return. {@code nbi} leaves the copies queued for {@link #quiet()}: a native
+     * source must then stay untouched until the quiet, as OpenSHMEM's put_nbi says.
      */
     private void toDevice(MemorySegment dst, MemorySegment src, boolean nbi) {
         long n = src.byteSize();
         if (src.isNative()) {
             Shim.memcpyAsync(dst, src, n, stream);
-            Shim.streamSynchronize(stream);
-            return;
-        }
-        for (long done = 0; done < n; done += STAGING_BYTES) {
-            long chunk = Math.min(STAGING_BYTES, n - done);
-            if (done > 0) {
-                Shim.streamSynchronize(stream);   // staging is free again
+        } else {
+            for (long done = 0; done < n; done += Staging.HALF_BYTES) {
+                long chunk = Math.min(Staging.HALF_BYTES, n - done);
+                int h = staging.acquire();
+                MemorySegment.copy(src, done, staging.half(h), 0, chunk);
+                Shim.memcpyAsync(MemorySegment.ofAddress(dst.address() + done), staging.half(h), chunk, stream);
+                staging.submit(h, stream);
             }
-            MemorySegment.copy(src, done, staging, 0, chunk);
-            Shim.memcpyAsync(MemorySegment.ofAddress(dst.address() + done), staging, chunk, stream);
         }
-        if (!nbi || n > STAGING_BYTES) {
-            Shim.streamSynchronize(stream);
+        if (!nbi) {
+            synchronize();
         }
     }
 
-    private void fromDevice(MemorySegment dst, MemorySegment src) {
+    /**
+     * Device to host memory. A native segment is written by the copy engine ({@code nbi}: queued,
+     * landed by {@link #quiet()}); a Java array through the staging halves, draining one while the
+     * other fills, so it is complete on return even for {@code nbi}.
+     */
+    private void fromDevice(MemorySegment dst, MemorySegment src, boolean nbi) {
         long n = dst.byteSize();
         if (dst.isNative()) {
             Shim.memcpyAsync(dst, src, n, stream);
-            Shim.streamSynchronize(stream);
+            if (!nbi) {
+                synchronize();
+            }
             return;
         }
-        for (long done = 0; done < n; done += STAGING_BYTES) {
-            long chunk = Math.min(STAGING_BYTES, n - done);
-            Shim.memcpyAsync(staging, MemorySegment.ofAddress(src.address() + done), chunk, stream);
-            Shim.streamSynchronize(stream);
-            MemorySegment.copy(staging, 0, dst, done, chunk);
+        long chunks = (n + Staging.HALF_BYTES - 1) / Staging.HALF_BYTES;
+        int first = 0;   // the half of chunk 0; the halves alternate, so chunk c went to (first + c) % 2
+        for (long c = 0; c <= chunks; c++) {   // queue chunk c, then drain chunk c - 1 while it moves
+            if (c < chunks) {
+                long at = c * Staging.HALF_BYTES;
+                int h = staging.acquire();
+                Shim.memcpyAsync(staging.half(h), MemorySegment.ofAddress(src.address() + at),
+                        Math.min(Staging.HALF_BYTES, n - at), stream);
+                staging.submit(h, stream);
+                first = c == 0 ? h : first;
+            }
+            if (c > 0) {
+                long at = (c - 1) * Staging.HALF_BYTES;
+                int h = (int) ((first + c - 1) & 1);
+                staging.await(h);
+                MemorySegment.copy(staging.half(h), 0, dst, at, Math.min(Staging.HALF_BYTES, n - at));
+            }
         }
+    }
+
+    /**
+     * Strided put: the elements are packed into a staging half on the host (one typed loop, or
+     * one bulk copy when the source is dense) and a kernel writes them to their strided places,
+     * reading the pinned half directly; the host packs the next half meanwhile.
+     */
+    @Override
+    public synchronized void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes,
+                                  long nelems) {
+        if (elemBytes > Staging.HALF_BYTES) {
+            Backend.super.iput(pe, offset, destPitch, src, srcPitch, elemBytes, nelems);
+            return;
+        }
+        long perChunk = Staging.HALF_BYTES / elemBytes;
+        for (long i = 0; i < nelems; i += perChunk) {
+            long count = Math.min(perChunk, nelems - i);
+            int h = staging.acquire();
+            Staging.copyStrided(src, i * srcPitch, srcPitch, staging.half(h), 0, elemBytes, elemBytes, count);
+            Shim.copyStridedAsync(address(pe, offset + i * destPitch), destPitch, staging.half(h), elemBytes, elemBytes,
+                    count, stream);
+            staging.submit(h, stream);
+        }
+        synchronize();
+    }
+
+    /** Strided get: a kernel packs the elements into a staging half, the host unpacks it while the next one fills. */
+    @Override
+    public synchronized void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes,
+                                  long nelems) {
+        if (elemBytes > Staging.HALF_BYTES) {
+            Backend.super.iget(dst, dstPitch, pe, offset, srcPitch, elemBytes, nelems);
+            return;
+        }
+        long perChunk = Staging.HALF_BYTES / elemBytes;
+        long chunks = (nelems + perChunk - 1) / perChunk;
+        int first = 0;
+        for (long c = 0; c <= chunks; c++) {   // a kernel packs chunk c, the host unpacks chunk c - 1 meanwhile
+            if (c < chunks) {
+                long i = c * perChunk;
+                int h = staging.acquire();
+                Shim.copyStridedAsync(staging.half(h), elemBytes, address(pe, offset + i * srcPitch), srcPitch, elemBytes,
+                        Math.min(perChunk, nelems - i), stream);
+                staging.submit(h, stream);
+                first = c == 0 ? h : first;
+            }
+            if (c > 0) {
+                long i = (c - 1) * perChunk;
+                int h = (int) ((first + c - 1) & 1);
+                staging.await(h);
+                Staging.copyStrided(staging.half(h), 0, elemBytes, dst, i * dstPitch, dstPitch, elemBytes,
+                        Math.min(perChunk, nelems - i));
+            }
+        }
+    }
+
+    /** Waits for everything queued on the internal stream; the staging halves are free after it. */
+    private void synchronize() {
+        Shim.streamSynchronize(stream);
+        staging.idle();
     }
 
     @Override
     public synchronized void putSignal(int pe, long offset, MemorySegment src, long sigOffset, long signal, SignalOp op,
                                        boolean nbi) {
-        toDevice(address(pe, offset), src, false);
+        toDevice(address(pe, offset), src, true);
         signalAsync(pe, sigOffset, signal, op);
         if (!nbi) {
-            Shim.streamSynchronize(stream);
+            synchronize();
         }
     }
 
@@ -372,7 +454,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         Shim.putSignalAsync(address(pe, offset), address(srcPe, srcOffset), bytes, address(pe, sigOffset), signal,
                 op.code(), stream);
         if (!nbi) {
-            Shim.streamSynchronize(stream);
+            synchronize();
         }
     }
 
@@ -384,14 +466,14 @@ public final class GpuBackend implements Backend, StreamCapability {
     public synchronized void store(int pe, long offset, int width, long bits) {
         scratch.set(JAVA_LONG, 0, bits);   // little-endian: the low `width` bytes come first
         Shim.memcpyAsync(address(pe, offset), scratch, width, stream);
-        Shim.streamSynchronize(stream);
+        synchronize();
     }
 
     @Override
     public synchronized long load(int pe, long offset, int width) {
         scratch.set(JAVA_LONG, 0, 0);
         Shim.memcpyAsync(scratch, address(pe, offset), width, stream);
-        Shim.streamSynchronize(stream);
+        synchronize();
         return scratch.get(JAVA_LONG, 0) & (width == 8 ? -1L : (1L << (8 * width)) - 1);
     }
 
@@ -416,7 +498,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public synchronized void quiet() {
         if (!failed) {   // after a failure the stream may hold a kernel that waits forever for a dead PE
-            Shim.streamSynchronize(stream);
+            synchronize();
         }
     }
 
@@ -428,7 +510,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public synchronized void clearLocal(long offset, long bytes) {
         Shim.memsetAsync(address(myPe, offset), 0, bytes, stream);
-        Shim.streamSynchronize(stream);
+        synchronize();
     }
 
     // ---------------------------------------------------------------- on-stream operations
@@ -586,7 +668,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             this::closePeers,
             () -> Shim.heapFree(address(myPe, 0)),
             () -> Shim.streamDestroy(stream),
-            () -> Shim.hostFree(staging),
+            staging::close,
             () -> Shim.hostFree(scratch)}) {
             try {
                 step.run();

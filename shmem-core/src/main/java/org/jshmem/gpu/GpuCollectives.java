@@ -30,6 +30,11 @@ import org.jshmem.gpu.shim.Shim;
  *     source) while {@code (n-1) x bytes <= } {@link GpuCollectiveTuning#reduceOneShotMax()} and not
  *     in place; else two-shot (PE i reduces slice i from every member and stores it into slice i of
  *     every member's destination: a reduce-scatter and a pushed all-gather in one pass).</li>
+ * <li><b>Reduce-scatter</b>: PE i reduces block i of the members' sources into its destination:
+ *     SM kernels read the members' blocks in place (one block up to the one-block size, else a
+ *     grid sized by the n blocks read). From {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()}
+ *     (off by default: slower wherever measured) the copy engines pull the peers' blocks into a
+ *     local scratch buffer in rotated order, then a local kernel reduces them (seed 004's shape).</li>
  * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
  *     the members' sources: with an SM kernel, or with the copy engines when the pieces reach
  *     {@link GpuCollectiveTuning#copyEngineMin()}.</li>
@@ -148,6 +153,18 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         blocking(t, "Team.reduce", s -> reduceOnStream(t, op, type, dest, src, nelems, s));
     }
 
+    @Override
+    public void reduceScatter(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelemsPerPe) {
+        if (nelemsPerPe == 0) {
+            return;
+        }
+        if (!aligned(type, dest, src)) {
+            fallback.reduceScatter(t, op, type, dest, src, nelemsPerPe);
+            return;
+        }
+        blocking(t, "Team.reduceScatter", s -> reduceScatterOnStream(t, op, type, dest, src, nelemsPerPe, s));
+    }
+
     private static boolean aligned(DType type, long dest, long src) {
         return dest % type.byteSize() == 0 && src % type.byteSize() == 0;
     }
@@ -170,6 +187,24 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         boolean twoShot = tuning.reduceTwoShot(t.size(), bytes, dest == src);
         Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, twoShot,
                 tuning.blocks(bytes, smShare), stream);
+    }
+
+    /** Like {@link #reduceScatter}, queued on {@code stream}; dest and src must be aligned to the element size. */
+    @Override
+    public void reduceScatterOnStream(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelemsPerPe,
+                                      MemorySegment stream) {
+        if (!aligned(type, dest, src)) {
+            throw new IllegalArgumentException("reduce-scatter on a stream: dest (heap offset " + dest + ") and src ("
+                    + src + ") must be aligned to the element size of " + type + " (" + type.byteSize() + " bytes)"
+                    + " on a GPU heap");
+        }
+        if (nelemsPerPe == 0) {
+            return;
+        }
+        long block = nelemsPerPe * type.byteSize();
+        // the kernel reads every member's block: size its grid by the n blocks it brings in
+        Shim.collReduceScatter(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelemsPerPe,
+                tuning.blocks(block * t.size(), smShare), tuning.reduceScatterCopyEngine(block), stream);
     }
 
     /** Like {@link #fcollect}, queued on {@code stream}. */

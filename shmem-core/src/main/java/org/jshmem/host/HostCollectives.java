@@ -320,6 +320,36 @@ public final class HostCollectives implements Collectives {
         sync(t, "Team.reduce");
     }
 
+    /**
+     * Each PE reduces its own block straight from the members' heaps (pulled a chunk at a time,
+     * as the reductions are), between two syncs: the first so that every source is written, the
+     * second so that no member rewrites its source while a peer still reads it.
+     */
+    @Override
+    public void reduceScatter(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelemsPerPe) {
+        Reducer r = reducer(type, op);
+        int n = t.size();
+        int me = t.myIndex();
+        int size = type.byteSize();
+        long block = nelemsPerPe * size;
+        MemorySegment mine = heap(t, me);
+        long d = dest - heapStart;
+        long s = src - heapStart + me * block;
+        if (n == 1) {
+            MemorySegment.copy(mine, s, mine, d, block);
+            return;
+        }
+        MemorySegment[] srcs = new MemorySegment[n];
+        long[] offsets = new long[n];
+        for (int i = 0; i < n; i++) {
+            srcs[i] = heap(t, i);
+            offsets[i] = s;
+        }
+        sync(t, "Team.reduceScatter");
+        reducePulling(r, size, me, srcs, offsets, mine, d, nelemsPerPe);
+        sync(t, "Team.reduceScatter");
+    }
+
     /** Bytes of each peer's source copied at a time into {@link #pulled} before being reduced. */
     static final long PULL_CHUNK = 16 << 10;
 

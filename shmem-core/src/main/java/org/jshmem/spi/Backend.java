@@ -47,6 +47,25 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Strided put: {@code nelems} elements of {@code elemBytes}, element i read from {@code src} at
+     * byte {@code i * srcPitch} and written to {@code pe}'s heap at {@code offset + i * destPitch}.
+     * Returns when {@code src} may be reused, as {@link #put}.
+     */
+    default void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes,
+                      long nelems) {
+        for (long i = 0; i < nelems; i++) {
+            put(pe, offset + i * destPitch, src.asSlice(i * srcPitch, elemBytes));
+        }
+    }
+
+    /** Strided get, the mirror of {@link #iput}: element i from {@code offset + i * srcPitch} to {@code dst} at {@code i * dstPitch}. */
+    default void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes, long nelems) {
+        for (long i = 0; i < nelems; i++) {
+            get(dst.asSlice(i * dstPitch, elemBytes), pe, offset + i * srcPitch);
+        }
+    }
+
+    /**
      * Copies {@code bytes} from {@code srcPe}'s heap to {@code dstPe}'s heap; one of the two is
      * this PE. Blocking unless {@code nbi}.
      */

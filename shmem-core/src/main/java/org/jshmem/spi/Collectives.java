@@ -37,6 +37,13 @@ public interface Collectives {
     /** {@code dest[k] = src_0[k] op ... op src_{n-1}[k]} over the members, for {@code k < nelems}; {@code dest == src} allowed. */
     void reduce(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelems);
 
+    /**
+     * Reduce-scatter: on team PE {@code i}, {@code dest[k] = src_0[i*nelemsPerPe + k] op ... op
+     * src_{n-1}[i*nelemsPerPe + k]} for {@code k < nelemsPerPe}; {@code src} holds {@code n *
+     * nelemsPerPe} elements, {@code dest} {@code nelemsPerPe}, and they do not overlap.
+     */
+    void reduceScatter(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelemsPerPe);
+
     /** One line about the algorithms and thresholds, for benchmark headers. */
     String describe();
 

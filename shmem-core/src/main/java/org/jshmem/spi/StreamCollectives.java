@@ -17,6 +17,10 @@ public interface StreamCollectives {
     void reduceOnStream(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelems,
                         MemorySegment stream);
 
+    /** {@link Collectives#reduceScatter}, queued on {@code stream}. */
+    void reduceScatterOnStream(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelemsPerPe,
+                               MemorySegment stream);
+
     /** {@link Collectives#fcollect}, queued on {@code stream}. */
     void fcollectOnStream(TeamLayout team, long dest, long src, long bytes, MemorySegment stream);
 

@@ -2,6 +2,7 @@ package org.jshmem.it;
 
 import static org.jshmem.it.PeProgram.report;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ public final class ApiProgram {
         putGet(shmem, me, right, left);
         scalars(shmem, me, right);
         strided(shmem, me, right);
+        bulk(shmem, me, right, left);
         signals(shmem, me, n, right, left);
         atomics(shmem, me, n, right);
         ordering(shmem, me, right, left);
@@ -166,6 +168,56 @@ public final class ApiProgram {
         report(me, "p.long", got.get(ValueLayout.JAVA_LONG, 8));
         report(me, "p.float", got.get(ValueLayout.JAVA_FLOAT, 16));
         report(me, "p.double", got.get(ValueLayout.JAVA_DOUBLE, 24));
+        s.barrierAll();
+        s.free(seg);
+    }
+
+    // ------------------------------------------------------------------ large strided and non-blocking transfers
+
+    /** Elements of the large cases: several of the GPU backend's 2 MiB staging halves each. */
+    static final int BULK = 600_000;
+
+    /**
+     * Large transfers that take several staging rounds on a GPU heap: a strided iput from a Java
+     * array (every other element, to every third), a non-blocking put from native memory, a strided
+     * iget back, and a non-blocking get into native memory. Reports the number of wrong elements.
+     */
+    static void bulk(Shmem s, int me, int right, int left) {
+        int n = BULK;
+        SymmetricSegment seg = s.calloc(4L * n, 8);
+        long[] src = new long[2 * n];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = me * 1_000_000_000L + i;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nat = arena.allocate(8L * n, 8);
+            for (int i = 0; i < n; i++) {
+                nat.setAtIndex(ValueLayout.JAVA_LONG, i, -(me * 1_000_000_000L + i));
+            }
+            s.iput(seg, 0, 3, src, 0, 2, n, right);                      // src[2i] -> element 3i on the right
+            s.putNbi(seg, 3L * n * 8, nat, right);                      // native, completed by the quiet
+            s.quiet();
+            s.barrierAll();
+            MemorySegment mine = LocalCopy.read(s, seg);
+            long wrong = 0;
+            for (int i = 0; i < n; i++) {
+                wrong += mine.getAtIndex(ValueLayout.JAVA_LONG, 3L * i) != left * 1_000_000_000L + 2L * i ? 1 : 0;
+                wrong += mine.getAtIndex(ValueLayout.JAVA_LONG, 3L * i + 1) != 0 ? 1 : 0;
+                wrong += mine.getAtIndex(ValueLayout.JAVA_LONG, 3L * n + i) != -(left * 1_000_000_000L + i) ? 1 : 0;
+            }
+            report(me, "bulk.put", wrong);
+            long[] got = new long[2 * n];
+            s.iget(got, 1, 2, seg, 0, 3, n, right);                     // the right's element 3i -> got[1 + 2i]
+            MemorySegment back = arena.allocate(8L * n, 8);
+            s.getNbi(back, seg, 3L * n * 8, right);
+            s.quiet();
+            wrong = 0;
+            for (int i = 0; i < n; i++) {
+                wrong += got[2 * i] != 0 || got[2 * i + 1] != me * 1_000_000_000L + 2L * i ? 1 : 0;
+                wrong += back.getAtIndex(ValueLayout.JAVA_LONG, i) != -(me * 1_000_000_000L + i) ? 1 : 0;
+            }
+            report(me, "bulk.get", wrong);
+        }
         s.barrierAll();
         s.free(seg);
     }

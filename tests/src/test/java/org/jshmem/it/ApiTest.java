@@ -79,6 +79,8 @@ class ApiTest {
             e.put("iput." + t, Values.str(Values.strided(Values.array(t, left, 5, 10), 1, 2, Values.zeros(t, 12), 0, 3, 4)));
             e.put("iget." + t, Values.str(Values.strided(Values.array(t, right, 6, 12), 0, 3, Values.zeros(t, 8), 1, 2, 4)));
         }
+        e.put("bulk.put", 0L);
+        e.put("bulk.get", 0L);
         e.put("iputSeg", Arrays.toString(new int[] {0, left, left + 10, left + 20, 0, 0}));
         e.put("igetSeg", Arrays.toString(new int[] {me, 0, me + 10, 0, me + 20, 0}));
 

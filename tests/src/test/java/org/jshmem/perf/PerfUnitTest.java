@@ -93,7 +93,7 @@ class PerfUnitTest {
         assertEquals(100_000, o.iterationsOf(o.cases(Registry.find("atomic_latency").orElseThrow()).getFirst()));
         assertEquals(List.of("put_bw", "put_bibw"), Registry.select(List.of("put_bibw", "put_bw")).stream()
                 .map(Benchmark::name).toList());
-        assertEquals(8, Registry.select(List.of("bandwidth")).size());
+        assertEquals(9, Registry.select(List.of("bandwidth")).size());
         assertThrows(IllegalArgumentException.class, () -> Registry.select(List.of("nope")));
     }
 

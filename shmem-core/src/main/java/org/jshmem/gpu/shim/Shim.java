@@ -68,6 +68,8 @@ public final class Shim {
     private static final MethodHandle SET_STATE = h("jshmem_rt_set_state", INT_ADDR);
     private static final MethodHandle COPY_SM_ASYNC = h("jshmem_rt_copy_sm_async",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+    private static final MethodHandle COPY_STRIDED_ASYNC = h("jshmem_rt_copy_strided_async", FunctionDescriptor.of(
+            JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
     private static final MethodHandle PUT_SIGNAL_ASYNC = h("jshmem_rt_put_signal_async", FunctionDescriptor.of(JAVA_INT,
             ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
     private static final MethodHandle SIGNAL_WAIT_ASYNC = h("jshmem_rt_signal_wait_async",
@@ -78,6 +80,9 @@ public final class Shim {
     private static final MethodHandle STREAM_QUERY = h("jshmem_rt_stream_query", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle COLL_REDUCE = h("jshmem_rt_coll_reduce_async", FunctionDescriptor.of(JAVA_INT,
             JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle COLL_REDUCE_SCATTER = h("jshmem_rt_coll_reducescatter_async",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
+                    ADDRESS));
     private static final MethodHandle COLL_FCOLLECT = h("jshmem_rt_coll_fcollect_async", FunctionDescriptor.of(JAVA_INT,
             JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_COLLECT = h("jshmem_rt_coll_collect_async", FunctionDescriptor.of(JAVA_INT,
@@ -358,6 +363,12 @@ public final class Shim {
         call("SM copy of " + bytes + " bytes", () -> (int) COPY_SM_ASYNC.invokeExact(dst, src, bytes, blocks, stream));
     }
 
+    /** Kernel copy of {@code n} elements of {@code elem} bytes, element i from {@code src + i*srcPitch} to {@code dst + i*dstPitch}. */
+    public static void copyStridedAsync(MemorySegment dst, long dstPitch, MemorySegment src, long srcPitch, long elem,
+                                        long n, MemorySegment stream) {
+        call("strided copy", () -> (int) COPY_STRIDED_ASYNC.invokeExact(dst, dstPitch, src, srcPitch, elem, n, stream));
+    }
+
     public static void putSignalAsync(MemorySegment dst, MemorySegment src, long bytes, MemorySegment signal, long value,
                                       int op, MemorySegment stream) {
         call("put with signal", () -> (int) PUT_SIGNAL_ASYNC.invokeExact(dst, src, bytes, signal, value, op, stream));
@@ -388,6 +399,19 @@ public final class Shim {
             throw rethrow(t);
         }
         check(rc, "reduction on a stream");
+    }
+
+    /** Reduce-scatter of {@code nelemsPerPe} elements per member; copyEngine: peers' blocks pulled by copy engines, reduced locally. */
+    public static void collReduceScatter(int slot, int dtype, int op, MemorySegment dest, MemorySegment src,
+                                         long nelemsPerPe, int blocks, boolean copyEngine, MemorySegment stream) {
+        int rc;
+        try {
+            rc = (int) COLL_REDUCE_SCATTER.invokeExact(slot, dtype, op, dest, src, nelemsPerPe, blocks,
+                    copyEngine ? 1 : 0, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "reduce-scatter on a stream");
     }
 
     public static void collFcollect(int slot, MemorySegment dest, MemorySegment src, long bytes, int blocks,

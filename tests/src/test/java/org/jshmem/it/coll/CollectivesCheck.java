@@ -104,6 +104,17 @@ final class CollectivesCheck {
                 expect(problems, pe, prefix + label + ".alltoall." + type + "." + n, got.get(prefix + label + ".alltoall." + type + "." + n),
                         crc(key + "a" + me + type + n, () -> Reference.alltoall(type, members, me, n, aseed)));
                 checked += 6;
+                // reduce-scatter: this member's block of the reduction of n * members elements
+                int rseed = CollectivesProgram.seed("reducescatter", type, n);
+                int size = type.byteSize();
+                for (ReduceOp op : CollectivesProgram.ops(type, ops)) {
+                    expect(problems, pe, prefix + label + ".reducescatter." + type + "." + op + "." + n,
+                            got.get(prefix + label + ".reducescatter." + type + "." + op + "." + n),
+                            crc(key + "rs" + me + type + op + n, () -> java.util.Arrays.copyOfRange(
+                                    Reference.reduce(type, op, members, n * members.length, rseed),
+                                    (int) (me * n * size), (int) ((me + 1) * n * size))));
+                    checked++;
+                }
             }
         }
         return checked;

@@ -163,6 +163,14 @@ public final class CollectivesProgram {
                 prepare(ext * np);
                 t.alltoall(dest.asSlice(0, ext * np), src.asSlice(0, ext * np), n, type);
                 result(label + ".alltoall." + type + "." + n, ext * np);
+                // reduce-scatter: each member's block of the reduction of n * np elements
+                seed = seed("reducescatter", type, n);
+                fillSource(type, n * np, seed);
+                for (ReduceOp op : ops(type, onlyOps)) {
+                    prepare(ext);
+                    t.reduceScatter(op, type, dest.asSlice(0, ext), src.asSlice(0, ext * np), n);
+                    result(label + ".reducescatter." + type + "." + op + "." + n, ext);
+                }
             }
         }
         t.barrier();

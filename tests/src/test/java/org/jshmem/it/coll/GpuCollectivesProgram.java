@@ -231,6 +231,19 @@ public final class GpuCollectivesProgram {
                 }
                 done(onStream);
                 result(label + ".alltoall." + type + "." + n, ext * np);
+                // reduce-scatter: each member's block of the reduction of n * np elements
+                seed = CollectivesProgram.seed("reducescatter", type, n);
+                fill(src, 0, type, n * np, seed);
+                for (ReduceOp op : CollectivesProgram.ops(type, onlyOps)) {
+                    prepare(ext);
+                    if (onStream) {
+                        t.reduceScatterOnStream(op, type, dest.asSlice(0, ext), src.asSlice(0, ext * np), n, stream);
+                    } else {
+                        t.reduceScatter(op, type, dest.asSlice(0, ext), src.asSlice(0, ext * np), n);
+                    }
+                    done(onStream);
+                    result(label + ".reducescatter." + type + "." + op + "." + n, ext);
+                }
             }
         }
         if (onStream) {

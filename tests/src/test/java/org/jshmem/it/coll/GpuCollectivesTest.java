@@ -44,7 +44,8 @@ class GpuCollectivesTest {
     @Test
     void manyBlocksTwoShotAndCopyEnginesEverywhere() {
         check("1,7,3001,20011", "1,7,3001,20011", Map.of("JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "0",
-                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "0", "JSHMEM_GPU_COLL_CE_MIN", "1"), "GPU_collectives",
+                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "0", "JSHMEM_GPU_COLL_CE_MIN", "1", "JSHMEM_GPU_REDUCESCATTER_CE_MIN", "1"),
+                "GPU_collectives",
                 "world", "strided:0:1:2", "strided:1:1:1");
     }
 

@@ -68,6 +68,11 @@ public final class TeamErrorsProgram {
         attempt("fcollectOverlap", () -> world.fcollect(a, a.asSlice(0, 64), 8, DType.LONG));
         attempt("reducePartialOverlap", () -> world.reduce(ReduceOp.SUM, DType.LONG, a.asSlice(8, 64), a.asSlice(0, 64), 8));
         attempt("negativeCount", () -> world.reduce(ReduceOp.SUM, DType.INT, a, b, -1));
+        attempt("reduceScatterSrcTooSmall", () -> world.reduceScatter(ReduceOp.SUM, DType.LONG, a, b.asSlice(0, 8L * 100), 100));
+        attempt("reduceScatterDestTooSmall", () -> world.reduceScatter(ReduceOp.SUM, DType.LONG, tiny, b, 3));
+        attempt("reduceScatterOverlap", () -> world.reduceScatter(ReduceOp.SUM, DType.LONG, a.asSlice(0, 64), a, 8));
+        attempt("reduceScatterBitwiseOnFloat", () -> world.reduceScatter(ReduceOp.OR, DType.DOUBLE, a, b, 4));
+        attempt("reduceScatterNullOp", () -> world.reduceScatter(null, DType.LONG, a, b, 4));
         attempt("nullType", () -> world.fcollect(a, b, 1, null));
         attempt("splitOutside", () -> world.splitStrided(0, 2, n));
         attempt("splitEmpty", () -> world.splitStrided(0, 1, 0));

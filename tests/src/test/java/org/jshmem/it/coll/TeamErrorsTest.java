@@ -59,6 +59,14 @@ class TeamErrorsTest {
             expectError(r, pe, "fcollectOverlap", "IllegalArgumentException", "overlap", "separate segments");
             expectError(r, pe, "reducePartialOverlap", "IllegalArgumentException", "overlap", "may be the same range");
             expectError(r, pe, "negativeCount", "IllegalArgumentException", "must not be negative");
+            expectError(r, pe, "reduceScatterSrcTooSmall", "HeapBoundsException", "Team.reduceScatter", "src is too small",
+                    "needs 2400 bytes");
+            expectError(r, pe, "reduceScatterDestTooSmall", "HeapBoundsException", "dest is too small", "needs 24 bytes",
+                    "has 16");
+            expectError(r, pe, "reduceScatterOverlap", "IllegalArgumentException", "overlap", "separate segments");
+            expectError(r, pe, "reduceScatterBitwiseOnFloat", "IllegalArgumentException", "OR is a bitwise operation",
+                    "DOUBLE");
+            expectError(r, pe, "reduceScatterNullOp", "NullPointerException", "Team.reduceScatter", "op");
             expectError(r, pe, "nullType", "NullPointerException", "type is null");
             expectError(r, pe, "splitOutside", "IllegalArgumentException", "splitStrided(0, 2, 3)", "the last would be 4");
             expectError(r, pe, "splitEmpty", "IllegalArgumentException", "size >= 1");
