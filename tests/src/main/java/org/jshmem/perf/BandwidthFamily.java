@@ -1,5 +1,8 @@
 package org.jshmem.perf;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import org.jshmem.Shmem;
@@ -18,11 +21,12 @@ import org.jshmem.SymmetricSegment;
  * a single call target, as a C loop would.
  */
 public final class BandwidthFamily implements BenchmarkFamily {
+    static final String NAME = "bandwidth";
     static final Sizes SIZES = Sizes.sweep(8, 16L << 20, 2);
 
     @Override
     public String name() {
-        return "bandwidth";
+        return NAME;
     }
 
     @Override
@@ -56,7 +60,41 @@ public final class BandwidthFamily implements BenchmarkFamily {
                         .build());
             }
         }
+        l.add(Benchmark.named("iput_bw")
+                .family(name())
+                .summary("strided put bandwidth (8-byte elements), one direction")
+                .method("PE 0 issues n iputs of the size: every other 8-byte element of a local buffer to consecutive"
+                        + " elements of PE 1's destination, then quiet; time on PE 0; bytes are the elements' (compare"
+                        + " put_bw of the same size)")
+                .metric(Metric.BANDWIDTH)
+                .sizes(SIZES)
+                .ops("iput")
+                .types("long")
+                .iterations(Iterations::transfer)
+                .work((c, n) -> c.size())
+                .host((c, ctx) -> stridedLoop(c.size(), ctx))
+                .build());
         return l;
+    }
+
+    /** iput_bw: {@code size / 8} elements every other one from a local buffer filled as the sources are. */
+    private static TimedLoop stridedLoop(long size, PerfContext ctx) {
+        Shmem shmem = ctx.shmem();
+        SymmetricSegment dst = ctx.dst();
+        int peer = ctx.partner();
+        long nelems = size / Long.BYTES;
+        MemorySegment local = Arena.ofAuto().allocate(2 * size, 64).fill(PerfContext.FILL);
+        boolean active = ctx.root();
+        return n -> {
+            long t0 = System.nanoTime();
+            if (active) {
+                for (long i = 0; i < n; i++) {
+                    shmem.iput(dst, 0, 1, local, 2, ValueLayout.JAVA_LONG, nelems, peer);
+                }
+                shmem.quiet();
+            }
+            return System.nanoTime() - t0;
+        };
     }
 
     private static TimedLoop loop(String op, boolean bidir, long size, PerfContext ctx) {

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
@@ -271,6 +272,11 @@ public final class DeviceForm implements Form {
         });
         LaunchConfig launch = LaunchConfig.of(1, 64, clock.stream());
         return n -> clock.time(() -> k.launch(launch, iters(n), WORLD_SLOT));
+    }
+
+    @Override
+    public OptionalDouble bandwidthCeiling(PerfContext ctx) {
+        return clock == null ? OptionalDouble.empty() : clock.copyEngineRate(ctx);
     }
 
     @Override

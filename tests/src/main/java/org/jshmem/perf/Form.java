@@ -2,6 +2,7 @@ package org.jshmem.perf;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.jshmem.Shmem;
 
 /**
@@ -64,6 +65,19 @@ public interface Form extends AutoCloseable {
      * once per benchmark by {@link PerfContext}).
      */
     TimedLoop loop(Case c, PerfContext ctx);
+
+    /** How far above {@link #bandwidthCeiling} a transfer figure may lie before it is flagged as a measurement fault. */
+    double CEILING_MARGIN = 1.25;
+
+    /**
+     * Called on PE 0 before each transfer case: the highest one-direction rate (GB/s) this form
+     * reaches between PE 0 and its partner, measured now; figures above it times
+     * {@link #CEILING_MARGIN} are flagged. Empty where no such rate can be read (the host form: caches
+     * make small host copies legitimately faster than memory).
+     */
+    default OptionalDouble bandwidthCeiling(PerfContext ctx) {
+        return OptionalDouble.empty();
+    }
 
     /** Called on every PE after the last benchmark, before jshmem closes: frees what the form made (streams, modules). */
     @Override

@@ -1,6 +1,7 @@
 package org.jshmem.perf;
 
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemEvent;
 import org.jshmem.ShmemStateException;
@@ -48,6 +49,41 @@ final class GpuClock implements AutoCloseable {
         stream.record(end);
         end.synchronize();
         return Math.round(end.elapsedMillisSince(start) * 1e6);
+    }
+
+    /** Largest bytes the copy-engine ceiling moves (enough to reach the link's full rate). */
+    private static final long CEILING_BYTES = 64L << 20;
+    private long ceilingBytes = -1;
+    private double ceiling;
+
+    /**
+     * PE 0 only: the copy engine's rate (GB/s, best of three) putting {@code min(buffer, 64 MB)}
+     * from its source to its partner's destination: the large-transfer path of the link (or of
+     * HBM, when the PEs share a GPU), the ceiling of honest transfer figures. Measured once per
+     * buffer size.
+     */
+    OptionalDouble copyEngineRate(PerfContext ctx) {
+        long bytes = Math.min(ctx.bufferBytes(), CEILING_BYTES);
+        if (bytes <= 0) {
+            return OptionalDouble.empty();
+        }
+        if (bytes != ceilingBytes) {
+            Shmem shmem = ctx.shmem();
+            int peer = Math.max(0, ctx.partner());
+            double best = 0;
+            for (int rep = -1; rep < 3; rep++) {   // rep -1 untimed: first-use costs (mappings, engines) out
+                long nanos = time(() -> {
+                    for (int i = 0; i < 4; i++) {
+                        shmem.putOnStream(ctx.dst(), 0, ctx.src(), 0, bytes, peer, stream);
+                    }
+                    shmem.quietOnStream(stream);
+                });
+                best = rep < 0 ? best : Math.max(best, 4.0 * bytes / nanos);
+            }
+            ceilingBytes = bytes;
+            ceiling = best;
+        }
+        return OptionalDouble.of(ceiling);
     }
 
     @Override

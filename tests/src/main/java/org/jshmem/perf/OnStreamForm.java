@@ -2,6 +2,7 @@ package org.jshmem.perf;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import org.jshmem.Cmp;
 import org.jshmem.Shmem;
@@ -214,6 +215,11 @@ public final class OnStreamForm implements Form {
             });
             default -> throw new IllegalArgumentException("the on_stream form has no barrier op " + op);
         };
+    }
+
+    @Override
+    public OptionalDouble bandwidthCeiling(PerfContext ctx) {
+        return clock == null ? OptionalDouble.empty() : clock.copyEngineRate(ctx);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.jshmem.perf;
 
+import java.util.Arrays;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemStateException;
 import org.jshmem.SymmetricSegment;
@@ -25,6 +26,8 @@ public final class PerfContext {
     public static final long SCRATCH = 384;
     /** Offset of the harness's own two words (PE 0's warm-up decisions); loops leave them alone. */
     public static final long CONTROL = 1024;
+    /** Offset of the harness's word where a PE posts how many destination bytes a transfer case got wrong. */
+    public static final long VERIFY = CONTROL + 16;
     static final long FLAG_BYTES = 4096;
     /** Byte written into source buffers (as the anchor's memset(src, 1, ...)). */
     static final byte FILL = 1;
@@ -106,14 +109,62 @@ public final class PerfContext {
         if (bufferBytes > 0) {
             src = shmem.malloc(bufferBytes);
             dst = shmem.malloc(bufferBytes);
-            try {
-                src.local().fill(FILL);
-                dst.local().fill((byte) 0);
-            } catch (ShmemStateException gpuHeap) {
-                // the heap is not host memory: a GPU form fills its buffers itself
-            }
+            fill(src, FILL);
+            fill(dst, (byte) 0);
         }
         shmem.barrierAll();
+    }
+
+    /** Fills this PE's copy of {@code seg} with {@code value}: in place on a host heap, by puts from a pinned-sized chunk on a GPU heap. */
+    private void fill(SymmetricSegment seg, byte value) {
+        try {
+            seg.local().fill(value);
+        } catch (ShmemStateException gpuHeap) {
+            byte[] chunk = new byte[(int) Math.min(seg.byteSize(), 4L << 20)];
+            Arrays.fill(chunk, value);
+            for (long at = 0; at < seg.byteSize(); at += chunk.length) {
+                shmem.put(seg, at, chunk, 0, (int) Math.min(chunk.length, seg.byteSize() - at), me);
+            }
+        }
+    }
+
+    /** Collective: zeroes every PE's destination buffer, so that a transfer case's check sees only its own bytes. */
+    public void clearDestination() {
+        shmem.barrierAll();    // no PE still writes into a peer's destination
+        fill(dst, (byte) 0);
+        shmem.barrierAll();
+    }
+
+    /**
+     * Collective: every PE counts the bytes of the first {@code bytes} of its destination that
+     * differ from {@link #FILL} when {@code received}, posts the count, and all read the counts
+     * of PE 0 and its partner. Returns a description of what went wrong, or null when the
+     * transfers delivered every byte.
+     */
+    public String checkDestination(long bytes, boolean received) {
+        long wrong = 0;
+        if (received) {
+            byte[] chunk = new byte[(int) Math.min(bytes, 4L << 20)];
+            for (long at = 0; at < bytes; at += chunk.length) {
+                int n = (int) Math.min(chunk.length, bytes - at);
+                shmem.get(chunk, 0, n, dst, at, me);
+                for (int i = 0; i < n; i++) {
+                    wrong += chunk[i] != FILL ? 1 : 0;
+                }
+            }
+        }
+        shmem.pLong(flags, VERIFY, wrong, me);
+        shmem.barrierAll();
+        StringBuilder fault = new StringBuilder();
+        for (int pe : nPes == 1 ? new int[] {0} : new int[] {0, 1}) {
+            long w = shmem.gLong(flags, VERIFY, pe);
+            if (w != 0) {
+                fault.append(fault.isEmpty() ? "" : "; ").append("PE ").append(pe).append("'s destination has ").append(w)
+                        .append(" of its first ").append(bytes).append(" bytes different from the source's");
+            }
+        }
+        shmem.barrierAll();    // every PE has read the counts before the next case zeroes the flags
+        return fault.isEmpty() ? null : fault.toString();
     }
 
     /** Collective: zeroes this PE's flags, then a barrier; done before each case. */

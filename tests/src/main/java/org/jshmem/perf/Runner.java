@@ -3,6 +3,7 @@ package org.jshmem.perf;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.jshmem.Shmem;
 
 /**
@@ -39,15 +40,23 @@ public final class Runner {
             progress.begin(b.name(), cases.size());
         }
         try {
+            boolean transfer = b.family().equals(BandwidthFamily.NAME);
             for (Case c : cases) {
                 ctx.resetFlags();
                 TimedLoop loop = form.loop(c, ctx);
                 long iters = options.iterationsOf(c, form);
+                OptionalDouble ceiling = transfer && ctx.root() ? form.bandwidthCeiling(ctx) : OptionalDouble.empty();
+                if (transfer) {
+                    ctx.clearDestination();
+                }
                 warmUp(loop, iters);
                 long[] nanos = new long[options.reps()];
                 for (int r = 0; r < nanos.length; r++) {
                     shmem.barrierAll();
                     nanos[r] = loop.run(iters);
+                }
+                if (transfer) {
+                    verify(c, ceiling, nanos, iters);
                 }
                 if (ctx.root()) {
                     rows.add(row(c, iters, nanos));
@@ -61,6 +70,35 @@ public final class Runner {
         }
         ctx.release();
         return rows;
+    }
+
+    /**
+     * After a transfer case, outside the timed loop: the receiving PEs check that the destination
+     * holds the source's bytes (a case that moved nothing, or the wrong bytes, stops the run), and
+     * PE 0 flags a median above the ceiling its form measured for these PEs (a figure faster than
+     * the hardware moved data is a measurement fault, e.g. reads served from a cache).
+     */
+    private void verify(Case c, OptionalDouble ceiling, long[] nanos, long iters) {
+        String name = c.benchmark().name();
+        boolean bidir = name.endsWith("_bibw");
+        boolean receives = bidir ? ctx.partner() >= 0                        // PE 0 and PE 1 both
+                : name.matches("i?put.*") ? ctx.me() == (ctx.nPes() == 1 ? 0 : 1)  // PE 0's partner
+                : ctx.root();                                                    // a get lands at PE 0
+        String fault = ctx.checkDestination(c.size(), receives);
+        if (fault != null) {
+            throw new IllegalStateException(c + " (" + form.name() + " form): after the timed loop " + fault
+                    + "; the figure is not reported");
+        }
+        if (ceiling.isPresent() && ctx.root()) {
+            double limit = ceiling.getAsDouble() * Form.CEILING_MARGIN * (bidir ? 2 : 1);
+            Row r = row(c, iters, nanos);
+            if (r.median() > limit) {
+                System.err.printf("perf: warning: %s (%s form) measured %.1f GB/s, above %.1f GB/s, %.2fx the copy engine's"
+                        + " rate between these PEs in this run%s: check it (above the link's rate it is a measurement fault;"
+                        + " PEs on one GPU may beat the copy engine with SM copies)%n", c, form.name(),
+                        r.median(), limit, Form.CEILING_MARGIN, bidir ? " (both directions)" : "");
+            }
+        }
     }
 
     private void warmUp(TimedLoop loop, long iters) {

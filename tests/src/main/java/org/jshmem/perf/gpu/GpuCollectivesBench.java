@@ -91,7 +91,7 @@ public final class GpuCollectivesBench {
             System.out.println("# " + shmem.describeCollectives());
             System.out.println("# median of " + reps + " runs; on-stream: calls back to back on one stream between"
                     + " events (200 below 1 MiB, 20 above), as nvshmem_anchor.cu; busbw: all-reduce 2(n-1)/n x bytes/t,"
-                    + " fcollect (n-1)/n x n x bytes/t");
+                    + " fcollect (n-1)/n x n x bytes/t, reduce-scatter (n-1)/n x bytes/t (bytes: the whole source)");
         }
         warmUp(src, dest);
         if (me == 0) {
@@ -112,6 +112,16 @@ public final class GpuCollectivesBench {
             check("fcollect on stream", dn, count * n, 1);
             add(new Row("fcollect_float", "stream", bytes, iters, us, (n - 1.0) / n * n * bytes / (us * 1e3),
                     pullAlgorithm(bytes, bytes * n)));
+            long perPe = count / n;    // reduce-scatter of `bytes` in all: each PE gets bytes / n
+            if (perPe > 0) {
+                SymmetricSegment rd = dest.asSlice(0, perPe * Float.BYTES);
+                SymmetricSegment rs = src.asSlice(0, perPe * n * Float.BYTES);
+                us = onStream(iters, () -> world.reduceScatterOnStream(ReduceOp.SUM, DType.FLOAT, rd, rs, perPe, stream));
+                check("reduce-scatter on stream", rd, perPe, n);
+                add(new Row("reducescatter_sum_float", "stream", perPe * n * Float.BYTES, iters, us,
+                        (n - 1.0) / n * perPe * n * Float.BYTES / (us * 1e3),
+                        reduceScatterAlgorithm(perPe * Float.BYTES)));
+            }
         }
         double us = onStream(1000, () -> world.barrierOnStream(stream));
         add(new Row("barrier", "stream", 0, 1000, us, 0, "one block"));
@@ -212,6 +222,14 @@ public final class GpuCollectivesBench {
         boolean two = tuning.reduceTwoShot(n, bytes, false);
         int blocks = tuning.blocks(bytes, sms);
         return (two ? "two-shot" : "one-shot") + (blocks == 0 ? " one block" : " " + blocks + " blocks");
+    }
+
+    private String reduceScatterAlgorithm(long block) {
+        if (tuning.reduceScatterCopyEngine(block)) {
+            return "copy engines";
+        }
+        int blocks = tuning.blocks(block * n, sms);
+        return blocks == 0 ? "one block" : blocks + " blocks";
     }
 
     private String pullAlgorithm(long piece, long received) {
