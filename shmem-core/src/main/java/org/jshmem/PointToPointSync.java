@@ -1,11 +1,11 @@
 package org.jshmem;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * Point-to-point synchronisation (OpenSHMEM 1.5 sections 9.8 and 9.10): put-with-signal, signal
- * reads and waits, and waits and tests on this PE's symmetric variables ("ivars").
+ * Point-to-point synchronisation (OpenSHMEM 1.5 sections 9.8 and 9.10): signal reads and waits, and
+ * waits and tests on this PE's symmetric variables ("ivars"); the signalling side is
+ * {@link SignalOperations}.
  *
  * <p>Ordering: a put-with-signal delivers its data before its signal, so a PE that sees the
  * signal (through {@link #signalWaitUntil} or {@link #signalFetch}) sees the data. Waits and
@@ -17,22 +17,6 @@ import java.util.Arrays;
  * call with a constant element layout; issue 16 kept them written out rather than generated.
  */
 public sealed interface PointToPointSync permits Shmem {
-
-    /**
-     * Copies {@code src} to {@code dest} on PE {@code pe}, then updates the 8-byte signal at
-     * {@code signalOffset} of {@code signal} on that PE ({@code op} SET or ADD of {@code value}).
-     * Returns when {@code src} may be reused.
-     */
-    void putSignal(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
-                   long signalOffset, long value, SignalOp op, int pe);
-
-    /** Non-blocking {@link #putSignal(SymmetricSegment, long, MemorySegment, SymmetricSegment, long, long, SignalOp, int)}. */
-    void putSignalNbi(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
-                      long signalOffset, long value, SignalOp op, int pe);
-
-    /** Put-with-signal whose data is {@code bytes} of this PE's {@code src} at {@code srcOffset}. */
-    void putSignal(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
-                   SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe);
 
     /** Reads this PE's signal at {@code signalOffset} of {@code signal} (acquire). */
     long signalFetch(SymmetricSegment signal, long signalOffset);
@@ -172,18 +156,125 @@ public sealed interface PointToPointSync permits Shmem {
         return scan(s, s.ivars("testSomeLong", ivars, offset, count, 8), count, 8, ignore, cmp, value);
     }
 
+    // The vector forms (OpenSHMEM 1.5's shmem_*_wait_until_all_vector etc.): variable i is compared with
+    // values[i]. {@code ignore} is OpenSHMEM's status array (true: leave the variable out), may be null.
+
+    /** Waits until every not-ignored int {@code i} from byte {@code offset} of {@code ivars} satisfies {@code cmp values[i]}. */
+    default void waitUntilAllVectorInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                      int[] values) {
+        Args.nonNull("waitUntilAllVectorInt", "ivars", ivars, "cmp", cmp, "values", values);
+        waitFor((Shmem) this, "waitUntilAllVectorInt", ivars, offset, count, 4, ignore, cmp, 0, values, null, Want.ALL);
+    }
+
+    /** Waits until one not-ignored int {@code i} satisfies {@code cmp values[i]}; returns its index, or -1 if all are ignored. */
+    default int waitUntilAnyVectorInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                     int[] values) {
+        Args.nonNull("waitUntilAnyVectorInt", "ivars", ivars, "cmp", cmp, "values", values);
+        int[] hit = waitFor((Shmem) this, "waitUntilAnyVectorInt", ivars, offset, count, 4, ignore, cmp, 0, values, null,
+                Want.ANY);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /** Waits until at least one not-ignored int {@code i} satisfies {@code cmp values[i]}; returns the indices of all that do. */
+    default int[] waitUntilSomeVectorInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                        int[] values) {
+        Args.nonNull("waitUntilSomeVectorInt", "ivars", ivars, "cmp", cmp, "values", values);
+        return waitFor((Shmem) this, "waitUntilSomeVectorInt", ivars, offset, count, 4, ignore, cmp, 0, values, null,
+                Want.SOME);
+    }
+
+    /** Whether every not-ignored int {@code i} satisfies {@code cmp values[i]} now. */
+    default boolean testAllVectorInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                    int[] values) {
+        Args.nonNull("testAllVectorInt", "ivars", ivars, "cmp", cmp, "values", values);
+        int[] hit = testVector((Shmem) this, "testAllVectorInt", ivars, offset, count, 4, ignore, cmp, values, null);
+        return hit.length == count - ignored(ignore, count, "testAllVectorInt");
+    }
+
+    /** The index of a not-ignored int {@code i} that satisfies {@code cmp values[i]} now, or -1. */
+    default int testAnyVectorInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                int[] values) {
+        Args.nonNull("testAnyVectorInt", "ivars", ivars, "cmp", cmp, "values", values);
+        int[] hit = testVector((Shmem) this, "testAnyVectorInt", ivars, offset, count, 4, ignore, cmp, values, null);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /** The indices of the not-ignored ints {@code i} that satisfy {@code cmp values[i]} now. */
+    default int[] testSomeVectorInt(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                   int[] values) {
+        Args.nonNull("testSomeVectorInt", "ivars", ivars, "cmp", cmp, "values", values);
+        return testVector((Shmem) this, "testSomeVectorInt", ivars, offset, count, 4, ignore, cmp, values, null);
+    }
+
+    // The vector forms (OpenSHMEM 1.5's shmem_*_wait_until_all_vector etc.): variable i is compared with
+    // values[i]. {@code ignore} is OpenSHMEM's status array (true: leave the variable out), may be null.
+
+    /** Waits until every not-ignored long {@code i} from byte {@code offset} of {@code ivars} satisfies {@code cmp values[i]}. */
+    default void waitUntilAllVectorLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                      long[] values) {
+        Args.nonNull("waitUntilAllVectorLong", "ivars", ivars, "cmp", cmp, "values", values);
+        waitFor((Shmem) this, "waitUntilAllVectorLong", ivars, offset, count, 8, ignore, cmp, 0, null, values, Want.ALL);
+    }
+
+    /** Waits until one not-ignored long {@code i} satisfies {@code cmp values[i]}; returns its index, or -1 if all are ignored. */
+    default int waitUntilAnyVectorLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                     long[] values) {
+        Args.nonNull("waitUntilAnyVectorLong", "ivars", ivars, "cmp", cmp, "values", values);
+        int[] hit = waitFor((Shmem) this, "waitUntilAnyVectorLong", ivars, offset, count, 8, ignore, cmp, 0, null, values,
+                Want.ANY);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /** Waits until at least one not-ignored long {@code i} satisfies {@code cmp values[i]}; returns the indices of all that do. */
+    default int[] waitUntilSomeVectorLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                        long[] values) {
+        Args.nonNull("waitUntilSomeVectorLong", "ivars", ivars, "cmp", cmp, "values", values);
+        return waitFor((Shmem) this, "waitUntilSomeVectorLong", ivars, offset, count, 8, ignore, cmp, 0, null, values,
+                Want.SOME);
+    }
+
+    /** Whether every not-ignored long {@code i} satisfies {@code cmp values[i]} now. */
+    default boolean testAllVectorLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                    long[] values) {
+        Args.nonNull("testAllVectorLong", "ivars", ivars, "cmp", cmp, "values", values);
+        int[] hit = testVector((Shmem) this, "testAllVectorLong", ivars, offset, count, 8, ignore, cmp, null, values);
+        return hit.length == count - ignored(ignore, count, "testAllVectorLong");
+    }
+
+    /** The index of a not-ignored long {@code i} that satisfies {@code cmp values[i]} now, or -1. */
+    default int testAnyVectorLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                long[] values) {
+        Args.nonNull("testAnyVectorLong", "ivars", ivars, "cmp", cmp, "values", values);
+        int[] hit = testVector((Shmem) this, "testAnyVectorLong", ivars, offset, count, 8, ignore, cmp, null, values);
+        return hit.length == 0 ? -1 : hit[0];
+    }
+
+    /** The indices of the not-ignored longs {@code i} that satisfy {@code cmp values[i]} now. */
+    default int[] testSomeVectorLong(SymmetricSegment ivars, long offset, int count, boolean[] ignore, Cmp cmp,
+                                   long[] values) {
+        Args.nonNull("testSomeVectorLong", "ivars", ivars, "cmp", cmp, "values", values);
+        return testVector((Shmem) this, "testSomeVectorLong", ivars, offset, count, 8, ignore, cmp, null, values);
+    }
+
     /** What a multi-variable wait waits for. */
     enum Want { ALL, ANY, SOME }
 
     private static int[] waitFor(Shmem s, String call, SymmetricSegment ivars, long offset, int count, int width,
                                  boolean[] ignore, Cmp cmp, long value, Want want) {
+        return waitFor(s, call, ivars, offset, count, width, ignore, cmp, value, null, null, want);
+    }
+
+    /** Waits on {@code count} ivars compared with {@code value}, or element-wise with {@code ints} or {@code longs}. */
+    private static int[] waitFor(Shmem s, String call, SymmetricSegment ivars, long offset, int count, int width,
+                                 boolean[] ignore, Cmp cmp, long value, int[] ints, long[] longs, Want want) {
         long at = s.ivars(call, ivars, offset, count, width);
+        checkValues(call, count, ints, longs);
         int active = count - ignored(ignore, count, call);
         if (active == 0) {
             return new int[0];
         }
         for (int n = 0; ; n = s.waiter().idle(n, call)) {
-            int[] hit = scan(s, at, count, width, ignore, cmp, value);
+            int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);
             if (want == Want.ALL ? hit.length == active : hit.length > 0) {
                 return hit;
             }
@@ -191,14 +282,38 @@ public sealed interface PointToPointSync permits Shmem {
     }
 
     private static int[] scan(Shmem s, long at, int count, int width, boolean[] ignore, Cmp cmp, long value) {
+        return scan(s, at, count, width, ignore, cmp, value, null, null);
+    }
+
+    private static int[] scan(Shmem s, long at, int count, int width, boolean[] ignore, Cmp cmp, long value,
+                              int[] ints, long[] longs) {
         int[] hit = new int[count];
         int found = 0;
         for (int i = 0; i < count; i++) {
-            if ((ignore == null || !ignore[i]) && cmp.test(s.loadLocal(at + (long) i * width, width), value)) {
+            long want = ints != null ? ints[i] : longs != null ? longs[i] : value;
+            if ((ignore == null || !ignore[i]) && cmp.test(s.loadLocal(at + (long) i * width, width), want)) {
                 hit[found++] = i;
             }
         }
         return found == count ? hit : Arrays.copyOf(hit, found);
+    }
+
+    /** The vector forms' comparison values: one per variable. */
+    private static void checkValues(String call, int count, int[] ints, long[] longs) {
+        int length = ints != null ? ints.length : longs != null ? longs.length : count;
+        if (length < count) {
+            throw new IllegalArgumentException(call + ": the values array has " + length + " entries for " + count
+                    + " variables (one comparison value per variable)");
+        }
+    }
+
+    /** A vector test: checked like the waits, then one scan. */
+    private static int[] testVector(Shmem s, String call, SymmetricSegment ivars, long offset, int count, int width,
+                                    boolean[] ignore, Cmp cmp, int[] ints, long[] longs) {
+        long at = s.ivars(call, ivars, offset, count, width);
+        checkValues(call, count, ints, longs);
+        ignored(ignore, count, call);
+        return scan(s, at, count, width, ignore, cmp, 0, ints, longs);
     }
 
     private static int ignored(boolean[] ignore, int count, String call) {

@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * <p>A blocking put returns when its source may be reused, not when the data is visible at the
  * target: {@link Shmem#quiet()} (or a barrier) makes it visible, {@link Shmem#fence()} orders it
- * before later puts to the same PE. A blocking get returns with the data. The {@code Nbi} forms
+ * before later puts to the same PE. Called on a {@link ShmemContext}, the context's own
+ * {@code fence} and {@code quiet} order and complete them. A blocking get returns with the data. The {@code Nbi} forms
  * may return earlier; {@link Shmem#quiet()} completes them, and their buffers must not be touched
  * until then.
  *
@@ -18,43 +19,73 @@ import java.util.Objects;
  * {@code shmem_long_put} etc.): each is a one-line default method the JIT inlines into a direct
  * call with a constant element layout; issue 16 kept them written out rather than generated.
  */
-public sealed interface RemoteMemoryAccess permits Shmem {
+public sealed interface RemoteMemoryAccess permits Shmem, ShmemContext {
 
     /** Copies {@code src} (host memory) to {@code dest} at {@code destOffset} on PE {@code pe}. */
-    void put(SymmetricSegment dest, long destOffset, MemorySegment src, int pe);
+    default void put(SymmetricSegment dest, long destOffset, MemorySegment src, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
+        Endpoint.of(this).put("put", dest, destOffset, src, pe, false);
+    }
 
     /** Non-blocking {@link #put(SymmetricSegment, long, MemorySegment, int)}. */
-    void putNbi(SymmetricSegment dest, long destOffset, MemorySegment src, int pe);
+    default void putNbi(SymmetricSegment dest, long destOffset, MemorySegment src, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
+        Endpoint.of(this).put("putNbi", dest, destOffset, src, pe, true);
+    }
 
     /** Copies {@code dst.byteSize()} bytes of {@code src} at {@code srcOffset} on PE {@code pe} into {@code dst}. */
-    void get(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe);
+    default void get(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("get", "dst", dst, "src", src);
+        Endpoint.of(this).get("get", dst, src, srcOffset, pe, false);
+    }
 
     /** Non-blocking {@link #get(MemorySegment, SymmetricSegment, long, int)}. */
-    void getNbi(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe);
+    default void getNbi(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe) {
+        Args.nonNull("getNbi", "dst", dst, "src", src);
+        Endpoint.of(this).get("getNbi", dst, src, srcOffset, pe, true);
+    }
 
     /** Copies {@code bytes} of this PE's {@code src} at {@code srcOffset} to {@code dest} at {@code destOffset} on PE {@code pe}. */
-    void put(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe);
+    default void put(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("put", "dest", dest, "src", src);
+        Endpoint.of(this).copy("put", dest, destOffset, src, srcOffset, bytes, pe, true, false);
+    }
 
     /** Non-blocking symmetric-to-symmetric put. */
-    void putNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe);
+    default void putNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("putNbi", "dest", dest, "src", src);
+        Endpoint.of(this).copy("putNbi", dest, destOffset, src, srcOffset, bytes, pe, true, true);
+    }
 
     /** Copies {@code bytes} of {@code src} at {@code srcOffset} on PE {@code pe} to this PE's {@code dest} at {@code destOffset}. */
-    void get(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe);
+    default void get(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("get", "dest", dest, "src", src);
+        Endpoint.of(this).copy("get", dest, destOffset, src, srcOffset, bytes, pe, false, false);
+    }
 
     /** Non-blocking symmetric-to-symmetric get. */
-    void getNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe);
+    default void getNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
+        Args.nonNull("getNbi", "dest", dest, "src", src);
+        Endpoint.of(this).copy("getNbi", dest, destOffset, src, srcOffset, bytes, pe, false, true);
+    }
 
     /**
      * Strided put: element {@code i} of {@code src} at byte {@code i * srcStride * size} goes to
      * {@code dest} at {@code destOffset + i * destStride * size} on PE {@code pe}, for
      * {@code i < nelems}; strides count elements of {@code element}'s size.
      */
-    void iput(SymmetricSegment dest, long destOffset, long destStride, MemorySegment src, long srcStride,
-              ValueLayout element, long nelems, int pe);
+    default void iput(SymmetricSegment dest, long destOffset, long destStride, MemorySegment src, long srcStride,
+                      ValueLayout element, long nelems, int pe) {
+        Args.nonNull("iput", "dest", dest, "src", src, "element", element);
+        Endpoint.of(this).iput(dest, destOffset, destStride, src, srcStride, element, nelems, pe);
+    }
 
     /** Strided get: the mirror of {@link #iput}. */
-    void iget(MemorySegment dst, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
-              ValueLayout element, long nelems, int pe);
+    default void iget(MemorySegment dst, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
+                      ValueLayout element, long nelems, int pe) {
+        Args.nonNull("iget", "dst", dst, "src", src, "element", element);
+        Endpoint.of(this).iget(dst, dstStride, src, srcOffset, srcStride, element, nelems, pe);
+    }
 
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, byte[] src, int srcIndex, int count, int pe) {
@@ -299,73 +330,73 @@ public sealed interface RemoteMemoryAccess permits Shmem {
     /** Writes one {@code byte} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pByte(SymmetricSegment dest, long offset, byte value, int pe) {
         Args.nonNull("pByte", "dest", dest);
-        ((Shmem) this).pBits("pByte", dest, offset, 1, value, pe);
+        Endpoint.of(this).pBits("pByte", dest, offset, 1, value, pe);
     }
 
     /** Reads one {@code byte} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default byte gByte(SymmetricSegment src, long offset, int pe) {
         Args.nonNull("gByte", "src", src);
-        return (byte) ((Shmem) this).gBits("gByte", src, offset, 1, pe);
+        return (byte) Endpoint.of(this).gBits("gByte", src, offset, 1, pe);
     }
 
     /** Writes one {@code short} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pShort(SymmetricSegment dest, long offset, short value, int pe) {
         Args.nonNull("pShort", "dest", dest);
-        ((Shmem) this).pBits("pShort", dest, offset, 2, value, pe);
+        Endpoint.of(this).pBits("pShort", dest, offset, 2, value, pe);
     }
 
     /** Reads one {@code short} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default short gShort(SymmetricSegment src, long offset, int pe) {
         Args.nonNull("gShort", "src", src);
-        return (short) ((Shmem) this).gBits("gShort", src, offset, 2, pe);
+        return (short) Endpoint.of(this).gBits("gShort", src, offset, 2, pe);
     }
 
     /** Writes one {@code int} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pInt(SymmetricSegment dest, long offset, int value, int pe) {
         Args.nonNull("pInt", "dest", dest);
-        ((Shmem) this).pBits("pInt", dest, offset, 4, value, pe);
+        Endpoint.of(this).pBits("pInt", dest, offset, 4, value, pe);
     }
 
     /** Reads one {@code int} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default int gInt(SymmetricSegment src, long offset, int pe) {
         Args.nonNull("gInt", "src", src);
-        return (int) ((Shmem) this).gBits("gInt", src, offset, 4, pe);
+        return (int) Endpoint.of(this).gBits("gInt", src, offset, 4, pe);
     }
 
     /** Writes one {@code long} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pLong(SymmetricSegment dest, long offset, long value, int pe) {
         Args.nonNull("pLong", "dest", dest);
-        ((Shmem) this).pBits("pLong", dest, offset, 8, value, pe);
+        Endpoint.of(this).pBits("pLong", dest, offset, 8, value, pe);
     }
 
     /** Reads one {@code long} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default long gLong(SymmetricSegment src, long offset, int pe) {
         Args.nonNull("gLong", "src", src);
-        return (long) ((Shmem) this).gBits("gLong", src, offset, 8, pe);
+        return (long) Endpoint.of(this).gBits("gLong", src, offset, 8, pe);
     }
 
     /** Writes one {@code float} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pFloat(SymmetricSegment dest, long offset, float value, int pe) {
         Args.nonNull("pFloat", "dest", dest);
-        ((Shmem) this).pBits("pFloat", dest, offset, 4, Float.floatToRawIntBits(value), pe);
+        Endpoint.of(this).pBits("pFloat", dest, offset, 4, Float.floatToRawIntBits(value), pe);
     }
 
     /** Reads one {@code float} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default float gFloat(SymmetricSegment src, long offset, int pe) {
         Args.nonNull("gFloat", "src", src);
-        return Float.intBitsToFloat((int) ((Shmem) this).gBits("gFloat", src, offset, 4, pe));
+        return Float.intBitsToFloat((int) Endpoint.of(this).gBits("gFloat", src, offset, 4, pe));
     }
 
     /** Writes one {@code double} to {@code dest} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code p}; a release store). */
     default void pDouble(SymmetricSegment dest, long offset, double value, int pe) {
         Args.nonNull("pDouble", "dest", dest);
-        ((Shmem) this).pBits("pDouble", dest, offset, 8, Double.doubleToRawLongBits(value), pe);
+        Endpoint.of(this).pBits("pDouble", dest, offset, 8, Double.doubleToRawLongBits(value), pe);
     }
 
     /** Reads one {@code double} from {@code src} at byte {@code offset} on PE {@code pe} (OpenSHMEM {@code g}; an acquire load). */
     default double gDouble(SymmetricSegment src, long offset, int pe) {
         Args.nonNull("gDouble", "src", src);
-        return Double.longBitsToDouble(((Shmem) this).gBits("gDouble", src, offset, 8, pe));
+        return Double.longBitsToDouble(Endpoint.of(this).gBits("gDouble", src, offset, 8, pe));
     }
 
     private static MemorySegment slice(MemorySegment array, int length, int index, int count, int width) {

@@ -46,7 +46,8 @@ import org.jshmem.spi.TeamLayout;
  * collective calls (allocation, barriers, close) from one thread at a time per PE.
  */
 public final class Shmem
-        implements AutoCloseable, RemoteMemoryAccess, AtomicOperations, PointToPointSync, StreamOperations {
+        implements AutoCloseable, RemoteMemoryAccess, AtomicOperations, SignalOperations, PointToPointSync,
+        StreamOperations {
     private static final AtomicReference<Shmem> CURRENT = new AtomicReference<>();
     private static final int DEBUG_RECORD = 256;
 
@@ -67,6 +68,11 @@ public final class Shmem
     private final StreamCapability streams;   // GPU heaps only: the on-stream operations
     private final Team world;
     private final Team shared;
+    private final Endpoint endpoint;          // the default context's: the calls made on this object
+    private final ShmemContext defaultContext;
+    private final java.util.Set<ShmemContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile ThreadLevel threadLevel = ThreadLevel.MULTIPLE;
+    private volatile Thread onlyThread;        // SINGLE/FUNNELED with JSHMEM_DEBUG=1: the thread that called init
     private volatile boolean closed;
 
     private Shmem(ShmemConfig config, Bootstrap bootstrap, NodeSharedMemory node, Backend backend) {
@@ -84,13 +90,42 @@ public final class Shmem
         this.barrier = new NodeBarrier(node, waiter);
         this.collectives = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
         this.streams = backend.streams().orElse(null);
-        this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true);
-        this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true);
+        this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true, TeamConfig.DEFAULT);
+        this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true, TeamConfig.DEFAULT);
+        this.endpoint = new Endpoint(this, backend, null, "world", null, null);
+        this.defaultContext = new ShmemContext(this, endpoint, null, java.util.Set.of());
     }
 
     /** Starts this PE with the settings of the environment ({@link ShmemConfig#fromEnvironment()}). Collective. */
     public static Shmem init() {
         return init(ShmemConfig.fromEnvironment());
+    }
+
+    /**
+     * Like {@link #init()}, stating the threading the program uses (OpenSHMEM's
+     * {@code shmem_init_thread}); {@link #queryThread()} returns it. See {@link ThreadLevel}.
+     */
+    public static Shmem init(ThreadLevel requested) {
+        return init(ShmemConfig.fromEnvironment(), requested);
+    }
+
+    /** {@link #init(ShmemConfig)} with a {@link ThreadLevel} (see {@link #init(ThreadLevel)}). */
+    public static Shmem init(ShmemConfig config, ThreadLevel requested) {
+        Args.nonNull("Shmem.init", "config", config, "requested", requested);
+        Shmem shmem = init(config);
+        shmem.setThreadLevel(requested);
+        return shmem;
+    }
+
+    /** The OpenSHMEM specification version this library follows: {@code "1.5"} ({@code shmem_info_get_version}). */
+    public static String specVersion() {
+        return "1.5";
+    }
+
+    /** Who made this library and which version ({@code shmem_info_get_name}), e.g. {@code "jshmem 0.1.0"}. */
+    public static String vendorString() {
+        String v = Shmem.class.getPackage().getImplementationVersion();
+        return "jshmem " + (v != null ? v : "(development build)");
     }
 
     /**
@@ -183,6 +218,57 @@ public final class Shmem
         return backend.describe() + "; " + bootstrap.describe();
     }
 
+    /** The threading level given to {@link #init(ThreadLevel)} ({@link ThreadLevel#MULTIPLE} after {@link #init()}; OpenSHMEM's {@code shmem_query_thread}). */
+    public ThreadLevel queryThread() {
+        return threadLevel;
+    }
+
+    private void setThreadLevel(ThreadLevel level) {
+        threadLevel = level;
+        boolean oneThread = level == ThreadLevel.SINGLE || level == ThreadLevel.FUNNELED;
+        onlyThread = oneThread && config.debug() ? Thread.currentThread() : null;
+    }
+
+    private void checkThread(String call) {
+        Thread only = onlyThread;
+        if (only != null && Thread.currentThread() != only) {
+            throw new ShmemStateException(call + " from thread '" + Thread.currentThread().getName() + "': the PE was"
+                    + " started with ThreadLevel." + threadLevel + ", so only the thread that called Shmem.init ('"
+                    + only.getName() + "') may call jshmem; start it with ThreadLevel.MULTIPLE to call from any"
+                    + " thread (checked because JSHMEM_DEBUG=1)");
+        }
+    }
+
+    // ---------------------------------------------------------------- direct access
+
+    /**
+     * PE {@code pe}'s copy of {@code segment} as memory this process reads and writes directly, like
+     * OpenSHMEM's {@code shmem_ptr}: present on host heaps (every PE's heap is mapped here), empty on
+     * GPU heaps, whose memory the host cannot address (use {@link #deviceAddress} in device code).
+     * Plain accesses through it are not ordered with jshmem's calls: a barrier or a signal orders them.
+     */
+    public java.util.Optional<MemorySegment> ptr(SymmetricSegment segment, int pe) {
+        Args.nonNull("ptr", "segment", segment);
+        long at = target("ptr", segment, 0, segment.byteSize(), pe);
+        MemorySegment heap = pe == myPe ? backend.localHeap() : backend.peerHeap(pe);
+        return heap == null ? java.util.Optional.empty()
+                : java.util.Optional.of(heap.asSlice(at - heapStart, segment.byteSize()));
+    }
+
+    /**
+     * Whether {@code segment} can be the target of remote memory access on PE {@code pe}
+     * (OpenSHMEM's {@code shmem_addr_accessible}): a live segment of this PE's heap and a PE of
+     * the job that is still running. Never throws for a bad PE or segment: it answers false.
+     */
+    public boolean addrAccessible(SymmetricSegment segment, int pe) {
+        return segment != null && segment.owner() == this && !segment.isFreed() && peAccessible(pe);
+    }
+
+    /** Whether PE {@code pe} is a PE of the job that has not failed or ended ({@code shmem_pe_accessible}). */
+    public boolean peAccessible(int pe) {
+        return !closed && pe >= 0 && pe < nPes && watch.isRunning(pe);
+    }
+
     // ---------------------------------------------------------------- symmetric heap
 
     /** Collective: allocates {@code bytes} of symmetric heap (the same offset on every PE); ends with a barrier. */
@@ -197,6 +283,71 @@ public final class Shmem
         }
         return allocate("calloc(" + count + ", " + size + ")", count != 0 && size > Long.MAX_VALUE / count ? Long.MAX_VALUE : count * size,
                 SymmetricAllocator.MIN_ALIGNMENT, true);
+    }
+
+    /**
+     * Collective: like {@link #malloc}, saying how the block will be used (OpenSHMEM's
+     * {@code shmem_malloc_with_hints}); see {@link MallocHint} for what jshmem does with them.
+     */
+    public SymmetricSegment mallocWithHints(long bytes, MallocHint... hints) {
+        Args.nonNull("mallocWithHints", "hints", hints);
+        java.util.EnumSet<MallocHint> set = java.util.EnumSet.noneOf(MallocHint.class);
+        for (MallocHint h : hints) {
+            Args.nonNull("mallocWithHints", "a hint", h);
+            set.add(h);
+        }
+        return allocate("mallocWithHints(" + bytes + ", " + set + ")", bytes, SymmetricAllocator.MIN_ALIGNMENT, false);
+    }
+
+    /**
+     * Collective: the block of {@code segment} resized to {@code bytes} (OpenSHMEM's
+     * {@code shmem_realloc}), at the same offset on every PE, holding the first
+     * {@code min(old, new)} bytes it held. It grows or shrinks in place where the heap allows, else
+     * moves (to a 256-byte aligned block). Starts with a barrier (no PE still uses the old block)
+     * and ends with one. {@code segment} and its slices are unusable afterwards; use the result.
+     *
+     * @throws HeapExhaustedException on every PE when the heap has no room; {@code segment} is then
+     *                                untouched and still usable
+     */
+    public SymmetricSegment realloc(SymmetricSegment segment, long bytes) {
+        Args.nonNull("realloc", "segment", segment);
+        String call = "realloc(" + segment + ", " + bytes + ")";
+        checkOpen("realloc");
+        if (segment.owner() != this) {
+            throw new ShmemStateException(call + ": the segment belongs to another (closed) jshmem instance");
+        }
+        if (!segment.isAllocation()) {
+            throw new IllegalArgumentException(call + ": a slice cannot be resized; pass the segment malloc returned");
+        }
+        if (segment.isFreed()) {
+            throw new ShmemStateException(call + ": the segment was freed");
+        }
+        if (bytes < 0) {
+            throw new IllegalArgumentException(call + ": size must not be negative");
+        }
+        long old = segment.heapOffset();
+        checkSameEverywhere("realloc(heap offset " + old + ", " + bytes + ")");
+        barrierAll();
+        long offset = old;
+        if (!allocator.resizeInPlace(old, bytes)) {
+            SymmetricAllocator.Result r = allocator.allocate(bytes, SymmetricAllocator.MIN_ALIGNMENT);
+            if (r instanceof SymmetricAllocator.Exhausted x) {
+                throw new HeapExhaustedException(String.format("%s on PE %d: the symmetric heap has no block of %d bytes"
+                        + " to move the segment to (%d bytes free, largest free block %d); the segment is unchanged. %s",
+                        call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(),
+                        HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, x.freeBytes());
+            }
+            offset = ((SymmetricAllocator.Allocated) r).offset();
+            long keep = Math.min(segment.byteSize(), bytes);
+            if (keep > 0) {
+                backend.copy(myPe, offset, myPe, old, keep, false);
+            }
+            allocator.release(old);
+        }
+        segment.markFreed();
+        SymmetricSegment resized = new SymmetricSegment(this, offset, bytes, call);
+        barrierAll();
+        return resized;
     }
 
     /**
@@ -288,14 +439,12 @@ public final class Shmem
 
     /** Orders this PE's puts, atomics and signals to each PE issued before it before those issued after it. */
     public void fence() {
-        checkOpen("fence");
-        backend.fence();
+        endpoint.fence("fence");
     }
 
     /** Completes (makes visible at their targets) all of this PE's puts, gets and atomics issued before it. */
     public void quiet() {
-        checkOpen("quiet");
-        backend.quiet();
+        endpoint.quiet("quiet");
     }
 
     /** Collective: {@link #quiet()}, then waits until every PE has called it. */
@@ -311,156 +460,79 @@ public final class Shmem
         barrier.sync(0, 0, 1, nPes, "syncAll");
     }
 
-    // ---------------------------------------------------------------- remote memory access (primitives)
+    // ---------------------------------------------------------------- distributed locks
 
-    @Override
-    public void put(SymmetricSegment dest, long destOffset, MemorySegment src, int pe) {
-        Args.nonNull("put", "dest", dest, "src", src);
-        backend.put(pe, target("put", dest, destOffset, src.byteSize(), pe), src);
+    /**
+     * Acquires the distributed lock that is the 8-byte long at {@code offset} of {@code lock}
+     * (OpenSHMEM's {@code shmem_set_lock}), waiting as long as it takes. The long must be zero on
+     * every PE before first use (from {@link #calloc}) and used for nothing else. Fair: PEs get the
+     * lock in the order they asked (a queue lock), each waiting on its own copy of the long.
+     */
+    public void setLock(SymmetricSegment lock, long offset) {
+        QueueLock.set(this, lock, offset);
     }
 
-    @Override
-    public void putNbi(SymmetricSegment dest, long destOffset, MemorySegment src, int pe) {
-        Args.nonNull("putNbi", "dest", dest, "src", src);
-        backend.putNbi(pe, target("putNbi", dest, destOffset, src.byteSize(), pe), src);
+    /**
+     * Takes the lock if it is free, without waiting; returns whether this PE now holds it (OpenSHMEM's
+     * {@code shmem_test_lock}, which returns 0 in that case).
+     */
+    public boolean testLock(SymmetricSegment lock, long offset) {
+        return QueueLock.test(this, lock, offset);
     }
 
-    @Override
-    public void get(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe) {
-        Args.nonNull("get", "dst", dst, "src", src);
-        backend.get(dst, pe, target("get", src, srcOffset, dst.byteSize(), pe));
+    /**
+     * Releases the lock this PE holds (OpenSHMEM's {@code shmem_clear_lock}) after a {@link #quiet()},
+     * so what it wrote under the lock is visible to the next holder, which it hands the lock to.
+     */
+    public void clearLock(SymmetricSegment lock, long offset) {
+        QueueLock.clear(this, lock, offset);
     }
 
-    @Override
-    public void getNbi(MemorySegment dst, SymmetricSegment src, long srcOffset, int pe) {
-        Args.nonNull("getNbi", "dst", dst, "src", src);
-        backend.getNbi(dst, pe, target("getNbi", src, srcOffset, dst.byteSize(), pe));
+    // ---------------------------------------------------------------- contexts
+
+    /**
+     * A new communication context (OpenSHMEM 1.5 section 9.4): the remote memory access, atomic and
+     * signal calls on it are ordered and completed by its own {@link ShmemContext#fence()} and
+     * {@link ShmemContext#quiet()}, so threads with contexts of their own do not wait for each
+     * other's operations (on a GPU heap each context queues on a stream of its own). PE numbers are
+     * world PEs ({@link Team#createContext} makes one in a team's numbering). Close it when done.
+     *
+     * @param options {@link ContextOption#SERIALIZED}, {@link ContextOption#PRIVATE} (then only this
+     *                thread may use it: checked with {@code JSHMEM_DEBUG=1}), {@link ContextOption#NOSTORE}
+     */
+    public ShmemContext createContext(ContextOption... options) {
+        checkOpen("createContext");
+        return ShmemContext.open(this, null, "world", options);
     }
 
-    @Override
-    public void put(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
-        Args.nonNull("put", "dest", dest, "src", src);
-        symmetricCopy("put", dest, destOffset, src, srcOffset, bytes, pe, true, false);
+    /** The context the calls on this {@link Shmem} use (OpenSHMEM's {@code SHMEM_CTX_DEFAULT}); it cannot be closed. */
+    public ShmemContext defaultContext() {
+        checkOpen("defaultContext");
+        return defaultContext;
     }
 
-    @Override
-    public void putNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
-        Args.nonNull("putNbi", "dest", dest, "src", src);
-        symmetricCopy("putNbi", dest, destOffset, src, srcOffset, bytes, pe, true, true);
+    Endpoint endpoint() {
+        return endpoint;
     }
 
-    @Override
-    public void get(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
-        Args.nonNull("get", "dest", dest, "src", src);
-        symmetricCopy("get", dest, destOffset, src, srcOffset, bytes, pe, false, false);
+    void contextOpened(ShmemContext ctx) {
+        contexts.add(ctx);
     }
 
-    @Override
-    public void getNbi(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes, int pe) {
-        Args.nonNull("getNbi", "dest", dest, "src", src);
-        symmetricCopy("getNbi", dest, destOffset, src, srcOffset, bytes, pe, false, true);
-    }
-
-    private void symmetricCopy(String call, SymmetricSegment dest, long destOffset, SymmetricSegment src,
-                               long srcOffset, long bytes, int pe, boolean toRemote, boolean nbi) {
-        long d = target(call, dest, destOffset, bytes, toRemote ? pe : myPe);
-        long s = target(call, src, srcOffset, bytes, toRemote ? myPe : pe);
-        backend.copy(toRemote ? pe : myPe, d, toRemote ? myPe : pe, s, bytes, nbi);
-    }
-
-    @Override
-    public void iput(SymmetricSegment dest, long destOffset, long destStride, MemorySegment src, long srcStride,
-                     ValueLayout element, long nelems, int pe) {
-        Args.nonNull("iput", "dest", dest, "src", src, "element", element);
-        long size = element.byteSize();
-        checkStrides("iput", destStride, srcStride, nelems);
-        long span = nelems == 0 ? 0 : ((nelems - 1) * destStride + 1) * size;
-        long base = target("iput", dest, destOffset, span, pe);
-        checkLocalSpan("iput", src, srcStride, size, nelems);
-        backend.iput(pe, base, destStride * size, src, srcStride * size, size, nelems);
-    }
-
-    @Override
-    public void iget(MemorySegment dst, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
-                     ValueLayout element, long nelems, int pe) {
-        Args.nonNull("iget", "dst", dst, "src", src, "element", element);
-        long size = element.byteSize();
-        checkStrides("iget", dstStride, srcStride, nelems);
-        long span = nelems == 0 ? 0 : ((nelems - 1) * srcStride + 1) * size;
-        long base = target("iget", src, srcOffset, span, pe);
-        checkLocalSpan("iget", dst, dstStride, size, nelems);
-        backend.iget(dst, dstStride * size, pe, base, srcStride * size, size, nelems);
-    }
-
-    /** Checks that {@code nelems} elements {@code stride} apart fit in {@code local}, before any element moves. */
-    private static void checkLocalSpan(String call, MemorySegment local, long stride, long size, long nelems) {
-        if (nelems > 0 && (nelems - 1) * stride * size + size > local.byteSize()) {
-            throw new IndexOutOfBoundsException(call + ": " + nelems + " elements of " + size + " bytes, " + stride
-                    + " apart, need " + ((nelems - 1) * stride * size + size) + " bytes of the local segment, which has "
-                    + local.byteSize());
+    /** A context was closed: its channel goes back to the backend. */
+    void contextClosed(ShmemContext ctx) {
+        if (contexts.remove(ctx)) {
+            backend.closeContext(ctx.endpoint().channel());
         }
     }
 
-    private static void checkStrides(String call, long a, long b, long nelems) {
-        if (a < 1 || b < 1 || nelems < 0) {
-            throw new IllegalArgumentException(call + ": strides must be >= 1 and the element count >= 0 (got strides "
-                    + a + ", " + b + ", count " + nelems + ")");
+    /** Closes the contexts made over {@code team} (every one for null): their team or the PE is ending. */
+    void closeContexts(TeamLayout team) {
+        for (ShmemContext ctx : List.copyOf(contexts)) {
+            if (team == null || team.equals(ctx.team())) {
+                ctx.close();
+            }
         }
-    }
-
-    /** Scalar put of {@code width} bytes (release store). */
-    void pBits(String call, SymmetricSegment dest, long offset, int width, long bits, int pe) {
-        backend.store(pe, target(call, dest, offset, width, pe, width), width, bits);
-    }
-
-    /** Scalar get of {@code width} bytes (acquire load), zero-extended. */
-    long gBits(String call, SymmetricSegment src, long offset, int width, int pe) {
-        return backend.load(pe, target(call, src, offset, width, pe, width), width);
-    }
-
-    // ---------------------------------------------------------------- atomics and signals (primitives)
-
-    int atomicInt(String call, AtomicOp op, SymmetricSegment dest, long offset, int value, int comparand, int pe) {
-        return backend.atomicInt(op, pe, target(call, dest, offset, Integer.BYTES, pe, Integer.BYTES), value, comparand);
-    }
-
-    long atomicLong(String call, AtomicOp op, SymmetricSegment dest, long offset, long value, long comparand, int pe) {
-        return backend.atomicLong(op, pe, target(call, dest, offset, Long.BYTES, pe, Long.BYTES), value, comparand);
-    }
-
-    @Override
-    public void putSignal(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
-                          long signalOffset, long value, SignalOp op, int pe) {
-        Args.nonNull("putSignal", "dest", dest, "src", src, "signal", signal);
-        Args.nonNull("putSignal", "op", op);
-        putSignal("putSignal", dest, destOffset, src, signal, signalOffset, value, op, pe, false);
-    }
-
-    @Override
-    public void putSignalNbi(SymmetricSegment dest, long destOffset, MemorySegment src, SymmetricSegment signal,
-                             long signalOffset, long value, SignalOp op, int pe) {
-        Args.nonNull("putSignalNbi", "dest", dest, "src", src, "signal", signal);
-        Args.nonNull("putSignalNbi", "op", op);
-        putSignal("putSignalNbi", dest, destOffset, src, signal, signalOffset, value, op, pe, true);
-    }
-
-    private void putSignal(String call, SymmetricSegment dest, long destOffset, MemorySegment src,
-                           SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe, boolean nbi) {
-        long d = target(call, dest, destOffset, src.byteSize(), pe);
-        long s = target(call, signal, signalOffset, Long.BYTES, pe, Long.BYTES);
-        backend.putSignal(pe, d, src, s, value, op, nbi);
-    }
-
-    @Override
-    public void putSignal(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
-                          SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe) {
-        Args.nonNull("putSignal", "dest", dest, "src", src, "signal", signal);
-        Args.nonNull("putSignal", "op", op);
-        String call = "putSignal";
-        long d = target(call, dest, destOffset, bytes, pe);
-        long from = target(call, src, srcOffset, bytes, myPe);
-        long s = target(call, signal, signalOffset, Long.BYTES, pe, Long.BYTES);
-        backend.copySignal(pe, d, myPe, from, bytes, s, value, op, false);
     }
 
     @Override
@@ -540,6 +612,9 @@ public final class Shmem
         if (closed) {
             throw closedError(call);
         }
+        if (onlyThread != null) {
+            checkThread(call);
+        }
         if (pe < 0 || pe >= nPes) {
             throw new PeOutOfRangeException(call, pe, nPes, "the job");
         }
@@ -567,6 +642,9 @@ public final class Shmem
     void checkOpen(String call) {
         if (closed) {
             throw closedError(call);
+        }
+        if (onlyThread != null) {
+            checkThread(call);
         }
     }
 
@@ -679,6 +757,7 @@ public final class Shmem
         RuntimeException failure = null;
         try {
             node.markClosing();
+            closeContexts(null);
             backend.quiet();
             barrier.sync(ControlDescriptor.CLOSE_SLOT, 0, 1, nPes, PeWatch.CLOSE);
             node.markFinalized();

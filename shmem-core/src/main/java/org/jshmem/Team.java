@@ -57,13 +57,15 @@ public final class Team implements AutoCloseable {
     private final TeamLayout layout;
     private final String name;
     private final boolean predefined;
+    private final TeamConfig config;
     private boolean destroyed;
 
-    Team(Shmem shmem, TeamLayout layout, String name, boolean predefined) {
+    Team(Shmem shmem, TeamLayout layout, String name, boolean predefined, TeamConfig config) {
         this.shmem = shmem;
         this.layout = layout;
         this.name = name;
         this.predefined = predefined;
+        this.config = config;
     }
 
     /** The two teams of a {@link #split2d}: this PE's row ({@code x}) and column ({@code y}). Closing it destroys both. */
@@ -119,6 +121,20 @@ public final class Team implements AutoCloseable {
         return layout;
     }
 
+    /** The config the team was made with ({@link TeamConfig#DEFAULT} for the predefined teams; OpenSHMEM's {@code shmem_team_get_config}). */
+    public TeamConfig config() {
+        return config;
+    }
+
+    /**
+     * A communication context whose PE numbers are this team's (OpenSHMEM's
+     * {@code shmem_team_create_ctx}); see {@link Shmem#createContext}. Destroying the team closes it.
+     */
+    public ShmemContext createContext(ContextOption... options) {
+        checkUsable("Team.createContext");
+        return ShmemContext.open(shmem, layout, name, options);
+    }
+
     private void checkPe(String call, int pe) {
         if (pe < 0 || pe >= layout.size()) {
             throw new PeOutOfRangeException(call, pe, layout.size(), "team " + name);
@@ -138,7 +154,14 @@ public final class Team implements AutoCloseable {
      * @throws ShmemException           on every member if no team slot is free
      */
     public Optional<Team> splitStrided(int start, int stride, int size) {
-        String call = "splitStrided(" + start + ", " + stride + ", " + size + ")";
+        return splitStrided(start, stride, size, TeamConfig.DEFAULT);
+    }
+
+    /** {@link #splitStrided(int, int, int)} with the new team's {@code config} (the same on every member). */
+    public Optional<Team> splitStrided(int start, int stride, int size, TeamConfig config) {
+        Args.nonNull("Team.splitStrided", "config", config);
+        String call = "splitStrided(" + start + ", " + stride + ", " + size + (config.equals(TeamConfig.DEFAULT) ? ""
+                : ", " + config) + ")";
         checkUsable("Team.splitStrided");
         checkSame(() -> "Team." + call);
         int n = layout.size();
@@ -155,7 +178,7 @@ public final class Team implements AutoCloseable {
         Team made = null;
         if (mine >= 0 && mine < size) {
             made = join(new TeamLayout(layout.worldPe(start), layout.stride() * s, size, slot[0], mine),
-                    name + "/strided(" + start + "," + s + "," + size + ")");
+                    name + "/strided(" + start + "," + s + "," + size + ")", config);
         }
         parentSync("Team." + call);
         return Optional.ofNullable(made);
@@ -169,7 +192,14 @@ public final class Team implements AutoCloseable {
      * {@link #nPes()} (OpenSHMEM's {@code shmem_team_split_2d}).
      */
     public Split2d split2d(int xRange) {
-        String call = "split2d(" + xRange + ")";
+        return split2d(xRange, TeamConfig.DEFAULT, TeamConfig.DEFAULT);
+    }
+
+    /** {@link #split2d(int)} with the configs of the row ({@code x}) and column ({@code y}) teams. */
+    public Split2d split2d(int xRange, TeamConfig xConfig, TeamConfig yConfig) {
+        Args.nonNull("Team.split2d", "xConfig", xConfig, "yConfig", yConfig);
+        String call = "split2d(" + xRange + (xConfig.equals(TeamConfig.DEFAULT) && yConfig.equals(TeamConfig.DEFAULT) ? ""
+                : ", " + xConfig + ", " + yConfig) + ")";
         checkUsable("Team.split2d");
         checkSame(() -> "Team." + call);
         if (xRange < 1) {
@@ -186,18 +216,18 @@ public final class Team implements AutoCloseable {
         int rowSize = Math.min(xr, n - rowStart);
         int colSize = (n - col + xr - 1) / xr;
         Team x = join(new TeamLayout(layout.worldPe(rowStart), layout.stride(), rowSize, slots[0], col),
-                name + "/x" + row);
+                name + "/x" + row, xConfig);
         Team y = join(new TeamLayout(layout.worldPe(col), layout.stride() * xr, colSize, slots[1], row),
-                name + "/y" + col);
+                name + "/y" + col, yConfig);
         parentSync("Team." + call);
         return new Split2d(x, y);
     }
 
-    private Team join(TeamLayout t, String teamName) {
+    private Team join(TeamLayout t, String teamName, TeamConfig teamConfig) {
         shmem.nodeBarrier().join(t.slot(), t.start(), t.stride(), t.size());
         shmem.teamSlots().take(t.slot());
         shmem.teamCreated(t);   // GPU heaps: device state and the slot's device cells (the split's closing sync follows)
-        return new Team(shmem, t, teamName, false);
+        return new Team(shmem, t, teamName, false, teamConfig);
     }
 
     private void parentSync(String call) {
@@ -426,6 +456,44 @@ public final class Team implements AutoCloseable {
     }
 
     /**
+     * Collective, strided all-to-all (OpenSHMEM's {@code shmem_alltoalls}): team PE {@code i} sends
+     * its elements {@code src[sst * (j * nelems + k)]}, {@code k < nelems}, to team PE {@code j},
+     * which stores them at {@code dest[dst * (i * nelems + k)]}. Strides count elements of
+     * {@code type}; with both 1 it is {@link #alltoall}. Each member writes its blocks straight into
+     * the others' {@code dest}, between two syncs of the team.
+     *
+     * @throws IllegalArgumentException for a stride below 1 or overlapping segments
+     */
+    public void alltoalls(SymmetricSegment dest, SymmetricSegment src, long dst, long sst, long nelems, DType type) {
+        String method = "Team.alltoalls";
+        Args.nonNull(method, "dest", dest, "src", src, "type", type);
+        Supplier<String> call = () -> method + "(dest " + dest + ", src " + src + ", dst " + dst + ", sst " + sst
+                + ", nelems " + nelems + ", " + type + ")";
+        if (dst < 1 || sst < 1) {
+            throw new IllegalArgumentException(call.get() + ": the strides dst and sst must be >= 1 (in elements)");
+        }
+        begin(method, call, null, false);
+        long size = type.byteSize();
+        long n = layout.size();
+        long count = Math.multiplyExact(n, Math.max(nelems, 0));
+        long dBytes = count == 0 ? 0 : Math.multiplyExact(Math.multiplyExact(count - 1, dst) + 1, size);
+        long sBytes = count == 0 ? 0 : Math.multiplyExact(Math.multiplyExact(count - 1, sst) + 1, size);
+        extent(call, nelems, type, layout.size());
+        long d = range(call, method, "dest", dest, dBytes);
+        long s = range(call, method, "src", src, sBytes);
+        noOverlap(call, d, dBytes, s, sBytes, false);
+        collectives().sync(layout);   // every member is in the call: no one still reads its dest
+        int me = layout.myIndex();
+        for (int k = 0; k < n && nelems > 0; k++) {
+            int j = (me + k) % (int) n;   // start at a different peer on each member
+            shmem.backend().copyStrided(layout.worldPe(j), d + me * nelems * dst * size, dst * size, shmem.myPe(),
+                    s + j * nelems * sst * size, sst * size, size, nelems);
+        }
+        shmem.backend().quiet();
+        collectives().sync(layout);
+    }
+
+    /**
      * Collective: {@code dest[k] = src_0[k] op src_1[k] op ... op src_{n-1}[k]} over the members
      * in team order, for {@code k < nelems}, on every member (an all-reduce). {@code dest == src}
      * (in place) is allowed. Integer results wrap around; FP16 and BF16 are combined in
@@ -625,6 +693,7 @@ public final class Team implements AutoCloseable {
             return;
         }
         checkSame(() -> "Team.close()");
+        shmem.closeContexts(layout);
         shmem.teamClosing();       // GPU heaps: this PE's GPU work (every stream) is done ...
         collectives().sync(layout);  // ... on every member, before the slot can go to another team
         destroyed = true;

@@ -25,6 +25,7 @@ import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.collectives.CopyCollectives;
 import org.jshmem.gpu.shim.Shim;
 import org.jshmem.spi.Backend;
+import org.jshmem.spi.BackendContext;
 import org.jshmem.spi.CollectiveContext;
 import org.jshmem.spi.Collectives;
 import org.jshmem.spi.StreamCapability;
@@ -34,8 +35,9 @@ import org.jshmem.spi.TeamLayout;
 /**
  * The heap in GPU memory: each PE allocates its heap with finegrained-alloc on its device,
  * exports it, and opens every other PE's heap through IPC, so any PE's heap is a device address
- * in this process. Host-called operations run in order on one internal stream (copy engine for
- * data, one-thread kernels for atomics); the blocking ones wait for it. The device state (peer
+ * in this process. Host-called operations run in order on a {@link GpuChannel}'s stream (copy
+ * engine for data, one-thread kernels for atomics); the blocking ones wait for it. The default
+ * channel's stream is the internal stream; each context gets a channel of its own. The device state (peer
  * table, teams) is kept here and pushed to the shim and to every loaded user module.
  */
 public final class GpuBackend implements Backend, StreamCapability {
@@ -51,9 +53,8 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final int pesOnDevice;
     private final long heapBytes;
     private final long[] peerBase;
-    private final MemorySegment stream;
-    private final Staging staging;
-    private final MemorySegment scratch;
+    private final MemorySegment stream;       // the default channel's: collectives and set-up work run on it too
+    private final GpuChannel main;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment state;
     private final List<Consumer<MemorySegment>> stateListeners = new CopyOnWriteArrayList<>();
@@ -83,9 +84,8 @@ public final class GpuBackend implements Backend, StreamCapability {
         this.pesOnDevice = pesOnDevice(boot, deviceInfo.pciAddress());
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
         this.smCopyMax = config.smCopyMaxBytes();
-        this.stream = Shim.streamCreate();
-        this.staging = new Staging();
-        this.scratch = Shim.hostAlloc(64);
+        this.main = new GpuChannel(this, Shim.streamCreate());
+        this.stream = main.stream();
         this.peerBase = new long[nPes];
         MemorySegment heap = allocateAndExchange(boot);
         this.state = arena.allocate(GpuHeapDescriptor.STATE);
@@ -179,12 +179,13 @@ public final class GpuBackend implements Backend, StreamCapability {
      * and collectives count generations from there. The slot's previous team must have no GPU work
      * left on any member ({@link #drain()} before that team's closing barrier).
      */
-    public synchronized void resetTeamCells(int slot) {
+    public void resetTeamCells(int slot) {
         long row = (long) GpuHeapDescriptor.MAX_PES * GpuHeapDescriptor.CELL;
-        Shim.memsetAsync(address(myPe, GpuHeapDescriptor.syncCell(slot, 0)), 0, row, stream);
-        Shim.memsetAsync(address(myPe, GpuHeapDescriptor.genCell(slot)), 0, GpuHeapDescriptor.CELL, stream);
-        Shim.memsetAsync(address(myPe, GpuHeapDescriptor.collCell(slot, 0)), 0, row, stream);
-        Shim.streamSynchronize(stream);
+        main.runAndSync(s -> {
+            Shim.memsetAsync(address(myPe, GpuHeapDescriptor.syncCell(slot, 0)), 0, row, s);
+            Shim.memsetAsync(address(myPe, GpuHeapDescriptor.genCell(slot)), 0, GpuHeapDescriptor.CELL, s);
+            Shim.memsetAsync(address(myPe, GpuHeapDescriptor.collCell(slot, 0)), 0, row, s);
+        });
     }
 
     /** Waits until all of this PE's GPU work (every stream) has finished; nothing after a failure. */
@@ -201,12 +202,9 @@ public final class GpuBackend implements Backend, StreamCapability {
      * After an exception the backend counts as failed ({@link #quiet()} and {@link #close()} no
      * longer wait for the device).
      */
-    public synchronized void runAndWait(Consumer<MemorySegment> work, IntUnaryOperator idle) {
+    public void runAndWait(Consumer<MemorySegment> work, IntUnaryOperator idle) {
         try {
-            work.accept(stream);
-            for (int n = 0; !Shim.streamQuery(stream, scratch); ) {
-                n = idle.applyAsInt(n);
-            }
+            main.runAndPoll(work, idle);
         } catch (RuntimeException | Error e) {
             failed = true;
             throw e;
@@ -250,8 +248,8 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     /** Copies host memory to a device address and waits: for module globals such as the device state. */
-    public synchronized void upload(MemorySegment deviceDst, MemorySegment hostSrc) {
-        toDevice(deviceDst, hostSrc, false);
+    public void upload(MemorySegment deviceDst, MemorySegment hostSrc) {
+        main.upload(deviceDst, hostSrc);
     }
 
     /** Device address of {@code offset} in {@code pe}'s heap, as this process maps it. */
@@ -290,216 +288,106 @@ public final class GpuBackend implements Backend, StreamCapability {
         return INTERNAL_SIZE;
     }
 
-    // ---------------------------------------------------------------- host-called operations
+    // ---------------------------------------------------------------- host-called operations: the default channel
 
     @Override
-    public synchronized void put(int pe, long offset, MemorySegment src) {
-        toDevice(address(pe, offset), src, false);
-    }
-
-    @Override
-    public synchronized void putNbi(int pe, long offset, MemorySegment src) {
-        toDevice(address(pe, offset), src, true);
+    public void put(int pe, long offset, MemorySegment src) {
+        main.put(pe, offset, src);
     }
 
     @Override
-    public synchronized void get(MemorySegment dst, int pe, long offset) {
-        fromDevice(dst, address(pe, offset), false);
+    public void putNbi(int pe, long offset, MemorySegment src) {
+        main.putNbi(pe, offset, src);
     }
 
     @Override
-    public synchronized void getNbi(MemorySegment dst, int pe, long offset) {
-        fromDevice(dst, address(pe, offset), true);
+    public void get(MemorySegment dst, int pe, long offset) {
+        main.get(dst, pe, offset);
     }
 
     @Override
-    public synchronized void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
-        Shim.memcpyAsync(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, stream);
-        if (!nbi) {
-            synchronize();
-        }
-    }
-
-    /**
-     * Host memory to device. A native segment goes straight to the copy engine; a Java array
-     * through the pinned staging halves (the runtime cannot read the Java heap), so it is
-     * reusable on return. {@code nbi} leaves the copies queued for {@link #quiet()}: a native
-     * source must then stay untouched until the quiet, as OpenSHMEM's put_nbi says.
-     */
-    private void toDevice(MemorySegment dst, MemorySegment src, boolean nbi) {
-        long n = src.byteSize();
-        if (src.isNative()) {
-            Shim.memcpyAsync(dst, src, n, stream);
-        } else {
-            for (long done = 0; done < n; done += Staging.HALF_BYTES) {
-                long chunk = Math.min(Staging.HALF_BYTES, n - done);
-                int h = staging.acquire();
-                MemorySegment.copy(src, done, staging.half(h), 0, chunk);
-                Shim.memcpyAsync(MemorySegment.ofAddress(dst.address() + done), staging.half(h), chunk, stream);
-                staging.submit(h, stream);
-            }
-        }
-        if (!nbi) {
-            synchronize();
-        }
-    }
-
-    /**
-     * Device to host memory. A native segment is written by the copy engine ({@code nbi}: queued,
-     * landed by {@link #quiet()}); a Java array through the staging halves, draining one while the
-     * other fills, so it is complete on return even for {@code nbi}.
-     */
-    private void fromDevice(MemorySegment dst, MemorySegment src, boolean nbi) {
-        long n = dst.byteSize();
-        if (dst.isNative()) {
-            Shim.memcpyAsync(dst, src, n, stream);
-            if (!nbi) {
-                synchronize();
-            }
-            return;
-        }
-        long chunks = (n + Staging.HALF_BYTES - 1) / Staging.HALF_BYTES;
-        int first = 0;   // the half of chunk 0; the halves alternate, so chunk c went to (first + c) % 2
-        for (long c = 0; c <= chunks; c++) {   // queue chunk c, then drain chunk c - 1 while it moves
-            if (c < chunks) {
-                long at = c * Staging.HALF_BYTES;
-                int h = staging.acquire();
-                Shim.memcpyAsync(staging.half(h), MemorySegment.ofAddress(src.address() + at),
-                        Math.min(Staging.HALF_BYTES, n - at), stream);
-                staging.submit(h, stream);
-                first = c == 0 ? h : first;
-            }
-            if (c > 0) {
-                long at = (c - 1) * Staging.HALF_BYTES;
-                int h = (int) ((first + c - 1) & 1);
-                staging.await(h);
-                MemorySegment.copy(staging.half(h), 0, dst, at, Math.min(Staging.HALF_BYTES, n - at));
-            }
-        }
-    }
-
-    /**
-     * Strided put: the elements are packed into a staging half on the host (one typed loop, or
-     * one bulk copy when the source is dense) and a kernel writes them to their strided places,
-     * reading the pinned half directly; the host packs the next half meanwhile.
-     */
-    @Override
-    public synchronized void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes,
-                                  long nelems) {
-        if (elemBytes > Staging.HALF_BYTES) {
-            Backend.super.iput(pe, offset, destPitch, src, srcPitch, elemBytes, nelems);
-            return;
-        }
-        long perChunk = Staging.HALF_BYTES / elemBytes;
-        for (long i = 0; i < nelems; i += perChunk) {
-            long count = Math.min(perChunk, nelems - i);
-            int h = staging.acquire();
-            Staging.copyStrided(src, i * srcPitch, srcPitch, staging.half(h), 0, elemBytes, elemBytes, count);
-            Shim.copyStridedAsync(address(pe, offset + i * destPitch), destPitch, staging.half(h), elemBytes, elemBytes,
-                    count, stream);
-            staging.submit(h, stream);
-        }
-        synchronize();
-    }
-
-    /** Strided get: a kernel packs the elements into a staging half, the host unpacks it while the next one fills. */
-    @Override
-    public synchronized void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes,
-                                  long nelems) {
-        if (elemBytes > Staging.HALF_BYTES) {
-            Backend.super.iget(dst, dstPitch, pe, offset, srcPitch, elemBytes, nelems);
-            return;
-        }
-        long perChunk = Staging.HALF_BYTES / elemBytes;
-        long chunks = (nelems + perChunk - 1) / perChunk;
-        int first = 0;
-        for (long c = 0; c <= chunks; c++) {   // a kernel packs chunk c, the host unpacks chunk c - 1 meanwhile
-            if (c < chunks) {
-                long i = c * perChunk;
-                int h = staging.acquire();
-                Shim.copyStridedAsync(staging.half(h), elemBytes, address(pe, offset + i * srcPitch), srcPitch, elemBytes,
-                        Math.min(perChunk, nelems - i), stream);
-                staging.submit(h, stream);
-                first = c == 0 ? h : first;
-            }
-            if (c > 0) {
-                long i = (c - 1) * perChunk;
-                int h = (int) ((first + c - 1) & 1);
-                staging.await(h);
-                Staging.copyStrided(staging.half(h), 0, elemBytes, dst, i * dstPitch, dstPitch, elemBytes,
-                        Math.min(perChunk, nelems - i));
-            }
-        }
-    }
-
-    /** Waits for everything queued on the internal stream; the staging halves are free after it. */
-    private void synchronize() {
-        Shim.streamSynchronize(stream);
-        staging.idle();
+    public void getNbi(MemorySegment dst, int pe, long offset) {
+        main.getNbi(dst, pe, offset);
     }
 
     @Override
-    public synchronized void putSignal(int pe, long offset, MemorySegment src, long sigOffset, long signal, SignalOp op,
-                                       boolean nbi) {
-        toDevice(address(pe, offset), src, true);
-        signalAsync(pe, sigOffset, signal, op);
-        if (!nbi) {
-            synchronize();
-        }
+    public void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
+        main.copy(dstPe, dstOffset, srcPe, srcOffset, bytes, nbi);
     }
 
     @Override
-    public synchronized void copySignal(int pe, long offset, int srcPe, long srcOffset, long bytes, long sigOffset,
-                                        long signal, SignalOp op, boolean nbi) {
-        Shim.putSignalAsync(address(pe, offset), address(srcPe, srcOffset), bytes, address(pe, sigOffset), signal,
-                op.code(), stream);
-        if (!nbi) {
-            synchronize();
-        }
-    }
-
-    private void signalAsync(int pe, long sigOffset, long signal, SignalOp op) {
-        Shim.putSignalAsync(address(pe, sigOffset), MemorySegment.NULL, 0, address(pe, sigOffset), signal, op.code(), stream);
+    public void copyStrided(int dstPe, long dstOffset, long dstPitch, int srcPe, long srcOffset, long srcPitch,
+                            long elemBytes, long nelems) {
+        main.copyStrided(dstPe, dstOffset, dstPitch, srcPe, srcOffset, srcPitch, elemBytes, nelems);
     }
 
     @Override
-    public synchronized void store(int pe, long offset, int width, long bits) {
-        scratch.set(JAVA_LONG, 0, bits);   // little-endian: the low `width` bytes come first
-        Shim.memcpyAsync(address(pe, offset), scratch, width, stream);
-        synchronize();
+    public void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes, long nelems) {
+        main.iput(pe, offset, destPitch, src, srcPitch, elemBytes, nelems);
     }
 
     @Override
-    public synchronized long load(int pe, long offset, int width) {
-        scratch.set(JAVA_LONG, 0, 0);
-        Shim.memcpyAsync(scratch, address(pe, offset), width, stream);
-        synchronize();
-        return scratch.get(JAVA_LONG, 0) & (width == 8 ? -1L : (1L << (8 * width)) - 1);
+    public void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes, long nelems) {
+        main.iget(dst, dstPitch, pe, offset, srcPitch, elemBytes, nelems);
     }
 
     @Override
-    public synchronized int atomicInt(AtomicOp op, int pe, long offset, int value, int comparand) {
-        Shim.amo(address(pe, offset), Integer.BYTES, op.code(), value & 0xFFFF_FFFFL, comparand & 0xFFFF_FFFFL,
-                scratch, stream);
-        return scratch.get(JAVA_INT, 0);
+    public void putSignal(int pe, long offset, MemorySegment src, long sigOffset, long signal, SignalOp op, boolean nbi) {
+        main.putSignal(pe, offset, src, sigOffset, signal, op, nbi);
     }
 
     @Override
-    public synchronized long atomicLong(AtomicOp op, int pe, long offset, long value, long comparand) {
-        Shim.amo(address(pe, offset), Long.BYTES, op.code(), value, comparand, scratch, stream);
-        return scratch.get(JAVA_LONG, 0);
+    public void copySignal(int pe, long offset, int srcPe, long srcOffset, long bytes, long sigOffset, long signal,
+                           SignalOp op, boolean nbi) {
+        main.copySignal(pe, offset, srcPe, srcOffset, bytes, sigOffset, signal, op, nbi);
+    }
+
+    @Override
+    public void store(int pe, long offset, int width, long bits) {
+        main.store(pe, offset, width, bits);
+    }
+
+    @Override
+    public long load(int pe, long offset, int width) {
+        return main.load(pe, offset, width);
+    }
+
+    @Override
+    public int atomicInt(AtomicOp op, int pe, long offset, int value, int comparand) {
+        return main.atomicInt(op, pe, offset, value, comparand);
+    }
+
+    @Override
+    public long atomicLong(AtomicOp op, int pe, long offset, long value, long comparand) {
+        return main.atomicLong(op, pe, offset, value, comparand);
     }
 
     @Override
     public void fence() {
-        // every host-called operation runs in order on one stream
+        main.fence();
     }
 
     @Override
-    public synchronized void quiet() {
-        if (!failed) {   // after a failure the stream may hold a kernel that waits forever for a dead PE
-            synchronize();
+    public void quiet() {
+        main.quiet();
+    }
+
+    /** A context's channel: a stream, staging and scratch of its own, so its quiet waits for its work alone. */
+    @Override
+    public BackendContext openContext(boolean serialized) {
+        return new GpuChannel(this, Shim.streamCreate());
+    }
+
+    @Override
+    public void closeContext(BackendContext channel) {
+        if (channel instanceof GpuChannel c && c != main) {
+            c.close();
         }
+    }
+
+    /** Whether a wait for the GPU ended in an error: then quiet and close no longer wait for queued work. */
+    boolean failed() {
+        return failed;
     }
 
     @Override
@@ -508,9 +396,8 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     @Override
-    public synchronized void clearLocal(long offset, long bytes) {
-        Shim.memsetAsync(address(myPe, offset), 0, bytes, stream);
-        synchronize();
+    public void clearLocal(long offset, long bytes) {
+        main.runAndSync(s -> Shim.memsetAsync(address(myPe, offset), 0, bytes, s));
     }
 
     // ---------------------------------------------------------------- on-stream operations
@@ -667,9 +554,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             Shim::collRelease,
             this::closePeers,
             () -> Shim.heapFree(address(myPe, 0)),
-            () -> Shim.streamDestroy(stream),
-            staging::close,
-            () -> Shim.hostFree(scratch)}) {
+            main::close}) {
             try {
                 step.run();
             } catch (RuntimeException e) {

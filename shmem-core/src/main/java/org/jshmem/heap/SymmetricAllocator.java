@@ -100,6 +100,36 @@ public final class SymmetricAllocator {
         return true;
     }
 
+    /**
+     * Resizes the live block at {@code offset} to {@code bytes} (rounded up) where it is: shrinking
+     * gives the tail back, growing takes the free block right after it. False, and nothing changed,
+     * when it cannot grow in place.
+     */
+    public boolean resizeInPlace(long offset, long bytes) {
+        Long length = live.get(offset);
+        if (length == null || bytes < 0 || bytes > capacity) {
+            return false;
+        }
+        long size = roundUp(Math.max(bytes, 1), MIN_ALIGNMENT);
+        if (size == length) {
+            return true;
+        }
+        Long next = free.get(offset + length);
+        long room = length + (next == null ? 0 : next);
+        if (size > room) {
+            return false;
+        }
+        if (next != null) {
+            free.remove(offset + length);
+        }
+        if (room > size) {
+            free.put(offset + size, room - size);
+        }
+        live.put(offset, size);
+        freeBytes += length - size;
+        return true;
+    }
+
     /** Whether {@code offset} starts a live block. */
     public boolean isLive(long offset) {
         return live.containsKey(offset);

@@ -106,6 +106,15 @@ public final class PeWatch {
         }
     }
 
+    /** Whether PE {@code pe} is running: this PE, or one that has not failed, left or closed and whose process lives. */
+    public boolean isRunning(int pe) {
+        if (pe == table.myPe()) {
+            return true;
+        }
+        int state = table.state(pe);
+        return state != STATE_FAILED && state != STATE_CLOSING && state != STATE_FINALIZED && alive(pe);
+    }
+
     private boolean alive(int pe) {
         ProcessHandle h = handles[pe];
         if (h == null) {

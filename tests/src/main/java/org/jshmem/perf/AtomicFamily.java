@@ -5,7 +5,8 @@ import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
 
 /**
- * Remote atomics, every operation of the API on int and long: latency (PE 0 alone issues them
+ * Remote atomics, every operation of the API on int and long (and fetch/set/swap on float and
+ * double): latency (PE 0 alone issues them
  * to PE 1, one after another, as the anchor's fetch-add loop) and rate (every PE issues them to
  * its right neighbour at once, then quiet and sync_all; operations of all PEs per second).
  */
@@ -13,6 +14,9 @@ public final class AtomicFamily implements BenchmarkFamily {
     /** The operations, named as OpenSHMEM's {@code shmem_atomic_*} functions. */
     public static final List<String> OPS = List.of("fetch", "set", "swap", "compare_swap", "add", "fetch_add", "inc",
             "fetch_inc", "and", "fetch_and", "or", "fetch_or", "xor", "fetch_xor");
+
+    /** The operations OpenSHMEM's extended AMOs have on float and double. */
+    public static final List<String> FP_OPS = List.of("fetch", "set", "swap");
 
     static volatile long sink;
 
@@ -37,6 +41,12 @@ public final class AtomicFamily implements BenchmarkFamily {
                         .metric(Metric.LATENCY).ops(OPS).types("int", "long")
                         .iterations(Iterations::scalar).work((c, n) -> 1)
                         .host((c, ctx) -> loop(c, ctx, false)).build(),
+                Benchmark.named("atomic_fp_latency").family(name())
+                        .summary("latency of the float and double atomics (fetch, set, swap)")
+                        .method("PE 0 issues n atomics of the kind on PE 1's word, one after another; time on PE 0 / n")
+                        .metric(Metric.LATENCY).ops(FP_OPS).types("float", "double")
+                        .iterations(Iterations::scalar).work((c, n) -> 1)
+                        .host((c, ctx) -> loop(c, ctx, false)).build(),
                 Benchmark.named("atomic_rate").family(name())
                         .summary("throughput of each atomic operation, all PEs at once")
                         .method("every PE issues n atomics of the kind on its right neighbour's counter, then quiet"
@@ -48,7 +58,11 @@ public final class AtomicFamily implements BenchmarkFamily {
 
     private static TimedLoop loop(Case c, PerfContext ctx, boolean allPes) {
         Shmem shmem = ctx.shmem();
-        Kernel k = c.type().equals("int") ? intKernel(c.op(), shmem, ctx.flags()) : longKernel(c.op(), shmem, ctx.flags());
+        Kernel k = switch (c.type()) {
+            case "int" -> intKernel(c.op(), shmem, ctx.flags());
+            case "long" -> longKernel(c.op(), shmem, ctx.flags());
+            default -> fpKernel(c.op(), c.type().equals("double"), shmem, ctx.flags());
+        };
         int target = allPes ? ctx.right() : ctx.partner();
         boolean active = allPes || ctx.root();
         return n -> {
@@ -61,6 +75,51 @@ public final class AtomicFamily implements BenchmarkFamily {
                 shmem.syncAll();
             }
             return System.nanoTime() - t0;
+        };
+    }
+
+    private static Kernel fpKernel(String op, boolean wide, Shmem s, SymmetricSegment seg) {
+        long at = PerfContext.COUNTER;
+        return switch (op + (wide ? "/double" : "/float")) {
+            case "fetch/float" -> (n, pe) -> {
+                float acc = 0;
+                for (long i = 0; i < n; i++) {
+                    acc += s.atomicFetchFloat(seg, at, pe);
+                }
+                sink = (long) acc;
+            };
+            case "set/float" -> (n, pe) -> {
+                for (long i = 0; i < n; i++) {
+                    s.atomicSetFloat(seg, at, i, pe);
+                }
+            };
+            case "swap/float" -> (n, pe) -> {
+                float acc = 0;
+                for (long i = 0; i < n; i++) {
+                    acc += s.atomicSwapFloat(seg, at, i, pe);
+                }
+                sink = (long) acc;
+            };
+            case "fetch/double" -> (n, pe) -> {
+                double acc = 0;
+                for (long i = 0; i < n; i++) {
+                    acc += s.atomicFetchDouble(seg, at, pe);
+                }
+                sink = (long) acc;
+            };
+            case "set/double" -> (n, pe) -> {
+                for (long i = 0; i < n; i++) {
+                    s.atomicSetDouble(seg, at, i, pe);
+                }
+            };
+            case "swap/double" -> (n, pe) -> {
+                double acc = 0;
+                for (long i = 0; i < n; i++) {
+                    acc += s.atomicSwapDouble(seg, at, i, pe);
+                }
+                sink = (long) acc;
+            };
+            default -> throw new IllegalArgumentException(op);
         };
     }
 

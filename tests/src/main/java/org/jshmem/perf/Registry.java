@@ -17,6 +17,7 @@ public final class Registry {
             new BandwidthFamily(),
             new LatencyFamily(),
             new AtomicFamily(),
+            new ContextFamily(),
             new SyncFamily(),
             new CollectiveFamily());
 

@@ -36,7 +36,7 @@ class PerfSmokeTest {
     /** Every benchmark the suite must have; a new one joins this list and the registry. */
     static final List<String> BENCHMARKS = List.of("put_bw", "put_bibw", "get_bw", "get_bibw", "put_nbi_bw",
             "put_nbi_bibw", "get_nbi_bw", "get_nbi_bibw", "iput_bw", "p_latency", "g_latency", "put_latency", "get_latency",
-            "put_signal_latency", "atomic_latency", "atomic_rate", "barrier_latency", "broadcast", "fcollect", "alltoall",
+            "put_signal_latency", "atomic_latency", "atomic_fp_latency", "atomic_rate", "ctx_put_rate", "barrier_latency", "broadcast", "fcollect", "alltoall",
             "reduce");
     static final List<Long> SIZES = List.of(8L, 4096L);
     static final int ITERS = 20;
