@@ -5,6 +5,8 @@
 #   gpu-run.sh classes SELECTORS...    chosen JUnit classes (--select-class ...) on the GPU backend
 #   gpu-run.sh rma                     perf on the GPU heap: host-called put/iput/get/get_nbi, device and
 #                                      on-stream put/get bandwidth (destinations verified), 2 PEs
+#   gpu-run.sh contexts                perf on the GPU heap, 2 PEs: ctx_put_rate (two threads per PE, one shared
+#                                      context vs a context each) and atomic_fp_latency beside atomic_latency
 #   gpu-run.sh torch-allocator         PyTorch with finegrained-alloc as its CUDA allocator
 #   gpu-run.sh anchors                 NVSHMEM / p2p anchors
 #   gpu-run.sh bench-coll [max [reps]] GPU collectives benchmark (GpuCollectivesBench), 2 PEs: default
@@ -71,6 +73,14 @@ case $step in
         -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.PerfMain "$@" --form "$form" \
         --progress never --csv "$out/rma-$form.csv" 2>&1 | tee -a "$out/rma.log"
     done
+    mps_stop ;;
+  contexts)
+    [ "$(gpu_count)" -lt 2 ] && mps_start
+    echo "== perf ctx_put_rate atomic_fp_latency atomic_latency, 2 PEs on $(gpu_count) GPU(s)"
+    env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=256M OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      timeout 200 mpirun -np 2 --bind-to none java --enable-native-access=ALL-UNNAMED \
+      -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.PerfMain ctx_put_rate atomic_fp_latency \
+      atomic_latency --form host -n 2000 --progress never --csv "$out/contexts.csv" "$@" 2>&1 | tee -a "$out/contexts.log"
     mps_stop ;;
   torch-allocator)
     python3 "$here/torch_allocator.py" "$here/libfinegrained_alloc_cuda.so" 2>&1 | tee "$out/torch-allocator.log" ;;

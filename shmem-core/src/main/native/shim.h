@@ -120,9 +120,14 @@ int jshmem_rt_module_unload(void *module);
 int jshmem_rt_module_function(void *module, const char *name, void **fn);
 /* Device address and size of a __device__ variable of the module (e.g. jshmem_device_state). */
 int jshmem_rt_module_global(void *module, const char *name, void **ptr, size_t *bytes);
-/* Launches `fn`; args[i] points to the value of the i-th kernel parameter. */
+/* Launches `fn`; args[i] points to the value of the i-th kernel parameter. `cooperative` != 0: a
+ * cooperative launch (every block resident at once; the caller has checked the grid fits, see
+ * jshmem_rt_func_max_blocks_per_sm). */
 int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                     unsigned shared_bytes, void *stream, void **args);
+                     unsigned shared_bytes, void *stream, void **args, int cooperative);
+/* How many blocks of `block_threads` threads with `shared_bytes` of dynamic shared memory one
+ * multiprocessor holds at once for `fn` (the occupancy calculator). */
+int jshmem_rt_func_max_blocks_per_sm(void *fn, int block_threads, unsigned shared_bytes, int *blocks);
 /* Allows launches of `fn` with up to `bytes` of dynamic shared memory (needed above 48 KiB on CUDA). */
 int jshmem_rt_func_set_max_dynamic_shared(void *fn, int bytes);
 

@@ -20,6 +20,8 @@ struct jshmem_driver_api {
   PFN_cuModuleGetFunction_v2000 moduleGetFunction;
   PFN_cuModuleGetGlobal_v3020 moduleGetGlobal;
   PFN_cuLaunchKernel_v4000 launchKernel;
+  PFN_cuLaunchCooperativeKernel_v9000 launchCooperativeKernel;
+  PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancyMaxActiveBlocksPerMultiprocessor;
   PFN_cuFuncSetAttribute_v9000 funcSetAttribute;
   PFN_cuStreamWaitValue64_v11070 streamWaitValue64;
   PFN_cuStreamWriteValue64_v11070 streamWriteValue64;

@@ -100,22 +100,41 @@ int jshmem_rt_module_global(void *module, const char *name, void **ptr, size_t *
 }
 
 int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                     unsigned shared_bytes, void *stream, void **args) {
+                     unsigned shared_bytes, void *stream, void **args, int cooperative) {
   CHECK_ARG(fn != NULL, "jshmem_rt_launch: fn is NULL");
   BIND_DEVICE();
 #if JSHMEM_IS_HIP
+  /* No module-level cooperative launch in every ROCm: the caller's occupancy check is what holds. */
+  (void)cooperative;
   GPU_TRY(hipModuleLaunchKernel((hipFunction_t)fn, gx, gy, gz, bx, by, bz, shared_bytes, (hipStream_t)stream, args,
                                 NULL));
 #else
   if (jshmem_drv() != 0) return -1;
-  CUresult r =
-      jshmem_g_drv.launchKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream, args, NULL);
+  CUresult r = cooperative
+                   ? jshmem_g_drv.launchCooperativeKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes,
+                                                          (CUstream)stream, args)
+                   : jshmem_g_drv.launchKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream,
+                                               args, NULL);
   if (r != CUDA_SUCCESS) {
     char what[200];
-    snprintf(what, sizeof what, "cuLaunchKernel(grid %ux%ux%u, block %ux%ux%u, %u bytes shared)", gx, gy, gz, bx,
-             by, bz, shared_bytes);
+    snprintf(what, sizeof what, "%s(grid %ux%ux%u, block %ux%ux%u, %u bytes shared)",
+             cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", gx, gy, gz, bx, by, bz, shared_bytes);
     return jshmem_drv_fail(what, r);
   }
+#endif
+  return 0;
+}
+
+int jshmem_rt_func_max_blocks_per_sm(void *fn, int block_threads, unsigned shared_bytes, int *blocks) {
+  CHECK_ARG(fn != NULL && blocks != NULL && block_threads > 0,
+            "jshmem_rt_func_max_blocks_per_sm: fn or blocks is NULL, or block_threads (%d) < 1", block_threads);
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  GPU_TRY(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (hipFunction_t)fn, block_threads, shared_bytes));
+#else
+  if (jshmem_drv() != 0) return -1;
+  CU_TRY("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+         jshmem_g_drv.occupancyMaxActiveBlocksPerMultiprocessor(blocks, (CUfunction)fn, block_threads, shared_bytes));
 #endif
   return 0;
 }

@@ -71,6 +71,8 @@ static void drv_load(void) {
       {"cuModuleGetFunction", (void **)&jshmem_g_drv.moduleGetFunction},
       {"cuModuleGetGlobal", (void **)&jshmem_g_drv.moduleGetGlobal},
       {"cuLaunchKernel", (void **)&jshmem_g_drv.launchKernel},
+      {"cuLaunchCooperativeKernel", (void **)&jshmem_g_drv.launchCooperativeKernel},
+      {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&jshmem_g_drv.occupancyMaxActiveBlocksPerMultiprocessor},
       {"cuFuncSetAttribute", (void **)&jshmem_g_drv.funcSetAttribute},
       {"cuStreamWaitValue64", (void **)&jshmem_g_drv.streamWaitValue64},
       {"cuStreamWriteValue64", (void **)&jshmem_g_drv.streamWriteValue64},

@@ -88,16 +88,64 @@ public sealed interface StreamOperations permits Shmem {
 
     /** Queues a barrier over all PEs: completes the stream's earlier operations, then waits for every PE's. */
     default void barrierAllOnStream(ShmemStream stream) {
-        Shmem s = (Shmem) this;
-        s.streams("barrierAllOnStream").barrierOnStream(0, stream.handle("barrierAllOnStream"));
+        StreamCapability gpu = ((Shmem) this).streams("barrierAllOnStream");
         Args.nonNull("barrierAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
+        gpu.barrierOnStream(0, stream.handle("barrierAllOnStream"));
     }
 
     /** Queues a synchronisation of all PEs (no completion of earlier puts). */
     default void syncAllOnStream(ShmemStream stream) {
-        Shmem s = (Shmem) this;
-        s.streams("syncAllOnStream").syncOnStream(0, stream.handle("syncAllOnStream"));
+        StreamCapability gpu = ((Shmem) this).streams("syncAllOnStream");
         Args.nonNull("syncAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
+        gpu.syncOnStream(0, stream.handle("syncAllOnStream"));
+    }
+
+    /**
+     * Queues a write of {@code value} to the int at byte {@code offset} of {@code dest} on PE
+     * {@code pe} (OpenSHMEM's {@code p}, on a stream: an atomic store when the stream gets there; the
+     * value is taken now).
+     */
+    default void pIntOnStream(SymmetricSegment dest, long offset, int value, int pe, ShmemStream stream) {
+        atomicOnStream("pIntOnStream", AtomicOp.SET, dest, offset, Integer.BYTES, value & 0xFFFF_FFFFL, pe, stream);
+    }
+
+    /** {@link #pIntOnStream} for a long. */
+    default void pLongOnStream(SymmetricSegment dest, long offset, long value, int pe, ShmemStream stream) {
+        atomicOnStream("pLongOnStream", AtomicOp.SET, dest, offset, Long.BYTES, value, pe, stream);
+    }
+
+    /** {@link #pIntOnStream} for a float. */
+    default void pFloatOnStream(SymmetricSegment dest, long offset, float value, int pe, ShmemStream stream) {
+        atomicOnStream("pFloatOnStream", AtomicOp.SET, dest, offset, Integer.BYTES,
+                Float.floatToRawIntBits(value) & 0xFFFF_FFFFL, pe, stream);
+    }
+
+    /** {@link #pIntOnStream} for a double. */
+    default void pDoubleOnStream(SymmetricSegment dest, long offset, double value, int pe, ShmemStream stream) {
+        atomicOnStream("pDoubleOnStream", AtomicOp.SET, dest, offset, Long.BYTES, Double.doubleToRawLongBits(value), pe,
+                stream);
+    }
+
+    /**
+     * Queues an update of the 8-byte signal at {@code signalOffset} of {@code signal} on PE {@code pe}
+     * ({@code op} SET or ADD of {@code value}), after the stream's earlier work (NVSHMEM's
+     * {@code nvshmemx_signal_op_on_stream}).
+     */
+    default void signalOpOnStream(SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe,
+                                  ShmemStream stream) {
+        Args.nonNull("signalOpOnStream", "op", op);
+        atomicOnStream("signalOpOnStream", op == SignalOp.SET ? AtomicOp.SET : AtomicOp.ADD, signal, signalOffset,
+                Long.BYTES, value, pe, stream);
+    }
+
+    private void atomicOnStream(String call, AtomicOp op, SymmetricSegment dest, long offset, int width, long value,
+                                int pe, ShmemStream stream) {
+        Args.nonNull(call, "dest", dest);
+        Shmem s = (Shmem) this;
+        StreamCapability gpu = s.streams(call);
+        Args.nonNull(call, "stream", stream);   // after the GPU check: no stream exists on a host heap
+        long at = s.target(call, dest, offset, width, pe, width);
+        gpu.atomicOnStream(op, pe, at, width, value, stream.handle(call));
     }
 
     /**

@@ -437,6 +437,11 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     @Override
+    public void atomicOnStream(AtomicOp op, int pe, long offset, int width, long value, MemorySegment onStream) {
+        Shim.amoAsync(address(pe, offset), width, op.code(), value, onStream);
+    }
+
+    @Override
     public void barrierOnStream(int teamSlot, MemorySegment onStream) {
         Shim.barrierAsync(teamSlot, onStream);
     }

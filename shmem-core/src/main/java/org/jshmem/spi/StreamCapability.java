@@ -1,6 +1,7 @@
 package org.jshmem.spi;
 
 import java.lang.foreign.MemorySegment;
+import org.jshmem.AtomicOp;
 import org.jshmem.Cmp;
 import org.jshmem.SignalOp;
 
@@ -49,6 +50,9 @@ public interface StreamCapability {
 
     /** Makes {@code stream} wait until this PE's signal at {@code sigOffset} satisfies {@code cmp value}. */
     void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment stream);
+
+    /** Enqueues a non-fetching atomic ({@code op}: SET, ADD, AND, OR, XOR) of {@code width} (4 or 8) bytes at {@code pe}'s {@code offset}. */
+    void atomicOnStream(AtomicOp op, int pe, long offset, int width, long value, MemorySegment stream);
 
     /** Queues a barrier of the team in slot {@code teamSlot}. */
     void barrierOnStream(int teamSlot, MemorySegment stream);

@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.jshmem.SymmetricSegment;
+import org.jshmem.gpu.GpuBackend;
 import org.jshmem.gpu.shim.Shim;
 
 /** A {@code __global__} function of a loaded {@link DeviceModule}, ready to launch. */
@@ -38,13 +39,62 @@ public final class Kernel {
      * once; a launch error (bad shape, too much shared memory) is a {@link org.jshmem.GpuException}.
      */
     public void launch(LaunchConfig config, Object... args) {
+        enqueue(config, false, args);
+    }
+
+    /**
+     * Queues the kernel as a collective launch (NVSHMEM's {@code nvshmemx_collective_launch}): every
+     * block is resident on the device at once (a cooperative launch), which kernels whose blocks wait
+     * for each other, or for other PEs' kernels, need. The grid may have at most
+     * {@link #maxCoResidentBlocks} blocks; the check comes before anything is queued.
+     *
+     * @throws IllegalArgumentException when the grid cannot be co-resident, naming the limit
+     */
+    public void launchCollective(LaunchConfig config, Object... args) {
+        Objects.requireNonNull(config, "launchCollective: config is null");
+        Dim3 g = config.grid();
+        Dim3 b = config.block();
+        long blocks = (long) g.x() * g.y() * g.z();
+        int threads = b.x() * b.y() * b.z();
+        int max = maxCoResidentBlocks(threads, config.sharedBytes());
+        if (blocks > max) {
+            throw new IllegalArgumentException("launchCollective(" + name + "): a grid of " + blocks + " blocks of "
+                    + threads + " threads with " + config.sharedBytes() + " bytes of dynamic shared memory cannot be"
+                    + " resident at once: this PE may have at most " + max + " (" + blocksPerMultiprocessor(threads,
+                    config.sharedBytes()) + " per multiprocessor x " + multiprocessors() + " multiprocessors). Launch"
+                    + " at most " + max + " blocks, or fewer threads or less shared memory per block.");
+        }
+        enqueue(config, true, args);
+    }
+
+    /**
+     * The most blocks of {@code blockThreads} threads with {@code sharedBytes} of dynamic shared memory
+     * that can be resident at once for this PE ({@code nvshmemx_collective_launch_query_gridsize}):
+     * blocks per multiprocessor (the occupancy calculator) times this PE's share of the multiprocessors
+     * (all of them, or an equal part when several PEs share the device).
+     */
+    public int maxCoResidentBlocks(int blockThreads, int sharedBytes) {
+        return blocksPerMultiprocessor(blockThreads, sharedBytes) * multiprocessors();
+    }
+
+    private int blocksPerMultiprocessor(int blockThreads, int sharedBytes) {
+        module.handle();
+        return Shim.maxBlocksPerMultiprocessor(function, blockThreads, sharedBytes);
+    }
+
+    private int multiprocessors() {
+        return module.shmem().unwrap(GpuBackend.class).multiprocessorsPerPe();
+    }
+
+    private void enqueue(LaunchConfig config, boolean cooperative, Object[] args) {
         module.handle();   // fails if the module was closed
         MemorySegment stream = config.stream() == null ? MemorySegment.NULL : config.stream().handle();
         Dim3 g = config.grid();
         Dim3 b = config.block();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment params = KernelArgs.pack(a, module.shmem(), name, args);
-            Shim.launch(function, g.x(), g.y(), g.z(), b.x(), b.y(), b.z(), config.sharedBytes(), stream, params, name);
+            Shim.launch(function, g.x(), g.y(), g.z(), b.x(), b.y(), b.z(), config.sharedBytes(), stream, params, name,
+                    cooperative);
         }
     }
 

@@ -62,34 +62,42 @@ public final class BandwidthFamily implements BenchmarkFamily {
         }
         l.add(Benchmark.named("iput_bw")
                 .family(name())
-                .summary("strided put bandwidth (8-byte elements), one direction")
-                .method("PE 0 issues n iputs of the size: every other 8-byte element of a local buffer to consecutive"
-                        + " elements of PE 1's destination, then quiet; time on PE 0; bytes are the elements' (compare"
-                        + " put_bw of the same size)")
+                .summary("strided put bandwidth (8-byte elements) beside a contiguous put of the same bytes, from host memory")
+                .method("PE 0 issues n iputs of the size: every other 8-byte element of a local (host) buffer to"
+                        + " consecutive elements of PE 1's destination (op iput), or n contiguous puts of the size from"
+                        + " the same buffer (op put), then quiet; time on PE 0; bytes are the elements'")
                 .metric(Metric.BANDWIDTH)
                 .sizes(SIZES)
-                .ops("iput")
+                .ops("iput", "put")
                 .types("long")
                 .iterations(Iterations::transfer)
                 .work((c, n) -> c.size())
-                .host((c, ctx) -> stridedLoop(c.size(), ctx))
+                .host((c, ctx) -> stridedLoop(c.size(), c.op().equals("iput"), ctx))
                 .build());
         return l;
     }
 
-    /** iput_bw: {@code size / 8} elements every other one from a local buffer filled as the sources are. */
-    private static TimedLoop stridedLoop(long size, PerfContext ctx) {
+    /**
+     * iput_bw: {@code size / 8} elements every other one from a local buffer filled as the sources are
+     * ({@code strided}), or the first {@code size} bytes of it in one put.
+     */
+    private static TimedLoop stridedLoop(long size, boolean strided, PerfContext ctx) {
         Shmem shmem = ctx.shmem();
         SymmetricSegment dst = ctx.dst();
         int peer = ctx.partner();
         long nelems = size / Long.BYTES;
         MemorySegment local = Arena.ofAuto().allocate(2 * size, 64).fill(PerfContext.FILL);
+        MemorySegment contiguous = local.asSlice(0, size);
         boolean active = ctx.root();
         return n -> {
             long t0 = System.nanoTime();
             if (active) {
                 for (long i = 0; i < n; i++) {
-                    shmem.iput(dst, 0, 1, local, 2, ValueLayout.JAVA_LONG, nelems, peer);
+                    if (strided) {
+                        shmem.iput(dst, 0, 1, local, 2, ValueLayout.JAVA_LONG, nelems, peer);
+                    } else {
+                        shmem.put(dst, 0, contiguous, peer);
+                    }
                 }
                 shmem.quiet();
             }

@@ -3,7 +3,7 @@ package org.jshmem.perf;
 import java.util.List;
 
 /**
- * A group of related benchmarks (bandwidth, latency, atomics, synchronisation, collectives),
+ * A group of related benchmarks (bandwidth, latency, atomics, contexts, synchronisation, collectives),
  * one class each, listed in {@link Registry}. A new family is a class implementing this and a
  * line in {@link Registry#FAMILIES}.
  */

@@ -48,7 +48,7 @@ public final class PerfMain implements Callable<Integer> {
 
     @Parameters(paramLabel = "BENCHMARK", arity = "0..*",
             description = "Benchmarks to run, in suite order: names from the list below, family names (bandwidth,"
-                    + " latency, atomic, sync, collective), or 'all'.")
+                    + " latency, atomic, context, sync, collective), or 'all'.")
     List<String> benchmarks = new ArrayList<>();
 
     @Option(names = "--list", description = "List the benchmarks with their operations and types, and exit.")

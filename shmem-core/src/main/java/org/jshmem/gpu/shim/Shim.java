@@ -99,7 +99,11 @@ public final class Shim {
     private static final MethodHandle MODULE_GLOBAL = h("jshmem_rt_module_global",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle LAUNCH = h("jshmem_rt_launch", FunctionDescriptor.of(JAVA_INT, ADDRESS,
-            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle MAX_BLOCKS_PER_SM = h("jshmem_rt_func_max_blocks_per_sm",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle AMO_ASYNC = h("jshmem_rt_amo_async", FunctionDescriptor.of(JAVA_INT, ADDRESS,
+            JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle SET_MAX_DYNAMIC_SHARED = h("jshmem_rt_func_set_max_dynamic_shared",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle RTC_COMPILE = h("jshmem_rt_rtc_compile", FunctionDescriptor.of(JAVA_INT,
@@ -500,9 +504,25 @@ public final class Shim {
     }
 
     public static void launch(MemorySegment function, int gx, int gy, int gz, int bx, int by, int bz, int sharedBytes,
-                              MemorySegment stream, MemorySegment args, String kernel) {
-        call("launch of " + kernel + " <<<(" + gx + "," + gy + "," + gz + "), (" + bx + "," + by + "," + bz + "), "
-                            + sharedBytes + ">>>", () -> (int) LAUNCH.invokeExact(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, args));
+                              MemorySegment stream, MemorySegment args, String kernel, boolean cooperative) {
+        int coop = cooperative ? 1 : 0;
+        call((cooperative ? "cooperative launch of " : "launch of ") + kernel + " <<<(" + gx + "," + gy + "," + gz
+                + "), (" + bx + "," + by + "," + bz + "), " + sharedBytes + ">>>",
+                () -> (int) LAUNCH.invokeExact(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, args, coop));
+    }
+
+    /** Blocks of {@code blockThreads} threads with {@code sharedBytes} of dynamic shared memory one multiprocessor holds at once. */
+    public static int maxBlocksPerMultiprocessor(MemorySegment function, int blockThreads, int sharedBytes) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_INT);
+            call("occupancy query", () -> (int) MAX_BLOCKS_PER_SM.invokeExact(function, blockThreads, sharedBytes, out));
+            return out.get(JAVA_INT, 0);
+        }
+    }
+
+    /** Queues a non-fetching atomic ({@code op}: SET, ADD, AND, OR, XOR) of {@code width} bytes on {@code stream}. */
+    public static void amoAsync(MemorySegment addr, int width, int op, long value, MemorySegment stream) {
+        call("atomic on stream", () -> (int) AMO_ASYNC.invokeExact(addr, width, op, value, stream));
     }
 
     public static void setMaxDynamicShared(MemorySegment function, int bytes) {

@@ -49,6 +49,18 @@ public final class DeviceModuleProgram {
             }
             """;
 
+    /** Every block arrives, then waits for all the others: ends only if the whole grid is resident at once. */
+    static final String GRID_MEET = """
+            extern "C" __global__ void grid_meet(unsigned *arrived, unsigned *met) {
+              if (threadIdx.x == 0) {
+                atomicAdd(arrived, 1u);
+                while (*(volatile unsigned *)arrived < gridDim.x) {
+                }
+                atomicAdd(met, 1u);
+              }
+            }
+            """;
+
     static final int LANES = 32;
 
     interface Call {
@@ -112,6 +124,22 @@ public final class DeviceModuleProgram {
             try (DeviceModule m = DeviceModule.compile(shmem, PLAIN, "plain.cu")) {
                 report(me, "plain.bindsState", m.bindsState());
                 report(me, "plain.out", run(shmem, m, "plain", warp, out, 500));
+            }
+
+            // a collective (cooperative) launch of the largest co-resident grid, and one block too many
+            try (DeviceModule m = DeviceModule.compile(shmem, GRID_MEET, "grid_meet.cu")) {
+                Kernel meet = m.kernel("grid_meet");
+                int max = meet.maxCoResidentBlocks(128, 0);
+                shmem.put(out, 0, new int[64], 0, 64, me);
+                shmem.quiet();
+                meet.launchCollective(LaunchConfig.of(max, 128, stream), Kernel.pointer(out, 0), Kernel.pointer(out, 4));
+                stream.synchronize();
+                int[] v = new int[2];
+                shmem.get(v, 0, 2, out, 0, me);
+                report(me, "coop.max", max);
+                report(me, "coop.met", v[0] + "," + v[1]);
+                attempt(me, "coop.tooBig", () -> meet.launchCollective(LaunchConfig.of(max + 1, 128, stream),
+                        Kernel.pointer(out, 0), Kernel.pointer(out, 4)));
             }
 
             // use after close

@@ -69,6 +69,11 @@ class DeviceModuleTest {
         // without jshmem.h there is no state to bind, and the kernel still runs
         checks.add(() -> assertEquals("false", v.get("plain.bindsState")));
         checks.add(() -> assertEquals(written(500, 0), v.get("plain.out")));
+        // a multiprocessor of any GPU jshmem supports holds at least 8 blocks of 128 threads of this kernel
+        checks.add(() -> assertTrue(Integer.parseInt(v.get("coop.max")) >= 8, v.get("coop.max")));
+        checks.add(() -> assertEquals(v.get("coop.max") + "," + v.get("coop.max"), v.get("coop.met")));
+        checks.add(() -> assertTrue(v.get("coop.tooBig").startsWith("IllegalArgumentException | "), v.get("coop.tooBig")));
+        checks.add(() -> assertTrue(v.get("coop.tooBig").contains("cannot be resident at once"), v.get("coop.tooBig")));
 
         // after close: every use that needs the module fails naming it; a second close does nothing
         checks.add(() -> assertEquals("module good.cu (closed)", v.get("closed.toString")));

@@ -31,6 +31,12 @@ class GpuStreamOpsTest {
             assertEquals(100, r.longValue(pe, "ring.signal"));
             assertEquals(0, r.longValue(pe, "ring.mismatches"));
             assertEquals("done", r.value(pe, "barriers"));
+            int left = (pe + np - 1) % np;
+            assertEquals(1000 + left, r.longValue(pe, "p.int"));
+            assertEquals(String.valueOf(left + 0.5f), r.value(pe, "p.float"));
+            assertEquals((1L << 40) + left, r.longValue(pe, "p.long"));
+            assertEquals(String.valueOf(left + 0.25), r.value(pe, "p.double"));
+            assertEquals(7 + left + 1, r.longValue(pe, "signalOp.onStream"));
         }
         assertEquals((long) np * (np + 1) / 2, r.longValue(0, "add.signal"));
     }

@@ -78,6 +78,22 @@ public final class StreamOpsProgram {
             stream.synchronize();
             shmem.barrierAll();
             report(me, "add.signal", shmem.signalFetch(sig, 8));
+            // p and signalOp on the stream: the values are taken at enqueue, written when the stream gets there
+            SymmetricSegment words = shmem.calloc(4, Long.BYTES);
+            shmem.pIntOnStream(words, 0, 1000 + me, right, stream);
+            shmem.pFloatOnStream(words, 4, me + 0.5f, right, stream);
+            shmem.pLongOnStream(words, 8, (1L << 40) + me, right, stream);
+            shmem.pDoubleOnStream(words, 16, me + 0.25, right, stream);
+            shmem.signalOpOnStream(words, 24, 7, SignalOp.SET, right, stream);
+            shmem.signalOpOnStream(words, 24, me + 1, SignalOp.ADD, right, stream);
+            shmem.barrierAllOnStream(stream);
+            stream.synchronize();
+            report(me, "p.int", shmem.gInt(words, 0, me));
+            report(me, "p.float", shmem.gFloat(words, 4, me));
+            report(me, "p.long", shmem.gLong(words, 8, me));
+            report(me, "p.double", shmem.gDouble(words, 16, me));
+            report(me, "signalOp.onStream", shmem.signalFetch(words, 24));
+            shmem.barrierAll();
             // back-to-back barriers on the stream
             for (int i = 0; i < 1000; i++) {
                 shmem.barrierAllOnStream(stream);
