@@ -150,8 +150,9 @@ final class GpuChannel implements BackendContext, AutoCloseable {
 
     /**
      * Strided put: the elements are packed into a staging half on the host (one typed loop, or
-     * one bulk copy when the source is dense) and a kernel writes them to their strided places,
-     * reading the pinned half directly; the host packs the next half meanwhile.
+     * one bulk copy when the source is dense) and go on from there while the host packs the next
+     * half: to a dense destination with the copy engine, else with a kernel that writes them to
+     * their strided places reading the pinned half directly (zero-copy reads are slower than DMA).
      */
     @Override
     public synchronized void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes,
@@ -165,14 +166,21 @@ final class GpuChannel implements BackendContext, AutoCloseable {
             long count = Math.min(perChunk, nelems - i);
             int h = staging.acquire();
             Staging.copyStrided(src, i * srcPitch, srcPitch, staging.half(h), 0, elemBytes, elemBytes, count);
-            Shim.copyStridedAsync(backend.address(pe, offset + i * destPitch), destPitch, staging.half(h), elemBytes, elemBytes,
-                    count, stream);
+            MemorySegment at = backend.address(pe, offset + i * destPitch);
+            if (destPitch == elemBytes) {
+                Shim.memcpyAsync(at, staging.half(h), count * elemBytes, stream);
+            } else {
+                Shim.copyStridedAsync(at, destPitch, staging.half(h), elemBytes, elemBytes, count, stream);
+            }
             staging.submit(h, stream);
         }
         synchronize();
     }
 
-    /** Strided get: a kernel packs the elements into a staging half, the host unpacks it while the next one fills. */
+    /**
+     * Strided get: the elements go into a staging half (the copy engine for a dense source, else a
+     * kernel that packs them), and the host unpacks it while the next one fills.
+     */
     @Override
     public synchronized void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes,
                                   long nelems) {
@@ -187,8 +195,13 @@ final class GpuChannel implements BackendContext, AutoCloseable {
             if (c < chunks) {
                 long i = c * perChunk;
                 int h = staging.acquire();
-                Shim.copyStridedAsync(staging.half(h), elemBytes, backend.address(pe, offset + i * srcPitch), srcPitch, elemBytes,
-                        Math.min(perChunk, nelems - i), stream);
+                MemorySegment from = backend.address(pe, offset + i * srcPitch);
+                long count = Math.min(perChunk, nelems - i);
+                if (srcPitch == elemBytes) {
+                    Shim.memcpyAsync(staging.half(h), from, count * elemBytes, stream);
+                } else {
+                    Shim.copyStridedAsync(staging.half(h), elemBytes, from, srcPitch, elemBytes, count, stream);
+                }
                 staging.submit(h, stream);
                 first = c == 0 ? h : first;
             }
