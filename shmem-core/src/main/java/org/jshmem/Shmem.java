@@ -258,9 +258,12 @@ public final class Shmem
     /**
      * Whether {@code segment} can be the target of remote memory access on PE {@code pe}
      * (OpenSHMEM's {@code shmem_addr_accessible}): a live segment of this PE's heap and a PE of
-     * the job that is still running. Never throws for a bad PE or segment: it answers false.
+     * the job that is still running. Answers false for a bad PE or a freed or foreign segment.
+     *
+     * @throws NullPointerException for a null {@code segment}
      */
     public boolean addrAccessible(SymmetricSegment segment, int pe) {
+        Args.nonNull("addrAccessible", "segment", segment);
         return segment != null && segment.owner() == this && !segment.isFreed() && peAccessible(pe);
     }
 
@@ -502,7 +505,7 @@ public final class Shmem
      */
     public ShmemContext createContext(ContextOption... options) {
         checkOpen("createContext");
-        return ShmemContext.open(this, null, "world", options);
+        return ShmemContext.open(this, null, options);
     }
 
     /** The context the calls on this {@link Shmem} use (OpenSHMEM's {@code SHMEM_CTX_DEFAULT}); it cannot be closed. */
@@ -529,7 +532,7 @@ public final class Shmem
     /** Closes the contexts made over {@code team} (every one for null): their team or the PE is ending. */
     void closeContexts(TeamLayout team) {
         for (ShmemContext ctx : List.copyOf(contexts)) {
-            if (team == null || team.equals(ctx.team())) {
+            if (team == null || team.equals(ctx.teamLayout())) {
                 ctx.close();
             }
         }

@@ -28,10 +28,10 @@ import org.jshmem.spi.TeamLayout;
 public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, AtomicOperations, SignalOperations {
     private final Shmem shmem;
     private final Endpoint endpoint;
-    private final TeamLayout team;   // null: world PE numbers
+    private final Team team;         // null: made by Shmem.createContext, world PE numbers
     private final Set<ContextOption> options;
 
-    ShmemContext(Shmem shmem, Endpoint endpoint, TeamLayout team, Set<ContextOption> options) {
+    ShmemContext(Shmem shmem, Endpoint endpoint, Team team, Set<ContextOption> options) {
         this.shmem = shmem;
         this.endpoint = endpoint;
         this.team = team;
@@ -39,7 +39,7 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
     }
 
     /** Makes a context over {@code team} (null: the world) with its own backend channel. */
-    static ShmemContext open(Shmem shmem, TeamLayout team, String teamName, ContextOption... options) {
+    static ShmemContext open(Shmem shmem, Team team, ContextOption... options) {
         Args.nonNull("createContext", "options", options);
         Set<ContextOption> set = EnumSet.noneOf(ContextOption.class);
         for (ContextOption o : options) {
@@ -49,7 +49,8 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
         boolean isPrivate = set.contains(ContextOption.PRIVATE);
         BackendContext channel = shmem.backend().openContext(isPrivate || set.contains(ContextOption.SERIALIZED));
         Thread owner = isPrivate && shmem.config().debug() ? Thread.currentThread() : null;
-        Endpoint endpoint = new Endpoint(shmem, channel, team, teamName, owner,
+        Endpoint endpoint = new Endpoint(shmem, channel, team == null ? null : team.layout(),
+                team == null ? "world" : team.name(), owner,
                 "this context was created PRIVATE by another thread");
         ShmemContext ctx = new ShmemContext(shmem, endpoint, team, Collections.unmodifiableSet(set));
         shmem.contextOpened(ctx);
@@ -60,8 +61,17 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
         return endpoint;
     }
 
-    TeamLayout team() {
-        return team;
+    /** The layout of the team it was made over, or null for {@link Shmem#createContext}. */
+    TeamLayout teamLayout() {
+        return team == null ? null : team.layout();
+    }
+
+    /**
+     * The team whose PE numbers the context's calls take (OpenSHMEM's {@code shmem_ctx_get_team}):
+     * the team of {@link Team#createContext}, or {@link Shmem#teamWorld()}.
+     */
+    public Team team() {
+        return team == null ? shmem.teamWorld() : team;
     }
 
     /** The options it was created with. */
@@ -112,6 +122,6 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
     @Override
     public String toString() {
         return (isDefault() ? "default context" : "context " + options) + " of " + shmem
-                + (team != null ? " over team " + team : "") + (endpoint.isClosed() ? " (closed)" : "");
+                + (team != null ? " over " + team : "") + (endpoint.isClosed() ? " (closed)" : "");
     }
 }

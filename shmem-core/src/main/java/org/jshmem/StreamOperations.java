@@ -133,6 +133,7 @@ public sealed interface StreamOperations permits Shmem {
      */
     default void signalOpOnStream(SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe,
                                   ShmemStream stream) {
+        Args.nonNull("signalOpOnStream", "signal", signal);
         Args.nonNull("signalOpOnStream", "op", op);
         atomicOnStream("signalOpOnStream", op == SignalOp.SET ? AtomicOp.SET : AtomicOp.ADD, signal, signalOffset,
                 Long.BYTES, value, pe, stream);

@@ -132,7 +132,22 @@ public final class Team implements AutoCloseable {
      */
     public ShmemContext createContext(ContextOption... options) {
         checkUsable("Team.createContext");
-        return ShmemContext.open(shmem, layout, name, options);
+        return ShmemContext.open(shmem, this, options);
+    }
+
+    /** The team's name in messages, e.g. {@code world/strided(1,1,3)}. */
+    String name() {
+        return name;
+    }
+
+    /**
+     * Team PE {@code pe}'s copy of {@code segment} as memory this process addresses directly
+     * (OpenSHMEM's {@code shmem_team_ptr}); see {@link Shmem#ptr}: empty on GPU heaps.
+     */
+    public java.util.Optional<java.lang.foreign.MemorySegment> ptr(SymmetricSegment segment, int pe) {
+        checkUsable("Team.ptr");
+        checkPe("Team.ptr", pe);
+        return shmem.ptr(segment, layout.worldPe(pe));
     }
 
     private void checkPe(String call, int pe) {

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Walks the public API of a PE (Shmem with its interfaces, Team, SymmetricSegment, ShmemStream,
+ * Walks the public API of a PE (Shmem with its interfaces, Team, ShmemContext, SymmetricSegment, ShmemStream,
  * ShmemEvent) by reflection and passes null in each reference position, every other argument
  * valid: each call must throw a {@link NullPointerException} whose message names the call and the
  * parameter, before touching memory (the segments' bytes are compared before and after).
@@ -96,7 +96,7 @@ class NullArgumentsTest {
         byte[] before = seg.local().toArray(ValueLayout.JAVA_BYTE);
         ShmemStream stream = new ShmemStream(s, null, MemorySegment.NULL);   // never reaches the GPU: nulls come first
         ShmemEvent event = new ShmemEvent(s, null, MemorySegment.NULL);
-        Object[] receivers = {s, s.teamWorld(), seg, stream, event};
+        Object[] receivers = {s, s.teamWorld(), s.createContext(), seg, stream, event};
         List<String> failures = new ArrayList<>();
         int checked = 0;
         for (Object receiver : receivers) {
@@ -167,6 +167,9 @@ class NullArgumentsTest {
         }
         if (type == ShmemEvent.class) {
             return event;
+        }
+        if (type == TeamConfig.class) {
+            return TeamConfig.DEFAULT;
         }
         if (type == Class.class) {
             return Object.class;

@@ -86,6 +86,7 @@ public final class CompletenessProgram {
             ctx.quiet();
             report(me, "ctx.options", ctx.options());
             report(me, "ctx.isDefault", ctx.isDefault());
+            report(me, "ctx.team", ctx.team() == s.teamWorld());
         }
         s.barrierAll();
         report(me, "ctx.put", Arrays.toString(getLongs(s, data, 0, 2)));
@@ -144,6 +145,8 @@ public final class CompletenessProgram {
             Team t = team.get();
             report(me, "team.config", t.config().numContexts());
             tctx = t.createContext();
+            report(me, "team.ctxTeam", tctx.team() == t);
+            report(me, "team.ptr", t.ptr(data, 0).map(MemorySegment::byteSize).orElse(-1L));
             tctx.pLong(data, 8L * t.myPe(), 100 + me, 0);   // to team PE 0 = world PE `first`
             tctx.quiet();
             report(me, "team.badPe", outcome(() -> {

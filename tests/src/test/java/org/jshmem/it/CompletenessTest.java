@@ -66,6 +66,7 @@ class CompletenessTest {
         e.put("ctx.put", Arrays.toString(new long[] {left * 10L + 1, left * 10L + 2}));
         e.put("ctx.options", "[]");
         e.put("ctx.isDefault", false);
+        e.put("ctx.team", true);
         e.put("ctx.threads", "ok");
         e.put("ctx.threadsWrong", 0);
         e.put("ctx.afterClose", "ShmemStateException");
@@ -74,6 +75,8 @@ class CompletenessTest {
         int first = n > 1 ? 1 : 0;
         if (me >= first) {
             e.put("team.config", 2);
+            e.put("team.ctxTeam", true);
+            e.put("team.ptr", gpu ? -1 : (2L * 1000 + 8) * 8);
             e.put("team.badPe", "PeOutOfRangeException");
             e.put("team.ctxAfterTeamClose", "ShmemStateException");
         }
