@@ -41,6 +41,9 @@ int jshmem_rt_device_info(int dev, char *name, int name_len, char *pci, int pci_
                           int *cc_minor, int *sm_count, size_t *total_mem);
 /* *can = 1 if `dev` can map `peer`'s memory (always 1 when dev == peer). */
 int jshmem_rt_can_access_peer(int dev, int peer, int *can);
+/* *device = the device whose memory `ptr` is (device or managed memory), or -1 for host memory and
+ * addresses the runtime does not know. */
+int jshmem_rt_pointer_device(const void *ptr, int *device);
 int jshmem_rt_device_synchronize(void);
 
 /* ---- symmetric heap (finegrained-alloc) ---- */
@@ -89,6 +92,12 @@ int jshmem_rt_memcpy_async(void *dst, const void *src, size_t n, void *stream);
 /* `height` rows of `width` bytes; rows start every dpitch / spitch bytes. */
 int jshmem_rt_memcpy2d_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                              size_t height, void *stream);
+/* Host memory only, no device work: copies n elements of `elem` bytes from src + i * src_pitch
+ * to dst + i * dst_pitch (packing strided elements into a staging buffer, or unpacking them).
+ * Called from Java as a critical function (no thread-state change, Java arrays allowed): it must
+ * stay short, never block and never call back. */
+void jshmem_rt_copy_strided_host(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t elem,
+                                 size_t n);
 
 /* ---- stream memory operations ---- */
 /* Work queued on `stream` after this waits until *addr == value (JSHMEM_CMP_EQ) or

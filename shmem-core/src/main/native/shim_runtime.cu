@@ -156,6 +156,30 @@ int jshmem_rt_device_info(int dev, char *name, int name_len, char *pci, int pci_
   return 0;
 }
 
+int jshmem_rt_pointer_device(const void *ptr, int *device) {
+  CHECK_ARG(device != NULL, "jshmem_rt_pointer_device: device is NULL");
+  *device = -1;
+#if JSHMEM_IS_HIP
+  hipPointerAttribute_t attr;
+  gpuError_t e = hipPointerGetAttributes(&attr, ptr);
+  if (e != gpuSuccess) {   /* older HIP runtimes fail for memory they do not know instead of saying "unregistered" */
+    (void)gpuGetLastError();
+    return 0;
+  }
+#if HIP_VERSION_MAJOR >= 6
+  hipMemoryType type = attr.type;
+#else
+  hipMemoryType type = attr.memoryType;
+#endif
+  if (type == hipMemoryTypeDevice || attr.isManaged) *device = attr.device;
+#else
+  cudaPointerAttributes attr;
+  GPU_TRY(cudaPointerGetAttributes(&attr, ptr));
+  if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) *device = attr.device;
+#endif
+  return 0;
+}
+
 int jshmem_rt_can_access_peer(int dev, int peer, int *can) {
   CHECK_ARG(can != NULL, "jshmem_rt_can_access_peer: can is NULL");
   if (dev == peer) {
@@ -353,6 +377,26 @@ int jshmem_rt_memcpy2d_async(void *dst, size_t dpitch, const void *src, size_t s
   BIND_DEVICE();
   GPU_TRY(gpuMemcpy2DAsync(dst, dpitch, src, spitch, width, height, gpuMemcpyDefault, (gpuStream_t)stream));
   return 0;
+}
+
+/* Inlined with a constant `e`, the memcpy becomes one load and one store per element. */
+static inline __attribute__((always_inline)) void copy_strided_fixed(char *dst, size_t dst_pitch, const char *src,
+                                                                     size_t src_pitch, size_t e, size_t n) {
+  for (size_t i = 0; i < n; i++) memcpy(dst + i * dst_pitch, src + i * src_pitch, e);
+}
+
+void jshmem_rt_copy_strided_host(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t elem,
+                                 size_t n) {
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  switch (elem) {
+    case 8: copy_strided_fixed(d, dst_pitch, s, src_pitch, 8, n); break;
+    case 4: copy_strided_fixed(d, dst_pitch, s, src_pitch, 4, n); break;
+    case 2: copy_strided_fixed(d, dst_pitch, s, src_pitch, 2, n); break;
+    case 1: copy_strided_fixed(d, dst_pitch, s, src_pitch, 1, n); break;
+    default:
+      for (size_t i = 0; i < n; i++) memcpy(d + i * dst_pitch, s + i * src_pitch, elem);
+  }
 }
 
 /* ------------------------------------------------------------------------------------------

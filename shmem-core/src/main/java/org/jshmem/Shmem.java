@@ -71,6 +71,7 @@ public final class Shmem
     private final Endpoint endpoint;          // the default context's: the calls made on this object
     private final ShmemContext defaultContext;
     private final java.util.Set<ShmemContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.List<RegisteredBuffer> registeredBuffers = new java.util.ArrayList<>();
     private volatile ThreadLevel threadLevel = ThreadLevel.MULTIPLE;
     private volatile Thread onlyThread;        // SINGLE/FUNNELED with JSHMEM_DEBUG=1: the thread that called init
     private volatile boolean closed;
@@ -270,6 +271,45 @@ public final class Shmem
     /** Whether PE {@code pe} is a PE of the job that has not failed or ended ({@code shmem_pe_accessible}). */
     public boolean peAccessible(int pe) {
         return !closed && pe >= 0 && pe < nPes && watch.isRunning(pe);
+    }
+
+    /**
+     * Registers device memory outside the symmetric heap (a buffer from {@code cudaMalloc}, a
+     * PyTorch tensor's storage: {@code MemorySegment.ofAddress(ptr).reinterpret(bytes)}) so that
+     * on-stream copies can use it as their local source or destination (NVSHMEM's
+     * {@code nvshmemx_buffer_register}). Local, not collective; GPU heaps only.
+     *
+     * @throws ShmemStateException on the host backend
+     * @throws IllegalArgumentException for memory that is empty, not device memory of this PE's
+     *         device, or overlaps the symmetric heap or a buffer registered before
+     */
+    public RegisteredBuffer registerBuffer(MemorySegment deviceMemory) {
+        Args.nonNull("registerBuffer", "deviceMemory", deviceMemory);
+        StreamCapability gpu = streams("registerBuffer");
+        if (!deviceMemory.isNative() || deviceMemory.byteSize() == 0) {
+            throw new IllegalArgumentException("registerBuffer: " + deviceMemory + " is " + (deviceMemory.isNative()
+                    ? "empty" : "Java heap memory") + "; pass the device address with its size, "
+                    + "MemorySegment.ofAddress(pointer).reinterpret(bytes)");
+        }
+        synchronized (registeredBuffers) {
+            for (RegisteredBuffer b : registeredBuffers) {
+                if (b.overlaps(deviceMemory)) {
+                    throw new IllegalArgumentException("registerBuffer: 0x" + Long.toHexString(deviceMemory.address())
+                            + " + " + deviceMemory.byteSize() + " bytes overlaps " + b + "; close that one first");
+                }
+            }
+            gpu.checkExternalBuffer("registerBuffer", deviceMemory);
+            RegisteredBuffer buffer = new RegisteredBuffer(this, deviceMemory);
+            registeredBuffers.add(buffer);
+            return buffer;
+        }
+    }
+
+    void unregisterBuffer(RegisteredBuffer buffer) {
+        synchronized (registeredBuffers) {
+            registeredBuffers.remove(buffer);
+            buffer.markUnregistered();
+        }
     }
 
     // ---------------------------------------------------------------- symmetric heap
@@ -761,6 +801,7 @@ public final class Shmem
         try {
             node.markClosing();
             closeContexts(null);
+            java.util.List.copyOf(registeredBuffers).forEach(RegisteredBuffer::close);
             backend.quiet();
             barrier.sync(ControlDescriptor.CLOSE_SLOT, 0, 1, nPes, PeWatch.CLOSE);
             node.markFinalized();

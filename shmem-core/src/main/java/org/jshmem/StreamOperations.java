@@ -7,7 +7,8 @@ import org.jshmem.spi.StreamCapability;
  * Operations queued on a GPU stream (NVSHMEM's {@code nvshmemx_*_on_stream}): they run in the
  * stream's order, after the kernels and copies queued before them, and the host does not wait.
  * Only on GPU heaps ({@code JSHMEM_BACKEND=cuda|hip}); on the host backend they throw
- * {@link ShmemStateException}. Sources and destinations are symmetric segments.
+ * {@link ShmemStateException}. Sources and destinations are symmetric segments; the local side of
+ * a put or get may also be a {@link RegisteredBuffer} (device memory outside the heap).
  */
 public sealed interface StreamOperations permits Shmem {
 
@@ -47,6 +48,36 @@ public sealed interface StreamOperations permits Shmem {
         long d = s.target("getOnStream", dest, destOffset, bytes, s.myPe());
         long f = s.target("getOnStream", src, srcOffset, bytes, pe);
         gpu.copyOnStream(s.myPe(), d, pe, f, bytes, stream.handle("getOnStream"));
+    }
+
+    /**
+     * Queues a copy of {@code bytes} of this PE's registered device buffer {@code src}
+     * ({@link Shmem#registerBuffer}) to {@code dest} on PE {@code pe}.
+     */
+    default void putOnStream(SymmetricSegment dest, long destOffset, RegisteredBuffer src, long srcOffset, long bytes,
+                             int pe, ShmemStream stream) {
+        Args.nonNull("putOnStream", "dest", dest, "src", src);
+        Shmem s = (Shmem) this;
+        StreamCapability gpu = s.streams("putOnStream");
+        Args.nonNull("putOnStream", "stream", stream);
+        long d = s.target("putOnStream", dest, destOffset, bytes, pe);
+        MemorySegment from = src.slice("putOnStream", s, srcOffset, bytes);
+        gpu.copyExternalOnStream(pe, d, from, true, bytes, stream.handle("putOnStream"));
+    }
+
+    /**
+     * Queues a copy of {@code bytes} of {@code src} on PE {@code pe} into this PE's registered
+     * device buffer {@code dest} ({@link Shmem#registerBuffer}).
+     */
+    default void getOnStream(RegisteredBuffer dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
+                             int pe, ShmemStream stream) {
+        Args.nonNull("getOnStream", "dest", dest, "src", src);
+        Shmem s = (Shmem) this;
+        StreamCapability gpu = s.streams("getOnStream");
+        Args.nonNull("getOnStream", "stream", stream);
+        long f = s.target("getOnStream", src, srcOffset, bytes, pe);
+        MemorySegment to = dest.slice("getOnStream", s, destOffset, bytes);
+        gpu.copyExternalOnStream(pe, f, to, false, bytes, stream.handle("getOnStream"));
     }
 
     /** Queues a put-with-signal: the data, then the signal update, both on PE {@code pe}. */

@@ -168,6 +168,9 @@ class NullArgumentsTest {
         if (type == ShmemEvent.class) {
             return event;
         }
+        if (type == RegisteredBuffer.class) {   // cannot be registered on a host heap: the null checks come first
+            return new RegisteredBuffer(s, MemorySegment.ofArray(new byte[64]));
+        }
         if (type == TeamConfig.class) {
             return TeamConfig.DEFAULT;
         }

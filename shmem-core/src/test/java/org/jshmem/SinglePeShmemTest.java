@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
@@ -535,6 +536,15 @@ class SinglePeShmemTest {
         b.local().fill((byte) 1);
         w.reduce(ReduceOp.SUM, DType.INT, a, b, 4);
         assertEquals(0x01010101, a.local().get(ValueLayout.JAVA_INT, 0));
+    }
+
+    @Test
+    void registerBufferNeedsAGpuHeapAndSaySo() {
+        Shmem s = start();
+        try (Arena arena = Arena.ofConfined()) {
+            ShmemStateException e = assertThrows(ShmemStateException.class, () -> s.registerBuffer(arena.allocate(64)));
+            assertTrue(e.getMessage().startsWith("registerBuffer needs the symmetric heap in GPU memory"), e.getMessage());
+        }
     }
 
     private static void assertSentinel(MemorySegment m, long from, long to) {

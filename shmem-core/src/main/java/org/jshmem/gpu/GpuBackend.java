@@ -405,8 +405,39 @@ public final class GpuBackend implements Backend, StreamCapability {
     /** Enqueues a copy between heaps: SM kernel up to the configured size, copy engine above. */
     @Override
     public void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment onStream) {
-        MemorySegment dst = address(dstPe, dstOffset);
-        MemorySegment src = address(srcPe, srcOffset);
+        copy(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, onStream);
+    }
+
+    @Override
+    public void checkExternalBuffer(String call, MemorySegment memory) {
+        long start = memory.address();
+        long end = start + memory.byteSize();
+        long heapStart = peerBase[myPe];
+        if (start < heapStart + heapBytes && heapStart < end) {
+            throw new IllegalArgumentException(call + ": 0x" + Long.toHexString(start) + " + " + memory.byteSize()
+                    + " bytes overlaps this PE's symmetric heap: use the SymmetricSegment itself");
+        }
+        for (long at : new long[] {start, end - 1}) {
+            int owner = Shim.pointerDevice(MemorySegment.ofAddress(at));
+            if (owner != device) {
+                throw new IllegalArgumentException(call + ": 0x" + Long.toHexString(at) + " is "
+                        + (owner < 0 ? "host memory or memory " + platform.toUpperCase() + " does not know"
+                                : "memory of device " + owner)
+                        + "; register device memory of this PE's device " + device + " (" + platform
+                        + "Malloc, a PyTorch tensor's data_ptr()), all " + memory.byteSize() + " bytes of it");
+            }
+        }
+    }
+
+    @Override
+    public void copyExternalOnStream(int pe, long heapOffset, MemorySegment external, boolean toHeap, long bytes,
+                                     MemorySegment onStream) {
+        MemorySegment heap = address(pe, heapOffset);
+        copy(toHeap ? heap : external, toHeap ? external : heap, bytes, onStream);
+    }
+
+    /** Small copies on the SMs (launch latency beats the copy engine's set-up), large ones on a copy engine. */
+    private void copy(MemorySegment dst, MemorySegment src, long bytes, MemorySegment onStream) {
         if (bytes <= smCopyMax) {
             Shim.copySmAsync(dst, src, bytes, smBlocks(bytes), onStream);
         } else {

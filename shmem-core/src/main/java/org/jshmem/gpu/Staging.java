@@ -1,11 +1,8 @@
 package org.jshmem.gpu;
 
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
-import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
-
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ForkJoinPool;
+import java.util.stream.IntStream;
 import org.jshmem.gpu.shim.Shim;
 
 /**
@@ -18,6 +15,10 @@ import org.jshmem.gpu.shim.Shim;
 final class Staging implements AutoCloseable {
     /** Bytes of each half. */
     static final long HALF_BYTES = 2L << 20;
+    /** Strided copies from this many packed bytes are split across threads (one core's memory bandwidth bounds them). */
+    static final long PARALLEL_MIN_BYTES = 512L << 10;
+    /** Threads a strided copy uses at most: the caller and the common pool's workers. */
+    private static final int COPY_THREADS = Math.min(4, ForkJoinPool.getCommonPoolParallelism() + 1);
 
     private final MemorySegment buffer = Shim.hostAlloc(2 * HALF_BYTES);
     private final MemorySegment[] halves = {buffer.asSlice(0, HALF_BYTES), buffer.asSlice(HALF_BYTES, HALF_BYTES)};
@@ -60,41 +61,36 @@ final class Staging implements AutoCloseable {
     /**
      * Copies {@code n} elements of {@code elem} bytes between host segments: element i from
      * {@code srcAt + i * srcPitch} to {@code dstAt + i * dstPitch} (packing into a half with
-     * {@code dstPitch == elem}, unpacking from one with {@code srcPitch == elem}).
+     * {@code dstPitch == elem}, unpacking from one with {@code srcPitch == elem}). A native loop
+     * (the typed Java loop ran at a third of the copy engine's rate, and the host's packing bounds
+     * a strided put), on up to {@link #COPY_THREADS} threads from {@link #PARALLEL_MIN_BYTES}: one
+     * core's memory bandwidth was still the limit for a source larger than the caches.
      */
     static void copyStrided(MemorySegment src, long srcAt, long srcPitch, MemorySegment dst, long dstAt, long dstPitch,
                             long elem, long n) {
+        if (n == 0) {
+            return;
+        }
         if (srcPitch == elem && dstPitch == elem) {
             MemorySegment.copy(src, srcAt, dst, dstAt, n * elem);
             return;
         }
-        switch ((int) elem) {   // typed loops: one load and one store per element, no call per element
-            case 8 -> {
-                for (long i = 0; i < n; i++) {
-                    dst.set(JAVA_LONG_UNALIGNED, dstAt + i * dstPitch, src.get(JAVA_LONG_UNALIGNED, srcAt + i * srcPitch));
-                }
-            }
-            case 4 -> {
-                for (long i = 0; i < n; i++) {
-                    dst.set(JAVA_INT_UNALIGNED, dstAt + i * dstPitch, src.get(JAVA_INT_UNALIGNED, srcAt + i * srcPitch));
-                }
-            }
-            case 2 -> {
-                for (long i = 0; i < n; i++) {
-                    dst.set(JAVA_SHORT_UNALIGNED, dstAt + i * dstPitch, src.get(JAVA_SHORT_UNALIGNED, srcAt + i * srcPitch));
-                }
-            }
-            case 1 -> {
-                for (long i = 0; i < n; i++) {
-                    dst.set(JAVA_BYTE, dstAt + i * dstPitch, src.get(JAVA_BYTE, srcAt + i * srcPitch));
-                }
-            }
-            default -> {
-                for (long i = 0; i < n; i++) {
-                    MemorySegment.copy(src, srcAt + i * srcPitch, dst, dstAt + i * dstPitch, elem);
-                }
-            }
+        MemorySegment from = src.asSlice(srcAt, (n - 1) * srcPitch + elem);   // the bounds the native loop relies on
+        MemorySegment to = dst.asSlice(dstAt, (n - 1) * dstPitch + elem);
+        int parts = (int) Math.min(COPY_THREADS, n * elem / (PARALLEL_MIN_BYTES / 2));
+        if (parts < 2) {
+            Shim.copyStridedHost(to, dstPitch, from, srcPitch, elem, n);
+            return;
         }
+        long per = (n + parts - 1) / parts;
+        IntStream.range(0, parts).parallel().forEach(part -> {
+            long first = part * per;
+            long count = Math.min(per, n - first);
+            if (count > 0) {
+                Shim.copyStridedHost(to.asSlice(first * dstPitch), dstPitch, from.asSlice(first * srcPitch), srcPitch,
+                        elem, count);
+            }
+        });
     }
 
     @Override

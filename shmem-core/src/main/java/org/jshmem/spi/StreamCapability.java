@@ -44,6 +44,22 @@ public interface StreamCapability {
     /** Queues a copy of {@code bytes} between two heaps (one of them this PE's). */
     void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment stream);
 
+    /**
+     * Checks that all of {@code memory} is device memory of this PE's device, outside the symmetric
+     * heap, for {@link org.jshmem.Shmem#registerBuffer}.
+     *
+     * @throws IllegalArgumentException naming {@code call}, what the memory is and what to pass instead
+     */
+    void checkExternalBuffer(String call, MemorySegment memory);
+
+    /**
+     * Queues a copy of {@code bytes} between {@code external} (device memory of this PE checked by
+     * {@link #checkExternalBuffer}) and {@code pe}'s heap at {@code heapOffset}: into the heap when
+     * {@code toHeap}, out of it otherwise.
+     */
+    void copyExternalOnStream(int pe, long heapOffset, MemorySegment external, boolean toHeap, long bytes,
+                              MemorySegment stream);
+
     /** Queues a copy from this PE's heap to {@code pe}'s, then the signal update on {@code pe}. */
     void putSignalOnStream(int pe, long dstOffset, long srcOffset, long bytes, long sigOffset, long signal,
                            SignalOp op, MemorySegment stream);

@@ -32,6 +32,8 @@ public final class Shim {
             JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle CAN_ACCESS_PEER = h("jshmem_rt_can_access_peer",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle POINTER_DEVICE = h("jshmem_rt_pointer_device",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle DEVICE_SYNCHRONIZE = h("jshmem_rt_device_synchronize", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle HEAP_ALLOC = h("jshmem_rt_heap_alloc", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle HEAP_FREE = h("jshmem_rt_heap_free", INT_ADDR);
@@ -109,14 +111,18 @@ public final class Shim {
     private static final MethodHandle RTC_COMPILE = h("jshmem_rt_rtc_compile", FunctionDescriptor.of(JAVA_INT,
             ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle FREE_BUFFER = h("jshmem_rt_free_buffer", FunctionDescriptor.ofVoid(ADDRESS));
+    /** Critical: a short host loop, no thread-state transition, and Java arrays may be passed. */
+    private static final MethodHandle COPY_STRIDED_HOST = h("jshmem_rt_copy_strided_host",
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            Linker.Option.critical(true));
 
     private Shim() {
     }
 
-    private static MethodHandle h(String name, FunctionDescriptor fd) {
+    private static MethodHandle h(String name, FunctionDescriptor fd, Linker.Option... options) {
         MemorySegment symbol = LIB.find(name).orElseThrow(() -> new IllegalStateException(
                 "the native shim " + ShimPlatform.chosenLibrary() + " has no function " + name + " (stale build?)"));
-        return LINKER.downcallHandle(symbol, fd);
+        return LINKER.downcallHandle(symbol, fd, options);
     }
 
     /** Turns a shim return code into an exception naming {@code call} and the shim's message. */
@@ -212,6 +218,30 @@ public final class Shim {
             MemorySegment can = a.allocate(JAVA_INT);
             call("peer access query " + device + "->" + peer, () -> (int) CAN_ACCESS_PEER.invokeExact(device, peer, can));
             return can.get(JAVA_INT, 0) != 0;
+        }
+    }
+
+    /**
+     * Copies {@code n} elements of {@code elem} bytes between host segments (native or Java
+     * arrays): element i from {@code src + i * srcPitch} to {@code dst + i * dstPitch}. The caller
+     * has checked that both ranges lie inside their segments.
+     */
+    public static void copyStridedHost(MemorySegment dst, long dstPitch, MemorySegment src, long srcPitch, long elem,
+                                       long n) {
+        try {
+            COPY_STRIDED_HOST.invokeExact(dst, dstPitch, src, srcPitch, elem, n);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The device whose memory {@code address} is (device or managed memory), or -1 for host memory. */
+    public static int pointerDevice(MemorySegment address) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment device = a.allocate(JAVA_INT);
+            call("pointer attributes of 0x" + Long.toHexString(address.address()),
+                    () -> (int) POINTER_DEVICE.invokeExact(address, device));
+            return device.get(JAVA_INT, 0);
         }
     }
 

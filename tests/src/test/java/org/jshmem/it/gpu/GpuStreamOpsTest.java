@@ -31,6 +31,10 @@ class GpuStreamOpsTest {
             assertEquals(100, r.longValue(pe, "ring.signal"));
             assertEquals(0, r.longValue(pe, "ring.mismatches"));
             assertEquals("done", r.value(pe, "barriers"));
+            assertEquals(0, r.longValue(pe, "registered.mismatches"), "registered buffer round trip on PE " + pe);
+            for (String error : new String[] {"outOfBounds", "overlap", "heap", "host", "afterClose"}) {
+                assertEquals("ok", r.value(pe, "registered." + error), "registered." + error + " on PE " + pe);
+            }
             int left = (pe + np - 1) % np;
             assertEquals(1000 + left, r.longValue(pe, "p.int"));
             assertEquals(String.valueOf(left + 0.5f), r.value(pe, "p.float"));

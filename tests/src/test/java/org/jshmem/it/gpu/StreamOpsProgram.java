@@ -2,12 +2,17 @@ package org.jshmem.it.gpu;
 
 import static org.jshmem.it.PeProgram.report;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import org.jshmem.Cmp;
+import org.jshmem.RegisteredBuffer;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemEvent;
+import org.jshmem.ShmemStateException;
 import org.jshmem.ShmemStream;
 import org.jshmem.SignalOp;
 import org.jshmem.SymmetricSegment;
+import org.jshmem.gpu.shim.Shim;
 
 /**
  * Runs on every PE of a GPU job: the on-stream operations. Each check fills buffers with a
@@ -94,12 +99,66 @@ public final class StreamOpsProgram {
             report(me, "p.double", shmem.gDouble(words, 16, me));
             report(me, "signalOp.onStream", shmem.signalFetch(words, 24));
             shmem.barrierAll();
+            registeredBuffer(shmem, stream, src, dst);
             // back-to-back barriers on the stream
             for (int i = 0; i < 1000; i++) {
                 shmem.barrierAllOnStream(stream);
             }
             stream.synchronize();
             report(me, "barriers", "done");
+        }
+    }
+
+    /**
+     * Device memory outside the heap as the local side of on-stream copies: each PE gets its left
+     * neighbour's src into a registered buffer, then puts the buffer into its right neighbour's dst,
+     * so PE p's dst ends with PE p-2's pattern. Then the registration errors.
+     */
+    private static void registeredBuffer(Shmem shmem, ShmemStream stream, SymmetricSegment src, SymmetricSegment dst) {
+        int me = shmem.myPe();
+        int n = shmem.nPes();
+        long bytes = (1 << 20) + 24;
+        int count = (int) (bytes / Long.BYTES);
+        MemorySegment device = Shim.heapAlloc(bytes + 4096);   // plain device memory, not the symmetric heap
+        try {
+            fill(shmem, src, count, me, 77);
+            shmem.barrierAll();
+            try (RegisteredBuffer buf = shmem.registerBuffer(device.reinterpret(bytes + 4096))) {
+                shmem.getOnStream(buf, 4096, src, 0, bytes, (me - 1 + n) % n, stream);
+                shmem.putOnStream(dst, 0, buf, 4096, bytes, (me + 1) % n, stream);
+                shmem.barrierAllOnStream(stream);
+                stream.synchronize();
+                report(me, "registered.mismatches", mismatches(shmem, dst, count, (me - 2 + 2 * n) % n, 77));
+                report(me, "registered.outOfBounds", thrown(IndexOutOfBoundsException.class,
+                        () -> shmem.putOnStream(dst, 0, buf, 4097, bytes, me, stream), "is outside"));
+                report(me, "registered.overlap", thrown(IllegalArgumentException.class,
+                        () -> shmem.registerBuffer(device.reinterpret(64)), "overlaps registered device buffer"));
+                report(me, "registered.heap", thrown(IllegalArgumentException.class,
+                        () -> shmem.registerBuffer(shmem.deviceAddress(src, 0).reinterpret(64)),
+                        "overlaps this PE's symmetric heap"));
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment host = arena.allocate(64);
+                    report(me, "registered.host", thrown(IllegalArgumentException.class,
+                            () -> shmem.registerBuffer(host), "is host memory"));
+                }
+                buf.close();
+                report(me, "registered.afterClose", thrown(ShmemStateException.class,
+                        () -> shmem.putOnStream(dst, 0, buf, 0, 8, me, stream), "was unregistered"));
+            }
+            shmem.barrierAll();
+        } finally {
+            Shim.heapFree(device);
+        }
+    }
+
+    /** "ok" if {@code call} throws {@code type} with a message containing {@code text}, else what happened. */
+    private static String thrown(Class<? extends RuntimeException> type, Runnable call, String text) {
+        try {
+            call.run();
+            return "returned_normally";
+        } catch (RuntimeException e) {
+            return type.isInstance(e) && e.getMessage().contains(text) ? "ok"
+                    : (e.getClass().getSimpleName() + ":" + e.getMessage()).replace(' ', '_');
         }
     }
 
