@@ -72,7 +72,8 @@ final class GpuPlatform implements GemmPlatform {
 
     @Override
     public TileShape defaultTile(GemmShape local, DType type) {
-        return variant(null).tile();
+        return kernel == GemmKernel.HOPPER ? GpuKernels.hopperTile(local, device.multiprocessorsPerPe())
+                : variant(null).tile();
     }
 
     @Override

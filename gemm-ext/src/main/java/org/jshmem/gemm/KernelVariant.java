@@ -24,14 +24,16 @@ record KernelVariant(GemmKernel kernel, TileShape tile, int stages, int threads)
      * Dynamic shared memory bytes per work-group: the portable kernel's JGEMM_PORTABLE_SMEM_BYTES, the
      * larger of its pipeline and its epilogue tiles (fp32 tile of BN + 4 floats a row, output tile of
      * BN + 8 elements a row), which share the bytes; the Hopper kernel's JGEMM_SM90_SMEM_BYTES, which
-     * keeps them apart (its producer loads the next unit while the consumers finish this one).
+     * keeps its pipeline and output tile apart (its producer loads the next unit while the consumers
+     * finish this one) and has no fp32 tile (it fixes up in registers).
      */
     int sharedBytes() {
         long bm = tile.m(), bn = tile.n(), bk = tile.k();
         long pipeline = stages * (bm * bk + bk * bn) * 2;
-        long epilogue = bm * (bn + 4) * 4 + bm * (bn + 8) * 2;
-        if (kernel == GemmKernel.HOPPER) {   // JGEMM_SM90_SMEM_BYTES: ring, tiles, mbarriers, 1024-byte alignment
-            return Math.toIntExact(pipeline + epilogue + 2L * stages * Long.BYTES + 1024);
+        long outputTile = bm * (bn + 8) * 2;
+        long epilogue = bm * (bn + 4) * 4 + outputTile;
+        if (kernel == GemmKernel.HOPPER) {   // JGEMM_SM90_SMEM_BYTES: ring, output tile, mbarriers, 1024-byte alignment
+            return Math.toIntExact(pipeline + outputTile + 2L * stages * Long.BYTES + 1024);
         }
         return Math.toIntExact(Math.max(pipeline, epilogue));
     }

@@ -2,14 +2,16 @@
  * jgemm_sm90.cu - the Hopper (sm_90a) Stream-K GEMM kernel: persistent CTAs walk the schedule
  * (jgemm.h); one producer warp loads A and B tiles with the tensor memory accelerator
  * (cp.async.bulk.tensor, 128-byte swizzle) into a JGEMM_STAGES-deep shared-memory ring guarded by
- * full/empty mbarriers; two consumer warpgroups (64 rows each) run wgmma.mma_async m64n128k16 with
- * fp32 accumulators in registers; a unit's accumulators go to an fp32 shared tile (a region of its
- * own, so the producer keeps loading the next unit meanwhile) and the shared epilogue
- * (jgemm_epilogue.h) fixes up and publishes through shared memory.
+ * full/empty mbarriers; two consumer warpgroups (64 rows each) run wgmma.mma_async m64nBNk16 with
+ * fp32 accumulators in registers. A unit's Stream-K fix-up happens in those registers (partials
+ * move through the workspace slot in the threads' own fragment layout); the finished tile is
+ * rounded into an output tile in shared memory (a region of its own, so the producer keeps
+ * loading the next unit meanwhile) and published by the shared epilogue (jgemm_epilogue.h).
  *
- * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x 128 x 64; 384 threads: warpgroup 0 = producer (one
- * thread issues), warpgroups 1-2 = consumers. Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC:
- * --gpu-architecture=sm_90a).
+ * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x 128 x 64 or 128 x 256 x 64; 384 threads: warpgroup
+ * 0 = producer (one thread issues), warpgroups 1-2 = consumers. With 256 columns a consumer holds
+ * 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the consumers
+ * take them (232). Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC: --gpu-architecture=sm_90a).
  *
  * Tensor maps (host: cuTensorMapEncodeTiled, org.jshmem.gemm.TensorMaps), both rank 2, 16-bit
  * elements (CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9 or FLOAT16 = 6), interleave NONE (0), swizzle
@@ -20,8 +22,8 @@
 #include "jgemm.h"
 #include "jgemm_epilogue.h"
 
-#if JGEMM_BM != 128 || JGEMM_BN != 128 || JGEMM_BK != 64
-#error "jgemm_sm90: built for 128 x 128 x 64 tiles"
+#if JGEMM_BM != 128 || (JGEMM_BN != 128 && JGEMM_BN != 256) || JGEMM_BK != 64
+#error "jgemm_sm90: built for 128 x 128 x 64 and 128 x 256 x 64 tiles"
 #endif
 #ifndef JGEMM_STAGES
 #define JGEMM_STAGES 3
@@ -30,11 +32,11 @@
 #define JGEMM_A_BYTES (JGEMM_BM * JGEMM_BK * 2)
 #define JGEMM_B_BYTES (JGEMM_BK * JGEMM_BN * 2)
 #define JGEMM_STAGE_BYTES (JGEMM_A_BYTES + JGEMM_B_BYTES)
-#define JGEMM_TILE_BYTES (JGEMM_BM * JGEMM_TILE_LD * 4)
 #define JGEMM_OTILE_BYTES (JGEMM_BM * JGEMM_OTILE_LD * 2)
-/* ring (1024-byte aligned: the swizzle atoms), fp32 tile, output tile, 2 x STAGES mbarriers, + alignment slack */
-#define JGEMM_SM90_SMEM_BYTES (JGEMM_STAGES * JGEMM_STAGE_BYTES + JGEMM_TILE_BYTES + JGEMM_OTILE_BYTES + \
-                               2 * JGEMM_STAGES * 8 + 1024)
+/* ring (1024-byte aligned: the swizzle atoms), output tile, 2 x STAGES mbarriers, + alignment slack */
+#define JGEMM_SM90_SMEM_BYTES (JGEMM_STAGES * JGEMM_STAGE_BYTES + JGEMM_OTILE_BYTES + 2 * JGEMM_STAGES * 8 + 1024)
+#define JGEMM_ACC (JGEMM_BN / 2) /* fp32 accumulators per consumer thread: 64 x BN over 128 threads */
+#define JGEMM_CONSUMERS 256
 #ifndef JGEMM_SM90_B_LBO
 #define JGEMM_SM90_B_LBO (64 * JGEMM_BK * 2) /* from one 64-column box of B to the next */
 #endif
@@ -80,26 +82,86 @@ JSHMEM_DEVICE_INLINE unsigned long long jgemm_desc(const void *smem, unsigned lb
          (1ull << 62);
 }
 
-JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
+/* D = A * B + (scale_d ? D : 0) for one k16 step; A K-major, B transposed (row-major k x n in
+ * shared memory). */
 #if JGEMM_DTYPE == 1
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "l"(da), "l"(db), "r"(scale_d));
+#define JGEMM_WGMMA_TYPE "bf16"
 #else
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "l"(da), "l"(db), "r"(scale_d));
+#define JGEMM_WGMMA_TYPE "f16"
 #endif
+#if JGEMM_BN == 128
+JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "l"(da), "l"(db), "r"(scale_d));
 }
+#else
+JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n256k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+               : "l"(da), "l"(db), "r"(scale_d));
+}
+#endif
 
 /* The consumer warpgroups: 256 threads, named barrier 1. */
 struct jgemm_consumer_group {
   int tid, size;
-  JSHMEM_DEVICE_INLINE jgemm_consumer_group() : tid((int)threadIdx.x - 128), size(256) {}
+  JSHMEM_DEVICE_INLINE jgemm_consumer_group() : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS) {}
   JSHMEM_DEVICE_INLINE void sync() const { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
 };
+
+/*
+ * A unit's accumulators, in registers, to the end: the Stream-K fix-up (jgemm_epilogue.h's
+ * protocol; slot element (i * 256 + thread) * 4 + e holds d[4i + e], so every access is one
+ * coalesced float4 per thread), then, for the tile's owner, the rounded tile into `otile` and
+ * the publication. Consumer thread t of warpgroup c holds the fragment of wgmma's D layout:
+ * rows 64c + 16(t / 32) + (t % 32) / 4 (+ 8), columns 8j + 2(t % 4) (+ 1).
+ */
+JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_unit &u, int w, float *d,
+                                            jgemm_t *otile, const jgemm_consumer_group &g) {
+  if (jgemm_sk_hands_over(u)) {
+    float4 *slot = (float4 *)jgemm_sk_slot(p, w);
+#pragma unroll
+    for (int i = 0; i < JGEMM_ACC / 4; i++)
+      slot[i * JGEMM_CONSUMERS + g.tid] = make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
+    jgemm_release_fence();
+    g.sync();
+    if (g.tid == 0) jgemm_sk_stamp(p, w);
+    return;
+  }
+  if (jgemm_sk_needs_partials(p, u)) {
+    for (int v = w + 1; v < p.sk_wgs; v++) {
+      if (g.tid == 0) jgemm_sk_wait(p, v);
+      g.sync();
+      jshmemi_group_acquire_fence();
+      const float4 *slot = (const float4 *)jgemm_sk_slot(p, v);
+#pragma unroll
+      for (int i = 0; i < JGEMM_ACC / 4; i++) {
+        float4 a = slot[i * JGEMM_CONSUMERS + g.tid];
+        d[4 * i] += a.x;
+        d[4 * i + 1] += a.y;
+        d[4 * i + 2] += a.z;
+        d[4 * i + 3] += a.w;
+      }
+      if (jgemm_sk_reaches_end(p, v, u.tile)) break;
+    }
+  }
+  const int c = g.tid / 128, t = g.tid % 128, lane = t % 32;
+  const int row = 64 * c + 16 * (t / 32) + lane / 4, col = 2 * (lane % 4);
+#pragma unroll
+  for (int j = 0; j < JGEMM_BN / 8; j++) {
+    *(unsigned *)(otile + row * JGEMM_OTILE_LD + 8 * j + col) =
+        jgemm_elem::store(d[4 * j]) | ((unsigned)jgemm_elem::store(d[4 * j + 1]) << 16);
+    *(unsigned *)(otile + (row + 8) * JGEMM_OTILE_LD + 8 * j + col) =
+        jgemm_elem::store(d[4 * j + 2]) | ((unsigned)jgemm_elem::store(d[4 * j + 3]) << 16);
+  }
+  g.sync();
+  jgemm_publish_tile(p, u.tile, otile, g);
+}
 
 extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     jgemm_sm90(const __grid_constant__ jgemm_params p, const __grid_constant__ jgemm_tensor_map tma_a,
@@ -107,8 +169,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
   extern __shared__ unsigned char jgemm_smem_raw[];
   unsigned char *smem = (unsigned char *)((jshmemi_addr(jgemm_smem_raw) + 1023) & ~1023ull);
   unsigned char *ring = smem;
-  float *tile = (float *)(smem + JGEMM_STAGES * JGEMM_STAGE_BYTES);
-  jgemm_t *otile = (jgemm_t *)((unsigned char *)tile + JGEMM_TILE_BYTES);
+  jgemm_t *otile = (jgemm_t *)(smem + JGEMM_STAGES * JGEMM_STAGE_BYTES);
   unsigned long long *full = (unsigned long long *)((unsigned char *)otile + JGEMM_OTILE_BYTES);
   unsigned long long *empty = full + JGEMM_STAGES;
   const int w = blockIdx.x;
@@ -124,8 +185,11 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
   __syncthreads();
 
   jgemm_unit u;
-  if (warp == 0) { /* producer */
-    if (lane == 0) {
+  if (warp < 4) { /* warpgroup 0: one producer thread */
+#if JGEMM_BN == 256
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+#endif
+    if (warp == 0 && lane == 0) {
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(&tma_a) : "memory");
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(&tma_b) : "memory");
       int s = 0;
@@ -150,18 +214,19 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     }
     return;
   }
-  if (warp < 4) return; /* the rest of warpgroup 0 has nothing to do */
+#if JGEMM_BN == 256
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+#endif
 
   /* consumers: warpgroup c = 0, 1 computes rows 64c .. 64c + 63 of the tile */
   const int c = (threadIdx.x - 128) / 128;
-  const int t = threadIdx.x % 128;
   jgemm_consumer_group g;
-  float d[64];
+  float d[JGEMM_ACC];
   int s = 0;
   unsigned phase = 0;
   for (jgemm_cursor cur(p, w); cur.next(p, u);) {
 #pragma unroll
-    for (int i = 0; i < 64; i++) d[i] = 0.f;
+    for (int i = 0; i < JGEMM_ACC; i++) d[i] = 0.f;
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
     for (int it = u.begin; it < u.end; it++) {
       jgemm_mbar_wait(&full[s], phase);
@@ -184,14 +249,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
         phase ^= 1;
       }
     }
-    /* accumulators -> fp32 tile: warp q of the warpgroup holds rows 16q .. 16q + 15 */
-    const int q = t / 32, row = 64 * c + 16 * q + lane / 4, col = 2 * (lane % 4);
-#pragma unroll
-    for (int j = 0; j < JGEMM_BN / 8; j++) {
-      *(float2 *)(tile + row * JGEMM_TILE_LD + 8 * j + col) = make_float2(d[4 * j], d[4 * j + 1]);
-      *(float2 *)(tile + (row + 8) * JGEMM_TILE_LD + 8 * j + col) = make_float2(d[4 * j + 2], d[4 * j + 3]);
-    }
-    jgemm_finish_unit(p, u, w, tile, otile, g);
+    jgemm_sm90_finish(p, u, w, d, otile, g);
   }
   jgemm_wait_arrivals(p, w, g);
 }
