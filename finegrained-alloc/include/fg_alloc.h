@@ -36,13 +36,20 @@ typedef cudaStream_t fg_stream_t;
 extern "C" {
 #endif
 
-/* PyTorch pluggable allocator: allocates `size` bytes on `device` (the current device is left
- * as it was); NULL on failure, with the reason on stderr (PyTorch has no way to ask for it).
- * The stream is not used: the memory is usable on every stream. */
+/* PyTorch pluggable allocator: `size` bytes on `device` for use on `stream` (the current device is
+ * left as it was); NULL on failure, with the reason on stderr (PyTorch has no way to ask for it).
+ * Freed blocks are cached per (device, stream, size class) and handed out again to requests on
+ * the same stream without a runtime call, as PyTorch's own caching allocator does: a block used
+ * on another stream must be synchronised with by the caller before it is freed (record_stream is
+ * not seen by a pluggable allocator). Each block is its own runtime allocation (never split), so
+ * it stays fine-grained and IPC-shareable. FG_ALLOC_CACHE=0 turns the cache off: then every free
+ * goes to the runtime, which waits for the device. */
 void *fg_malloc(ssize_t size, int device, fg_stream_t stream);
-/* Frees what fg_malloc returned. Waits for the device to be idle first (as cudaFree/hipFree do),
- * so memory still in use by queued kernels is never reused early. */
+/* Frees what fg_malloc returned: into the cache (or to the runtime with FG_ALLOC_CACHE=0). */
 void fg_free(void *ptr, ssize_t size, int device, fg_stream_t stream);
+/* Gives every cached block back to the runtime (waiting for the device, as the runtime's free
+ * does); fg_malloc also does this once, before failing, when an allocation runs out of memory. */
+void fg_empty_cache(void);
 
 /* Allocates `bytes` (> 0) of fine-grained device memory on the current device, exportable with
  * fg_export. */
@@ -65,8 +72,11 @@ int fg_unimport(void *ptr);
 const char *fg_last_error(void);
 /* "cuda" or "hip": the platform this library was built for. */
 const char *fg_platform(void);
-/* Bytes and allocations currently held through fg_malloc (what PyTorch holds); either may be NULL. */
+/* Bytes (as asked for) and allocations currently held through fg_malloc (what PyTorch holds);
+ * either may be NULL. */
 void fg_stats(size_t *live_bytes, size_t *live_allocs);
+/* Bytes and blocks in fg_malloc's cache (freed, not yet given back); either may be NULL. */
+void fg_cache_stats(size_t *cached_bytes, size_t *cached_blocks);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /*
  * fg_alloc.cu - fine-grained, IPC-shareable device memory (see include/fg_alloc.h).
- * One source: nvcc builds it for CUDA, `hipcc -x hip` for HIP.
+ * One source: nvcc builds it for CUDA, `hipcc -x hip` for HIP. The PyTorch allocator is in fg_torch.cu.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,21 +8,19 @@
 
 #include "fg_alloc.h"
 
-#include "gpu.h" /* the CUDA / HIP names shared with the jshmem shim (native/include) */
 
+#include "fg_internal.h"
+
+gpuError_t fgi::device_malloc(void **p, size_t n) {
 #if JSHMEM_IS_HIP
-/* Fine-grained: peers' and the host's accesses stay coherent while kernels run (the default,
- * coarse-grained memory is only made coherent at kernel boundaries). */
-#define FG_MALLOC_NAME "hipExtMallocWithFlags(hipDeviceMallocFinegrained)"
-static gpuError_t fg_device_malloc(void **p, size_t n) {
+  /* Fine-grained: peers' and the host's accesses stay coherent while kernels run (the default,
+   * coarse-grained memory is only made coherent at kernel boundaries). */
   return hipExtMallocWithFlags(p, n, hipDeviceMallocFinegrained);
-}
 #else
-/* Plain device memory: NVLink peers' loads, stores and system-scope atomics on it are coherent. */
-#define FG_MALLOC_NAME "cudaMalloc"
-static gpuError_t fg_device_malloc(void **p, size_t n) { return cudaMalloc(p, n); }
+  /* Plain device memory: NVLink peers' loads, stores and system-scope atomics on it are coherent. */
+  return cudaMalloc(p, n);
 #endif
-#define FG_PLATFORM JSHMEM_PLATFORM
+}
 
 static_assert(sizeof(gpuIpcMemHandle_t) <= FG_HANDLE_MAX, "FG_HANDLE_MAX too small for the IPC handle");
 
@@ -42,25 +40,17 @@ static int fg_fail_rt(const char *what, gpuError_t e) {
   return fg_fail("%s: %s (%s)", what, gpuGetErrorString(e), gpuGetErrorName(e));
 }
 
-/* Live totals of the PyTorch entry points (fg_stats), for tests and leak checks. */
-static size_t g_live_bytes, g_live_allocs;
-
 extern "C" {
 
 const char *fg_last_error(void) { return t_message; }
 
 const char *fg_platform(void) { return FG_PLATFORM; }
 
-void fg_stats(size_t *live_bytes, size_t *live_allocs) {
-  if (live_bytes) *live_bytes = __atomic_load_n(&g_live_bytes, __ATOMIC_RELAXED);
-  if (live_allocs) *live_allocs = __atomic_load_n(&g_live_allocs, __ATOMIC_RELAXED);
-}
-
 int fg_alloc_shareable(size_t bytes, void **ptr) {
   if (ptr == NULL) return fg_fail("fg_alloc_shareable: ptr is NULL");
   *ptr = NULL;
   if (bytes == 0) return fg_fail("fg_alloc_shareable: bytes is 0");
-  gpuError_t e = fg_device_malloc(ptr, bytes);
+  gpuError_t e = fgi::device_malloc(ptr, bytes);
   if (e != gpuSuccess) {
     int dev = -1;
     (void)gpuGetDevice(&dev);
@@ -115,47 +105,6 @@ int fg_unimport(void *ptr) {
   gpuError_t e = gpuIpcCloseMemHandle(ptr);
   if (e != gpuSuccess) return fg_fail_rt(FG_PLATFORM "IpcCloseMemHandle", e);
   return 0;
-}
-
-void *fg_malloc(ssize_t size, int device, fg_stream_t stream) {
-  (void)stream;
-  if (size < 0) {
-    fprintf(stderr, "fg_malloc: negative size %zd\n", size);
-    return NULL;
-  }
-  int prev = -1;
-  gpuError_t e = gpuGetDevice(&prev);
-  if (e == gpuSuccess && prev != device) e = gpuSetDevice(device);
-  void *p = NULL;
-  if (e == gpuSuccess && size > 0) e = fg_device_malloc(&p, (size_t)size);
-  if (prev >= 0 && prev != device) (void)gpuSetDevice(prev);
-  if (e != gpuSuccess) {
-    fprintf(stderr, "fg_malloc: %s of %zd bytes on device %d: %s (%s)\n", FG_MALLOC_NAME, size, device,
-            gpuGetErrorString(e), gpuGetErrorName(e));
-    return NULL;
-  }
-  if (p != NULL) {
-    __atomic_add_fetch(&g_live_bytes, (size_t)size, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&g_live_allocs, 1, __ATOMIC_RELAXED);
-  }
-  return p;
-}
-
-void fg_free(void *ptr, ssize_t size, int device, fg_stream_t stream) {
-  (void)stream;
-  if (ptr == NULL) return;
-  int prev = -1;
-  gpuError_t e = gpuGetDevice(&prev);
-  if (e == gpuSuccess && prev != device) e = gpuSetDevice(device);
-  if (e == gpuSuccess) e = gpuFree(ptr);
-  if (prev >= 0 && prev != device) (void)gpuSetDevice(prev);
-  if (e != gpuSuccess) {
-    fprintf(stderr, "fg_free: %sFree(%p) on device %d: %s (%s)\n", FG_PLATFORM, ptr, device,
-            gpuGetErrorString(e), gpuGetErrorName(e));
-    return;
-  }
-  __atomic_sub_fetch(&g_live_bytes, (size_t)(size > 0 ? size : 0), __ATOMIC_RELAXED);
-  __atomic_sub_fetch(&g_live_allocs, 1, __ATOMIC_RELAXED);
 }
 
 } /* extern "C" */

@@ -7,7 +7,8 @@
 #                                      on-stream put/get bandwidth (destinations verified), 2 PEs
 #   gpu-run.sh contexts                perf on the GPU heap, 2 PEs: ctx_put_rate (two threads per PE, one shared
 #                                      context vs a context each) and atomic_fp_latency beside atomic_latency
-#   gpu-run.sh torch-allocator         PyTorch with finegrained-alloc as its CUDA allocator
+#   gpu-run.sh torch-allocator         PyTorch with finegrained-alloc as its CUDA allocator: the matmul
+#                                      check, then a transformer-block training loop beside the default allocator
 #   gpu-run.sh anchors                 NVSHMEM / p2p anchors
 #   gpu-run.sh bench-coll [max [reps]] GPU collectives benchmark (GpuCollectivesBench), 2 PEs: default
 #                                      thresholds, then reductions always two-shot, always one-shot,
@@ -83,7 +84,9 @@ case $step in
       atomic_latency --form host -n 2000 --progress never --csv "$out/contexts.csv" "$@" 2>&1 | tee -a "$out/contexts.log"
     mps_stop ;;
   torch-allocator)
-    python3 "$here/torch_allocator.py" "$here/libfinegrained_alloc_cuda.so" 2>&1 | tee "$out/torch-allocator.log" ;;
+    python3 "$here/torch_allocator.py" "$here/libfinegrained_alloc_cuda.so" 2>&1 | tee "$out/torch-allocator.log"
+    python3 "$here/torch_training.py" "$here/libfinegrained_alloc_cuda.so" --csv "$out/torch-training.csv" "$@" 2>&1 \
+      | tee "$out/torch-training.log" ;;
   anchors)
     bash "$here/anchors/run-nvshmem.sh" 2>&1 | tee "$out/anchor-nvshmem.log"
     bash "$here/anchors/run-p2p.sh" 2>&1 | tee "$out/anchor-p2p.log" ;;

@@ -17,7 +17,8 @@ mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-s
   -DoutputDirectory="$stage" -Dmdep.stripVersion=true
 cp build/mpi/mpi.jar "$stage/"
 cp scripts/device/gpu-run.sh scripts/device/one-gpu.sh scripts/device/smoke.sh scripts/device/bench-gpu.sh scripts/device/hardening-check.sh scripts/anchor-to-csv.sh "$stage/"
-cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py "$stage/"
+cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py \
+  finegrained-alloc/examples/torch_training.py "$stage/"
 mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"
 grep -qx "/.devpack/" "$exclude" 2>/dev/null || echo "/.devpack/" >> "$exclude"
 # Our own trimmed runtime (the shared recipe's plus jdk.zipfs, which JUnit's class-path scan of a jar needs);
