@@ -24,20 +24,20 @@ final class GpuKernels {
 
     /**
      * The Hopper kernel's tile for one PE's GEMM on {@code workGroups} SMs: 128x256x64, whose
-     * accumulators reuse each loaded byte twice as often, except (a) for GEMMs of one tile row
-     * (m at most 128), where the 128x128 grid has twice the tiles to spread over the SMs, and (b)
-     * where the 128x256 grid holds 1.5 to 3 waves of tiles: Stream-K then splits most of those large
-     * tiles and their fix-up costs more than the smaller tile's lower reuse. Measured on one H100
-     * over the anchor's 12 shapes (docs/benchmarks/gemm): (a) 128x8192x8192 +33% bf16 / +22% fp16,
-     * (b) 1536x6144x8192 +14% / +14%, 1024x8192x8192 +1% / -2%; every other shape ran faster on
-     * 128x256 (by up to 13%, 8192^3). Override with --tile / JSHMEM_GEMM_TILE.
+     * accumulators reuse each loaded byte twice as often, except where the 128x256 grid holds (a)
+     * less than a third of a wave of tiles: the 128x128 grid has twice the tiles to spread over the
+     * SMs, or (b) 1.5 to 3 waves: Stream-K then splits most of those large tiles and their fix-up
+     * costs more than the smaller tile's lower reuse. Measured on one H100 (docs/benchmarks/gemm,
+     * 2026-11-25): (a) 128x8192x8192 +33% bf16 / +22% fp16 and 1000x1000x1000 0.094 ms against 0.461,
+     * (b) 1536x6144x8192 +14% / +14%, 1024x8192x8192 +1% / -2%; every other anchor shape ran faster
+     * on 128x256 (by up to 13%, 8192^3). Override with --tile / JSHMEM_GEMM_TILE.
      */
     static TileShape hopperTile(GemmShape shape, int workGroups) {
         TileShape large = HOPPER.get(0).tile();
         TileShape small = HOPPER.get(1).tile();
         long tiles = (long) ((shape.m() + large.m() - 1) / large.m()) * ((shape.n() + large.n() - 1) / large.n());
         double waves = (double) tiles / workGroups;
-        return shape.m() <= small.m() || (waves >= 1.5 && waves < 3) ? small : large;
+        return waves < 1.0 / 3 || (waves >= 1.5 && waves < 3) ? small : large;
     }
 
     static List<KernelVariant> variants(GemmKernel kernel) {
