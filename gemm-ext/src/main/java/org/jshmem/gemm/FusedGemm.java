@@ -61,8 +61,10 @@ public final class FusedGemm implements AutoCloseable {
         TileShape tile = options.tile().orElse(platform.defaultTile(local, type));
         platform.checkTile(tile);
         // one schedule on every PE (all-reduce owners wait for each other): iterations over PE 0's k, the largest
-        this.schedule = StreamKSchedule.plan(local, tile, platform.workGroups(options), options.groupM(), options.split(),
-                layout.local(0).k());
+        int grid = platform.workGroups(options);
+        StreamKSchedule.Split split = options.split() == StreamKSchedule.Split.AUTO
+                ? platform.autoSplit(local, tile, grid) : options.split();
+        this.schedule = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k());
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
             GemmShape l = layout.local(pe);

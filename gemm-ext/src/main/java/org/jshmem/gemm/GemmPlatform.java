@@ -19,6 +19,11 @@ interface GemmPlatform {
     /** The tile the chosen kernel uses for this PE's shape when none is given. */
     TileShape defaultTile(GemmShape local, DType type);
 
+    /** The Stream-K split when the options leave it to the library ({@link StreamKSchedule.Split#AUTO}). */
+    default StreamKSchedule.Split autoSplit(GemmShape local, TileShape tile, int workGroups) {
+        return StreamKSchedule.Split.AUTO;
+    }
+
     /** Throws a clear error when the chosen kernel cannot run {@code tile}. */
     void checkTile(TileShape tile);
 

@@ -24,20 +24,42 @@ final class GpuKernels {
 
     /**
      * The Hopper kernel's tile for one PE's GEMM on {@code workGroups} SMs: 128x256x64, whose
-     * accumulators reuse each loaded byte twice as often, except where the 128x256 grid holds (a)
-     * less than a third of a wave of tiles: the 128x128 grid has twice the tiles to spread over the
-     * SMs, or (b) 1.5 to 3 waves: Stream-K then splits most of those large tiles and their fix-up
-     * costs more than the smaller tile's lower reuse. Measured on one H100 (docs/benchmarks/gemm,
-     * 2026-11-25): (a) 128x8192x8192 +33% bf16 / +22% fp16 and 1000x1000x1000 0.094 ms against 0.461,
-     * (b) 1536x6144x8192 +14% / +14%, 1024x8192x8192 +1% / -2%; every other anchor shape ran faster
-     * on 128x256 (by up to 13%, 8192^3). Override with --tile / JSHMEM_GEMM_TILE.
+     * accumulators reuse each loaded byte twice as often, unless the 128x256 grid holds less than a
+     * third of a wave of tiles: then 128x128 gives twice the tiles to spread over the SMs. Measured
+     * on one H100 (docs/benchmarks/gemm, 2026-11-25, data-parallel): 128x256 ahead on 11 of the
+     * anchor's 12 shapes (by 4-17%; 1536x6144x8192 level, -2%), 128x128 ahead on 128x8192x8192 (289
+     * TFLOP/s against 145) and 1000x1000x1000. Override with --tile / JSHMEM_GEMM_TILE.
      */
     static TileShape hopperTile(GemmShape shape, int workGroups) {
         TileShape large = HOPPER.get(0).tile();
         TileShape small = HOPPER.get(1).tile();
-        long tiles = (long) ((shape.m() + large.m() - 1) / large.m()) * ((shape.n() + large.n() - 1) / large.n());
-        double waves = (double) tiles / workGroups;
-        return waves < 1.0 / 3 || (waves >= 1.5 && waves < 3) ? small : large;
+        return waves(shape, large, workGroups) < 1.0 / 3 ? small : large;
+    }
+
+    /**
+     * The Hopper kernel's split when none is asked for: data-parallel, unless its last wave leaves
+     * more than a tenth of the work-groups' tile slots idle and the Stream-K part that
+     * {@link StreamKSchedule.Split#AUTO} would make (the last partial wave plus one full wave) is at
+     * most a fifth of the tiles. Stream-K ranges start at a different k on every work-group, so they
+     * share no A or B loads in L2: on one H100 (2026-11-25), 1024x8192x8192 (all 256 tiles split)
+     * ran at 390 TFLOP/s against 737 data-parallel, 3840x3840x4096 (41% split, 0.85 of the last
+     * wave busy) at 529 against 633; of the anchor's shapes only 5120x5120x2048 (17.5% split, 0.87)
+     * was faster split, 619 against 581. Override with --split / JSHMEM_GEMM_SPLIT.
+     */
+    static StreamKSchedule.Split hopperSplit(GemmShape shape, TileShape tile, int workGroups) {
+        long tiles = tiles(shape, tile);
+        long slots = (tiles + workGroups - 1) / workGroups * workGroups;
+        long split = tiles % workGroups == 0 ? 0 : Math.min(tiles, tiles % workGroups + workGroups);
+        boolean lastWaveIdle = tiles < 0.9 * slots;
+        return lastWaveIdle && split <= 0.2 * tiles ? StreamKSchedule.Split.AUTO : StreamKSchedule.Split.DATA_PARALLEL;
+    }
+
+    private static long tiles(GemmShape shape, TileShape tile) {
+        return (long) ((shape.m() + tile.m() - 1) / tile.m()) * ((shape.n() + tile.n() - 1) / tile.n());
+    }
+
+    private static double waves(GemmShape shape, TileShape tile, int workGroups) {
+        return (double) tiles(shape, tile) / workGroups;
     }
 
     static List<KernelVariant> variants(GemmKernel kernel) {

@@ -77,6 +77,12 @@ final class GpuPlatform implements GemmPlatform {
     }
 
     @Override
+    public StreamKSchedule.Split autoSplit(GemmShape local, TileShape tile, int workGroups) {
+        return kernel == GemmKernel.HOPPER ? GpuKernels.hopperSplit(local, tile, workGroups)
+                : StreamKSchedule.Split.AUTO;
+    }
+
+    @Override
     public void checkTile(TileShape tile) {
         for (KernelVariant v : GpuKernels.variants(kernel)) {
             if (v.tile().equals(tile)) {

@@ -32,7 +32,12 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
 
     /** How the split is chosen. */
     public enum Split {
-        /** The heuristic of {@link #plan}: data-parallel waves, the last partial wave plus one full wave split. */
+        /**
+         * The library's choice: on the Hopper kernel {@code GpuKernels.hopperSplit} (data-parallel
+         * unless a small split part fills an idle last wave), elsewhere, and whenever it is given to
+         * {@link #plan}, the heuristic there: data-parallel waves, the last partial wave plus one
+         * full wave split.
+         */
         AUTO,
         /** Every tile data-parallel (classic persistent GEMM). */
         DATA_PARALLEL,

@@ -2,23 +2,32 @@ package org.jshmem.gemm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.jshmem.gemm.StreamKSchedule.Split;
 import org.junit.jupiter.api.Test;
 
-/** The Hopper tile heuristic on the anchor's shapes (and 1000^3), with an H100's 132 SMs (see GpuKernels.hopperTile). */
+/** The Hopper tile and split heuristics on the anchor's shapes (and 1000^3), with an H100's 132 SMs. */
 class GpuKernelsTest {
     private static final TileShape LARGE = new TileShape(128, 256, 64);
     private static final TileShape SMALL = new TileShape(128, 128, 64);
 
     @Test
-    void largeTileExceptBelowAThirdOfAWaveAndFromOneAndAHalfToThreeWaves() {
+    void largeTileUnlessLessThanAThirdOfAWave() {
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 8192, 8192), 132));     // 2048 tiles
-        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(3840, 3840, 4096), 132));     // 450 tiles: 3.4 waves
-        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(512, 8192, 8192), 132));      // 128 tiles: 0.97 waves
-        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(1536, 6144, 8192), 132));     // 288 tiles: 2.2 waves
-        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(1024, 8192, 8192), 132));     // 256 tiles: 1.9 waves
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(1536, 6144, 8192), 132));     // 288 tiles
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(2048, 2048, 2048), 132));     // 128 tiles: 0.97 waves
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(512, 8192, 8192), 132));      // 128 tiles
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 132));      // 32 tiles: 0.24 waves
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(1000, 1000, 1000), 132));     // 32 tiles
-        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(2048, 2048, 2048), 132));     // 64 tiles: 0.48 waves
-        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(1536, 6144, 8192), 66));      // half the SMs: 4.4 waves
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 64));       // half a wave of 64
+    }
+
+    @Test
+    void dataParallelUnlessTheLastWaveIsEmptyAndTheSplitPartSmall() {
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(8192, 8192, 8192), LARGE, 132));
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1024, 8192, 8192), LARGE, 132));
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(3840, 3840, 4096), LARGE, 132));
+        assertEquals(Split.AUTO, GpuKernels.hopperSplit(new GemmShape(5120, 5120, 2048), LARGE, 132));  // 800 tiles
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(128, 8192, 8192), SMALL, 132));
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1024, 1024, 1024), LARGE, 132));
     }
 }

@@ -37,6 +37,9 @@
 #define JGEMM_SM90_SMEM_BYTES (JGEMM_STAGES * JGEMM_STAGE_BYTES + JGEMM_OTILE_BYTES + 2 * JGEMM_STAGES * 8 + 1024)
 #define JGEMM_ACC (JGEMM_BN / 2) /* fp32 accumulators per consumer thread: 64 x BN over 128 threads */
 #define JGEMM_CONSUMERS 256
+#ifndef JGEMM_SM90_INFLIGHT
+#define JGEMM_SM90_INFLIGHT 0 /* 1: one wgmma group in flight across stages (an experiment: see the main loop) */
+#endif
 #ifndef JGEMM_SM90_B_LBO
 #define JGEMM_SM90_B_LBO (64 * JGEMM_BK * 2) /* from one 64-column box of B to the next */
 #endif
@@ -228,6 +231,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
 #pragma unroll
     for (int i = 0; i < JGEMM_ACC; i++) d[i] = 0.f;
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#if JGEMM_SM90_INFLIGHT
+    int prev = -1; /* the stage whose products may still be in flight */
+#endif
     for (int it = u.begin; it < u.end; it++) {
       jgemm_mbar_wait(&full[s], phase);
       const unsigned char *a = ring + s * JGEMM_STAGE_BYTES + c * 64 * (JGEMM_BK * 2);
@@ -239,16 +245,27 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
         jgemm_wgmma(d, da, db, 1);
       }
       asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#if JGEMM_SM90_INFLIGHT
+      /* keep this stage's products in flight: wait only for the previous stage's, then release it */
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+      if (prev >= 0 && lane == 0) jgemm_mbar_arrive(&empty[prev]);
+      prev = s;
+#else
       /* wait for this stage's products before handing its slot back: with 3 stages, keeping one
-       * group in flight (wait_group 1) delays each release by an iteration and measured slower
-       * (454 against 611 TFLOP/s at 8192^3 bf16 on an H100) */
+       * group in flight (JGEMM_SM90_INFLIGHT=1) delays each release by an iteration and measured
+       * slower (454 against 611 TFLOP/s at 8192^3 bf16 on an H100, 128x128 tiles) */
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
       if (lane == 0) jgemm_mbar_arrive(&empty[s]);
+#endif
       if (++s == JGEMM_STAGES) {
         s = 0;
         phase ^= 1;
       }
     }
+#if JGEMM_SM90_INFLIGHT
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    if (prev >= 0 && lane == 0) jgemm_mbar_arrive(&empty[prev]);
+#endif
     jgemm_sm90_finish(p, u, w, d, otile, g);
   }
   jgemm_wait_arrivals(p, w, g);
