@@ -159,7 +159,7 @@ public final class Shmem
                 backend.close();
             }
             if (node != null) {
-                node.markFailed();
+                node.markFailed(e);
                 node.close();
             }
             throw e;
@@ -806,7 +806,7 @@ public final class Shmem
             barrier.sync(ControlDescriptor.CLOSE_SLOT, 0, 1, nPes, PeWatch.CLOSE);
             node.markFinalized();
         } catch (RuntimeException e) {
-            node.markFailed();
+            node.markFailed(e);
             failure = e;
         }
         closed = true;

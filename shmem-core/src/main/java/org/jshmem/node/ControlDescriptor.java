@@ -39,6 +39,8 @@ public final class ControlDescriptor {
     public static final int STATE_FAILED = 3;
     /** In {@code close()}: waiting for the others to close too. */
     public static final int STATE_CLOSING = 4;
+    /** Stopped because other PEs failed ({@link org.jshmem.PeFailedException}): a consequence, not a cause. */
+    public static final int STATE_FAILED_AFTER_PEERS = 5;
 
     /** Teams that can exist at once (team slot 0 is the world team, 1 the node team). */
     public static final int MAX_TEAMS = 64;

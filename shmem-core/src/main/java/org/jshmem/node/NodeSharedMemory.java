@@ -21,6 +21,7 @@ import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jshmem.BootstrapException;
+import org.jshmem.PeFailedException;
 import org.jshmem.bootstrap.Bootstrap;
 
 /**
@@ -223,9 +224,13 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     }
 
     private void markFailedIfRunning() {
+        markIfRunning(STATE_FAILED);
+    }
+
+    private void markIfRunning(int failedState) {
         int state = (int) INT.getAcquire(mapping, slot(myPe) + SLOT_STATE);
         if (state == STATE_RUNNING || state == STATE_CLOSING) {
-            INT.setRelease(mapping, slot(myPe) + SLOT_STATE, STATE_FAILED);
+            INT.setRelease(mapping, slot(myPe) + SLOT_STATE, failedState);
         }
     }
 
@@ -242,6 +247,14 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     /** Marks this PE failed: peers waiting for it stop with an error naming it. */
     public void markFailed() {
         markFailedIfRunning();
+    }
+
+    /**
+     * Marks this PE failed because of {@code cause}: after a {@link PeFailedException} as stopped
+     * after its peers (so that the others name the PE that failed first, not this one), else as failed.
+     */
+    public void markFailed(Throwable cause) {
+        markIfRunning(cause instanceof PeFailedException ? STATE_FAILED_AFTER_PEERS : STATE_FAILED);
     }
 
     /** The whole mapping (control block and heaps). */

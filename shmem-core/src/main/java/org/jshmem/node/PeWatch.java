@@ -2,6 +2,7 @@ package org.jshmem.node;
 
 import static org.jshmem.node.ControlDescriptor.STATE_CLOSING;
 import static org.jshmem.node.ControlDescriptor.STATE_FAILED;
+import static org.jshmem.node.ControlDescriptor.STATE_FAILED_AFTER_PEERS;
 import static org.jshmem.node.ControlDescriptor.STATE_FINALIZED;
 
 import java.util.ArrayList;
@@ -65,7 +66,9 @@ public final class PeWatch {
      * Checks every other PE now; throws {@link PeFailedException} naming the PEs that are gone.
      * A PE that is closing or has closed counts as gone only when seen so twice in a row, so that
      * a wait its last write completes is not reported; while this PE itself closes
-     * ({@code waitingIn} is {@link #CLOSE}), closing and closed PEs are expected.
+     * ({@code waitingIn} is {@link #CLOSE}), closing and closed PEs are expected. PEs that stopped
+     * only because others failed are named only when no other cause is left to name: a survivor
+     * slow to look must still name the PE that failed first.
      */
     public void checkNow(String waitingIn) {
         checkNow(waitingIn, 0, 1, table.nPes());
@@ -76,6 +79,7 @@ public final class PeWatch {
         boolean inClose = CLOSE.equals(waitingIn);
         List<Integer> dead = new ArrayList<>();
         List<String> why = new ArrayList<>();
+        List<Integer> after = new ArrayList<>();
         for (int i = 0, pe = start; i < size; i++, pe += stride) {
             if (pe == table.myPe()) {
                 continue;
@@ -83,6 +87,10 @@ public final class PeWatch {
             int state = table.state(pe);
             boolean leaving = state == STATE_CLOSING || state == STATE_FINALIZED;
             String reason = null;
+            if (state == STATE_FAILED_AFTER_PEERS) {
+                after.add(pe);
+                continue;
+            }
             if (state == STATE_FAILED) {
                 reason = "exited with an error";
             } else if (leaving && !inClose) {
@@ -99,6 +107,12 @@ public final class PeWatch {
                 why.add("PE " + pe + " " + reason);
             }
         }
+        if (dead.isEmpty()) {
+            for (int pe : after) {
+                dead.add(pe);
+                why.add("PE " + pe + " stopped after other PEs failed");
+            }
+        }
         if (!dead.isEmpty()) {
             throw new PeFailedException(String.join("; ", why) + ", while PE " + table.myPe() + " was waiting in "
                     + waitingIn + ". The job cannot continue: stop it and look at the output of "
@@ -112,7 +126,8 @@ public final class PeWatch {
             return true;
         }
         int state = table.state(pe);
-        return state != STATE_FAILED && state != STATE_CLOSING && state != STATE_FINALIZED && alive(pe);
+        return state != STATE_FAILED && state != STATE_FAILED_AFTER_PEERS && state != STATE_CLOSING
+                && state != STATE_FINALIZED && alive(pe);
     }
 
     private boolean alive(int pe) {
