@@ -19,7 +19,7 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_GEMM_TILE}</td><td>per kernel</td><td>output tile and K-step, {@code MxNxK}</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_WORKGROUPS}</td><td>0</td><td>persistent work-groups (0: one per SM of this PE's
  *     share of its GPU; 4 on the CPU)</td></tr>
- * <tr><td>{@code JSHMEM_GEMM_SPLIT}</td><td>auto</td><td>{@code auto}, {@code data_parallel} or
+ * <tr><td>{@code JSHMEM_GEMM_SPLIT}</td><td>auto</td><td>{@code auto}, {@code data_parallel}, {@code tail} or
  *     {@code stream_k} (see {@link StreamKSchedule#plan})</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_ALLREDUCE}</td><td>auto</td><td>{@code one_shot}, {@code two_shot} or
  *     {@code auto}</td></tr>

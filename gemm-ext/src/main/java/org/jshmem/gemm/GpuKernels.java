@@ -37,21 +37,28 @@ final class GpuKernels {
     }
 
     /**
-     * The Hopper kernel's split when none is asked for: data-parallel, unless its last wave leaves
-     * more than a tenth of the work-groups' tile slots idle and the Stream-K part that
-     * {@link StreamKSchedule.Split#AUTO} would make (the last partial wave plus one full wave) is at
-     * most a fifth of the tiles. Stream-K ranges start at a different k on every work-group, so they
-     * share no A or B loads in L2: on one H100 (2026-11-25), 1024x8192x8192 (all 256 tiles split)
-     * ran at 390 TFLOP/s against 737 data-parallel, 3840x3840x4096 (41% split, 0.85 of the last
-     * wave busy) at 529 against 633; of the anchor's shapes only 5120x5120x2048 (17.5% split, 0.87)
-     * was faster split, 619 against 581. Override with --split / JSHMEM_GEMM_SPLIT.
+     * The Hopper kernel's split when none is asked for. Data-parallel while the waves are at least
+     * 90% busy: Stream-K ranges start at a different k on every work-group, so they share no A or B
+     * loads in L2 (on one H100, 2026-11-25: 1024x8192x8192 with all 256 tiles split ran at 390
+     * TFLOP/s against 737 data-parallel). Below that: the {@link StreamKSchedule.Split#AUTO} hybrid
+     * when its split part (the last partial wave plus one full wave) is at most a fifth of the tiles
+     * (5120x5120x2048: 636 against 592); else {@link StreamKSchedule.Split#TAIL} when, after at least
+     * one full wave, the last wave is an eighth to a quarter full (1536x6144x8192, 24 of 132: 632 against 575; emptier tails
+     * split each tile into too many pieces, 5120x5120x2048 took 485 on TAIL); else data-parallel
+     * (3840x3840x4096: level). Override with --split / JSHMEM_GEMM_SPLIT.
      */
     static StreamKSchedule.Split hopperSplit(GemmShape shape, TileShape tile, int workGroups) {
         long tiles = tiles(shape, tile);
         long slots = (tiles + workGroups - 1) / workGroups * workGroups;
-        long split = tiles % workGroups == 0 ? 0 : Math.min(tiles, tiles % workGroups + workGroups);
-        boolean lastWaveIdle = tiles < 0.9 * slots;
-        return lastWaveIdle && split <= 0.2 * tiles ? StreamKSchedule.Split.AUTO : StreamKSchedule.Split.DATA_PARALLEL;
+        if (tiles >= 0.9 * slots) {
+            return StreamKSchedule.Split.DATA_PARALLEL;
+        }
+        long tail = tiles % workGroups;
+        if (tiles % workGroups + workGroups <= 0.2 * tiles) {
+            return StreamKSchedule.Split.AUTO;
+        }
+        boolean smallTail = tiles > workGroups && tail >= workGroups / 8.0 && tail <= workGroups / 4.0;
+        return smallTail ? StreamKSchedule.Split.TAIL : StreamKSchedule.Split.DATA_PARALLEL;
     }
 
     private static long tiles(GemmShape shape, TileShape tile) {

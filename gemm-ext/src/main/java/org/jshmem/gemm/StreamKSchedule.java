@@ -41,6 +41,12 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
         AUTO,
         /** Every tile data-parallel (classic persistent GEMM). */
         DATA_PARALLEL,
+        /**
+         * Only the last partial wave ({@code T mod G} tiles) split, over every work-group: the full
+         * waves stay data-parallel, and each work-group first takes an even share of the split
+         * tiles' iterations.
+         */
+        TAIL,
         /** Every tile in the Stream-K part. */
         STREAM_K
     }
@@ -93,6 +99,7 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
         int t = (int) tiles;
         int sk = switch (split) {
             case DATA_PARALLEL -> 0;
+            case TAIL -> t % grid;
             case STREAM_K -> t;
             case AUTO -> t % grid == 0 ? 0 : Math.min(t, t % grid + grid);
         };

@@ -22,11 +22,12 @@ class GpuKernelsTest {
     }
 
     @Test
-    void dataParallelUnlessTheLastWaveIsEmptyAndTheSplitPartSmall() {
+    void dataParallelWhileTheWavesAreBusyElseAHybridOrTheTailSplit() {
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(8192, 8192, 8192), LARGE, 132));
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1024, 8192, 8192), LARGE, 132));
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(3840, 3840, 4096), LARGE, 132));
         assertEquals(Split.AUTO, GpuKernels.hopperSplit(new GemmShape(5120, 5120, 2048), LARGE, 132));  // 800 tiles
+        assertEquals(Split.TAIL, GpuKernels.hopperSplit(new GemmShape(1536, 6144, 8192), LARGE, 132));  // 288: tail 24
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(128, 8192, 8192), SMALL, 132));
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1024, 1024, 1024), LARGE, 132));
     }

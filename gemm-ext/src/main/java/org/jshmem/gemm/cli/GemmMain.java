@@ -67,7 +67,7 @@ public final class GemmMain implements Callable<Integer> {
     String tile;
     @Option(names = "--workgroups", description = "persistent work-groups (default: one per SM of this PE's share)")
     Integer workGroups;
-    @Option(names = "--split", description = "auto, data_parallel or stream_k (default: JSHMEM_GEMM_SPLIT or auto)")
+    @Option(names = "--split", description = "auto, data_parallel, tail or stream_k (default: JSHMEM_GEMM_SPLIT or auto)")
     String split;
     @Option(names = "--allreduce", description = "auto, one_shot or two_shot (default: JSHMEM_GEMM_ALLREDUCE or auto)")
     String allReduce;
