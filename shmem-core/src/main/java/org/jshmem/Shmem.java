@@ -265,7 +265,7 @@ public final class Shmem
      */
     public boolean addrAccessible(SymmetricSegment segment, int pe) {
         Args.nonNull("addrAccessible", "segment", segment);
-        return segment != null && segment.owner() == this && !segment.isFreed() && peAccessible(pe);
+        return segment.owner() == this && !segment.isFreed() && peAccessible(pe);
     }
 
     /** Whether PE {@code pe} is a PE of the job that has not failed or ended ({@code shmem_pe_accessible}). */

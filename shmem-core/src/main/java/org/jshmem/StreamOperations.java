@@ -57,12 +57,7 @@ public sealed interface StreamOperations permits Shmem {
     default void putOnStream(SymmetricSegment dest, long destOffset, RegisteredBuffer src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
         Args.nonNull("putOnStream", "dest", dest, "src", src);
-        Shmem s = (Shmem) this;
-        StreamCapability gpu = s.streams("putOnStream");
-        Args.nonNull("putOnStream", "stream", stream);
-        long d = s.target("putOnStream", dest, destOffset, bytes, pe);
-        MemorySegment from = src.slice("putOnStream", s, srcOffset, bytes);
-        gpu.copyExternalOnStream(pe, d, from, true, bytes, stream.handle("putOnStream"));
+        externalCopyOnStream("putOnStream", dest, destOffset, src, srcOffset, bytes, pe, true, stream);
     }
 
     /**
@@ -72,12 +67,18 @@ public sealed interface StreamOperations permits Shmem {
     default void getOnStream(RegisteredBuffer dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
         Args.nonNull("getOnStream", "dest", dest, "src", src);
+        externalCopyOnStream("getOnStream", src, srcOffset, dest, destOffset, bytes, pe, false, stream);
+    }
+
+    /** A copy between {@code pe}'s {@code heapSide} and this PE's registered {@code local} buffer, after the checks. */
+    private void externalCopyOnStream(String call, SymmetricSegment heapSide, long heapOffset, RegisteredBuffer local,
+                                      long localOffset, long bytes, int pe, boolean toHeap, ShmemStream stream) {
         Shmem s = (Shmem) this;
-        StreamCapability gpu = s.streams("getOnStream");
-        Args.nonNull("getOnStream", "stream", stream);
-        long f = s.target("getOnStream", src, srcOffset, bytes, pe);
-        MemorySegment to = dest.slice("getOnStream", s, destOffset, bytes);
-        gpu.copyExternalOnStream(pe, f, to, false, bytes, stream.handle("getOnStream"));
+        StreamCapability gpu = s.streams(call);
+        Args.nonNull(call, "stream", stream);   // after the GPU check: no stream exists on a host heap
+        long at = s.target(call, heapSide, heapOffset, bytes, pe);
+        MemorySegment buffer = local.slice(call, s, localOffset, bytes);
+        gpu.copyExternalOnStream(pe, at, buffer, toHeap, bytes, stream.handle(call));
     }
 
     /** Queues a put-with-signal: the data, then the signal update, both on PE {@code pe}. */

@@ -43,8 +43,9 @@ final class GpuKernels {
      * TFLOP/s against 737 data-parallel). Below that: the {@link StreamKSchedule.Split#AUTO} hybrid
      * when its split part (the last partial wave plus one full wave) is at most a fifth of the tiles
      * (5120x5120x2048: 636 against 592); else {@link StreamKSchedule.Split#TAIL} when, after at least
-     * one full wave, the last wave is an eighth to a quarter full (1536x6144x8192, 24 of 132: 632 against 575; emptier tails
-     * split each tile into too many pieces, 5120x5120x2048 took 485 on TAIL); else data-parallel
+     * one full wave, the last wave is an eighth to a quarter full (1536x6144x8192, 24 of 132: 632
+     * against 575; emptier tails split each tile into too many pieces, 5120x5120x2048 took 485 on
+     * TAIL); else data-parallel
      * (3840x3840x4096: level). Override with --split / JSHMEM_GEMM_SPLIT.
      */
     static StreamKSchedule.Split hopperSplit(GemmShape shape, TileShape tile, int workGroups) {
@@ -54,7 +55,7 @@ final class GpuKernels {
             return StreamKSchedule.Split.DATA_PARALLEL;
         }
         long tail = tiles % workGroups;
-        if (tiles % workGroups + workGroups <= 0.2 * tiles) {
+        if (tail + workGroups <= 0.2 * tiles) {
             return StreamKSchedule.Split.AUTO;
         }
         boolean smallTail = tiles > workGroups && tail >= workGroups / 8.0 && tail <= workGroups / 4.0;

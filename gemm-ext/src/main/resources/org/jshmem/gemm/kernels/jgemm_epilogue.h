@@ -63,6 +63,29 @@ JSHMEM_DEVICE_INLINE bool jgemm_sk_reaches_end(const jgemm_params &p, int v, int
 JSHMEM_DEVICE_INLINE void jgemm_sk_stamp(const jgemm_params &p, int w) { jgemm_stamp(p.sk_flags + w, p.generation); }
 JSHMEM_DEVICE_INLINE void jgemm_sk_wait(const jgemm_params &p, int v) { jgemm_wait_stamp(p.sk_flags + v, p.generation); }
 
+/* The hand-over side of the protocol: write(slot) stores work-group w's partial (each thread its share
+ * of the kernel's layout), then one thread stamps it after a group barrier. */
+template <class G, class Write>
+JSHMEM_DEVICE_INLINE void jgemm_sk_hand_over(const jgemm_params &p, int w, const G &g, Write write) {
+  write(jgemm_sk_slot(p, w));
+  jgemm_release_fence();
+  g.sync();
+  if (g.tid == 0) jgemm_sk_stamp(p, w);
+}
+
+/* The owner's side: add(slot) adds the partial of work-group v = w+1, w+2, ... once it is stamped,
+ * up to the last contributor to unit u's tile. */
+template <class G, class Add>
+JSHMEM_DEVICE_INLINE void jgemm_sk_collect(const jgemm_params &p, const jgemm_unit &u, int w, const G &g, Add add) {
+  for (int v = w + 1; v < p.sk_wgs; v++) {
+    if (g.tid == 0) jgemm_sk_wait(p, v);
+    g.sync();
+    jshmemi_group_acquire_fence();
+    add((const float *)jgemm_sk_slot(p, v));
+    if (jgemm_sk_reaches_end(p, v, u.tile)) break;
+  }
+}
+
 /* ---- 8-element packing ------------------------------------------------------------------- */
 
 JSHMEM_DEVICE_INLINE uint4 jgemm_pack8(const float *v) {
@@ -215,22 +238,16 @@ JSHMEM_DEVICE void jgemm_finish_unit(const jgemm_params &p, const jgemm_unit &u,
                                      const G &g) {
   g.sync(); /* the tile is complete in shared memory */
   if (jgemm_sk_hands_over(u)) {
-    float *ws = jgemm_sk_slot(p, w);
-    for (int i = g.tid; i < JGEMM_TILE_ELEMS / 4; i += g.size) {
-      int r = i / (JGEMM_BN / 4), c = (i % (JGEMM_BN / 4)) * 4;
-      *(float4 *)(ws + r * JGEMM_BN + c) = *(const float4 *)(tile + r * JGEMM_TILE_LD + c);
-    }
-    jgemm_release_fence();
-    g.sync();
-    if (g.tid == 0) jgemm_sk_stamp(p, w);
+    jgemm_sk_hand_over(p, w, g, [&](float *ws) {
+      for (int i = g.tid; i < JGEMM_TILE_ELEMS / 4; i += g.size) {
+        int r = i / (JGEMM_BN / 4), c = (i % (JGEMM_BN / 4)) * 4;
+        *(float4 *)(ws + r * JGEMM_BN + c) = *(const float4 *)(tile + r * JGEMM_TILE_LD + c);
+      }
+    });
     return;
   }
   if (jgemm_sk_needs_partials(p, u)) {
-    for (int v = w + 1; v < p.sk_wgs; v++) {
-      if (g.tid == 0) jgemm_sk_wait(p, v);
-      g.sync();
-      jshmemi_group_acquire_fence();
-      const float *ws = jgemm_sk_slot(p, v);
+    jgemm_sk_collect(p, u, w, g, [&](const float *ws) {
       for (int i = g.tid; i < JGEMM_TILE_ELEMS / 4; i += g.size) {
         int r = i / (JGEMM_BN / 4), c = (i % (JGEMM_BN / 4)) * 4;
         float4 a = *(const float4 *)(ws + r * JGEMM_BN + c);
@@ -240,8 +257,7 @@ JSHMEM_DEVICE void jgemm_finish_unit(const jgemm_params &p, const jgemm_unit &u,
         t->z += a.z;
         t->w += a.w;
       }
-      if (jgemm_sk_reaches_end(p, v, u.tile)) break;
-    }
+    });
     g.sync();
   }
   jgemm_tile_round(tile, otile, g);

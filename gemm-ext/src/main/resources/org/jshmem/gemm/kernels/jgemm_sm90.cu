@@ -140,21 +140,17 @@ struct jgemm_consumer_group {
 JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_unit &u, int w, float *d,
                                             jgemm_t *otile, const jgemm_consumer_group &g) {
   if (jgemm_sk_hands_over(u)) {
-    float4 *slot = (float4 *)jgemm_sk_slot(p, w);
+    jgemm_sk_hand_over(p, w, g, [&](float *ws) {
+      float4 *slot = (float4 *)ws;
 #pragma unroll
-    for (int i = 0; i < JGEMM_ACC / 4; i++)
-      slot[i * JGEMM_CONSUMERS + g.tid] = make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
-    jgemm_release_fence();
-    g.sync();
-    if (g.tid == 0) jgemm_sk_stamp(p, w);
+      for (int i = 0; i < JGEMM_ACC / 4; i++)
+        slot[i * JGEMM_CONSUMERS + g.tid] = make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
+    });
     return;
   }
   if (jgemm_sk_needs_partials(p, u)) {
-    for (int v = w + 1; v < p.sk_wgs; v++) {
-      if (g.tid == 0) jgemm_sk_wait(p, v);
-      g.sync();
-      jshmemi_group_acquire_fence();
-      const float4 *slot = (const float4 *)jgemm_sk_slot(p, v);
+    jgemm_sk_collect(p, u, w, g, [&](const float *ws) {
+      const float4 *slot = (const float4 *)ws;
 #pragma unroll
       for (int i = 0; i < JGEMM_ACC / 4; i++) {
         float4 a = slot[i * JGEMM_CONSUMERS + g.tid];
@@ -163,8 +159,7 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
         d[4 * i + 2] += a.z;
         d[4 * i + 3] += a.w;
       }
-      if (jgemm_sk_reaches_end(p, v, u.tile)) break;
-    }
+    });
   }
   const int c = g.tid / 128, t = g.tid % 128, lane = t % 32;
   const int row = 64 * c + 16 * (t / 32) + lane / 4, col = 2 * (lane % 4);
