@@ -52,6 +52,13 @@
  *       like fcollect with a size of each member's own (this PE gives nbytes); returns the total.
  *       The sizes travel through the coll cells (JSHMEM_COLL_CELL). dest must hold the total: the
  *       caller knows it (device code cannot throw).
+ *   void jshmemx_fcollectmem_signal_block(int team, void *dest, const void *source, size_t nbytes,
+ *                                         uint64_t *sig_addr, uint64_t signal)
+ *       the push form of an all-gather with a signal per block (seed 002): this PE's nbytes go to
+ *       block me of every member's dest (itself first, then rotated), each followed by setting
+ *       sig_addr[me] on that member to `signal` (putmem_signal_block), so a consumer waits for
+ *       block i alone. No barrier: every member's dest must be free when it is called (a new
+ *       signal value per call, and the consumer done with the previous one, e.g. after a barrier).
  *   int jshmem_broadcastmem_block(int team, void *dest, const void *source, size_t nbytes, int pe_root)
  *       dest = team PE pe_root's source, on every member (the root included); dest == source allowed.
  *   int jshmem_alltoallmem_block(int team, void *dest, const void *source, size_t nbytes)
@@ -589,6 +596,19 @@ JSHMEM_DEVICE_INLINE int jshmem_fcollectmem_block(int team, void *dest, const vo
   jshmemi_plan_blocks(&p, team, dest, source, nbytes, 0);
   jshmemi_pull_block(__func__, team, p);
   return 0;
+}
+
+JSHMEM_DEVICE_INLINE void jshmemx_fcollectmem_signal_block(int team, void *dest, const void *source,
+                                                          size_t nbytes, uint64_t *sig_addr,
+                                                          uint64_t signal) {
+  const jshmem_device_state_t &s = jshmem_device_state;
+  const jshmem_team_desc_t &t = s.teams[team];
+  const int me = jshmemi_team_index(t, s.my_pe);
+  for (int k = 0; k < t.size; ++k) {
+    const int pe = jshmemi_member(t, (me + k) % t.size);
+    jshmemi_putmem_signal<JSHMEMI_BLOCK>(__func__, (char *)dest + nbytes * (size_t)me, source, nbytes,
+                                         sig_addr + me, signal, JSHMEM_SIGNAL_SET, pe);
+  }
 }
 
 JSHMEM_DEVICE_INLINE int jshmem_alltoallmem_block(int team, void *dest, const void *source,

@@ -1,5 +1,7 @@
 package org.jshmem;
 
+import java.lang.foreign.MemorySegment;
+
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -408,21 +410,88 @@ public final class Team implements AutoCloseable {
         Supplier<String> call = () -> method + "(dest " + dest + ", src at heap offset "
                 + (src == null ? "null" : src.heapOffset()) + ", counts " + java.util.Arrays.toString(counts) + ", "
                 + type + ")";
-        checkUsable(method);
-        StreamCollectives g = shmem.streams(method).collectives();
-        requireStream(method, stream);
-        checkSame(call);
-        if (counts == null) {
-            throw new NullPointerException(call.get() + ": counts is null");
+        StreamCollectives g = begin(method, call, stream, true);
+        Gather x = gather(call, method, dest, src, counts, type, false);
+        g.collectOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), stream.handle(method));
+        return x.total() / type.byteSize();
+    }
+
+    /**
+     * Collective, SM-free all-gather with a signal per block (seed 002): like
+     * {@link #fcollectOnStream}, but every member pulls the blocks with copy-engine copies (its own
+     * first, then the others in rotated order) and, as team PE i's block lands, sets the 8-byte
+     * signal {@code i} of {@code signals} (at byte {@code 8 i}) on this PE to {@code signal}, so
+     * that a kernel on another stream can wait for block i alone ({@code jshmem_signal_wait_until},
+     * or {@link Shmem#signalWaitUntilOnStream}) and start on it while the rest is in flight. Use a
+     * new signal value per call (e.g. a call counter) so that no reset is needed. It starts and ends
+     * with a team barrier on the stream: the members' {@code src} is read only once all of them
+     * have queued the call, and is reusable when the stream's work is done. {@code src} may be this
+     * PE's block of {@code dest} itself (in place: not copied).
+     *
+     * <p>A consumer kernel that occupies every SM (a persistent GEMM) must not start before the
+     * opening barrier has passed, or the barrier's own kernel finds no SM: pass an event as
+     * {@code entered}, which is recorded on {@code stream} right after that barrier, and make the
+     * consumer's stream wait for it.
+     *
+     * @param signals {@link #nPes()} 8-byte signals, 8-byte aligned
+     * @param entered recorded once every member has entered (null: none)
+     * @throws ShmemStateException on a host heap
+     */
+    public void fcollectSignalOnStream(SymmetricSegment dest, SymmetricSegment src, long nelems, DType type,
+                                       SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered) {
+        long[] counts = new long[layout.size()];
+        java.util.Arrays.fill(counts, nelems);
+        collectSignal("Team.fcollectSignalOnStream", dest, src, counts, type, signals, signal, stream, entered);
+    }
+
+    /**
+     * Collective: {@link #fcollectSignalOnStream} with a count of each member's own, given as in
+     * {@link #collectOnStream(SymmetricSegment, SymmetricSegment, long[], DType, ShmemStream)}:
+     * team PE i's {@code counts[i]} elements land after the blocks of PEs 0 .. i-1.
+     * Returns the total number of elements.
+     */
+    public long collectSignalOnStream(SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type,
+                                      SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered) {
+        return collectSignal("Team.collectSignalOnStream", dest, src, counts, type, signals, signal, stream, entered);
+    }
+
+    private long collectSignal(String method, SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type,
+                               SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered) {
+        Args.nonNull(method, "dest", dest, "src", src, "counts", counts);
+        Args.nonNull(method, "type", type, "signals", signals);
+        Supplier<String> call = () -> method + "(dest " + dest + ", src at heap offset " + src.heapOffset()
+                + ", counts " + java.util.Arrays.toString(counts) + ", " + type + ", signals " + signals + ", signal "
+                + signal + ")";
+        StreamCollectives g = begin(method, call, stream, true);
+        Gather x = gather(call, method, dest, src, counts, type, true);
+        long sig = shmem.target(method, signals, 0, (long) layout.size() * Long.BYTES, shmem.myPe(), Long.BYTES);
+        noOverlap(call, x.dest(), x.total(), sig, (long) layout.size() * Long.BYTES, false);
+        MemorySegment on = stream.handle(method);
+        g.barrierOnStream(layout, on);
+        if (entered != null) {
+            stream.record(entered);
         }
+        g.collectSignalOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), sig, signal, on);
+        g.barrierOnStream(layout, on);
+        return x.total() / type.byteSize();
+    }
+
+    /** A checked gather: heap offsets, every member's bytes and their sum. */
+    private record Gather(long dest, long src, long[] bytesPerMember, long total) {
+    }
+
+    /** The checks of the gathers with counts: one count per member, sizes in range, src apart from dest (or in place). */
+    private Gather gather(Supplier<String> call, String method, SymmetricSegment dest, SymmetricSegment src,
+                          long[] counts, DType type, boolean inPlaceAllowed) {
         if (counts.length != layout.size()) {
             throw new IllegalArgumentException(call.get() + ": counts has " + counts.length + " entries; the team has "
                     + layout.size() + " PEs (one count per team PE, the same array on every member)");
         }
         long[] bytesPerMember = new long[counts.length];
-        long total = 0;
+        long total = 0, mineAt = 0;
         for (int i = 0; i < counts.length; i++) {
             bytesPerMember[i] = extent(call, counts[i], type, 1);
+            mineAt = i == layout.myIndex() ? total : mineAt;
             try {
                 total = Math.addExact(total, bytesPerMember[i]);
             } catch (ArithmeticException e) {
@@ -432,9 +501,10 @@ public final class Team implements AutoCloseable {
         long mine = bytesPerMember[layout.myIndex()];
         long d = range(call, method, "dest", dest, total);
         long s = range(call, method, "src", src, mine);
-        noOverlap(call, d, total, s, mine, false);
-        g.collectOnStream(layout, d, s, bytesPerMember, stream.handle(method));
-        return total / type.byteSize();
+        if (!(inPlaceAllowed && s == d + mineAt)) {
+            noOverlap(call, d, total, s, mine, false);
+        }
+        return new Gather(d, s, bytesPerMember, total);
     }
 
     /**

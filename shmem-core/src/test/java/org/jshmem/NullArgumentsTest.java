@@ -35,8 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NullArgumentsTest {
-    /** Parameters documented as nullable: {@code ignore} of the multi-variable waits and tests. */
-    private static final Set<String> NULLABLE = Set.of("ignore");
+    /**
+     * Parameters documented as nullable: {@code ignore} of the multi-variable waits and tests,
+     * {@code entered} of the signalled gathers.
+     */
+    private static final Set<String> NULLABLE = Set.of("ignore", "entered");
     private static final Set<String> SKIPPED_METHODS = Set.of("equals", "init");
 
     @TempDir

@@ -244,6 +244,29 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         }
     }
 
+    /**
+     * Copy engines only (seed 002's all-gather): every block is one {@code memcpyAsync} and one
+     * stream write of its signal, so a consumer kernel on another stream starts on block i while
+     * the later ones are still in flight, and no SM is taken from it.
+     */
+    @Override
+    public void collectSignalOnStream(TeamLayout t, long dest, long src, long[] bytesPerMember, long signals,
+                                      long signal, MemorySegment stream) {
+        int n = t.size(), me = t.myIndex();
+        long[] at = new long[n + 1];
+        for (int i = 0; i < n; i++) {
+            at[i + 1] = at[i] + bytesPerMember[i];
+        }
+        for (int k = 0; k < n; k++) {
+            int i = (me + k) % n;
+            long bytes = bytesPerMember[i];
+            if (bytes > 0 && !(i == me && dest + at[i] == src)) {
+                Shim.memcpyAsync(at(dest + at[i]), gpu.address(t.worldPe(i), src), bytes, stream);
+            }
+            Shim.streamWriteValue64(stream, at(signals + (long) i * Long.BYTES), signal);
+        }
+    }
+
     /** Like {@link #alltoall}, queued on {@code stream}. */
     @Override
     public void alltoallOnStream(TeamLayout t, long dest, long src, long bytesPerPe, MemorySegment stream) {

@@ -27,6 +27,17 @@ public interface StreamCollectives {
     /** {@link Collectives#collect} with every member's byte count given ({@code bytesPerMember}, team order), queued. */
     void collectOnStream(TeamLayout team, long dest, long src, long[] bytesPerMember, MemorySegment stream);
 
+    /**
+     * An all-gather with no SM work and a signal per arriving block: this PE pulls member i's {@code bytesPerMember[i]} bytes of {@code src} into {@code dest} (members'
+     * blocks concatenated in team order) with copy-engine copies, its own block first and then the
+     * others in rotated order, and after block i lands sets the 8-byte signal at
+     * {@code signals + 8 i} on this PE to {@code signal} (a stream write, ordered after the copy).
+     * An own block already in place is not copied. No barrier: the core queues one before (the
+     * members' src is written) and after (they may rewrite it).
+     */
+    void collectSignalOnStream(TeamLayout team, long dest, long src, long[] bytesPerMember, long signals, long signal,
+                               MemorySegment stream);
+
     /** {@link Collectives#alltoall}, queued on {@code stream}. */
     void alltoallOnStream(TeamLayout team, long dest, long src, long bytesPerPe, MemorySegment stream);
 
