@@ -22,8 +22,11 @@ import org.jshmem.SymmetricSegment;
  * products, and finishes it as {@code jgemm_epilogue.h} does: non-owners hand their partial over
  * through the workspace and a stamp, owners add the later partials, round the tile, and publish it
  * (local store, all-scatter puts, one- or two-shot all-reduce through the staging slots), each
- * publication a put followed by {@code fence} and a stamp. So CI checks the orchestration (schedule,
- * fix-up, stamps, epilogues, ragged shapes, back-to-back calls) without a GPU.
+ * publication a put followed by {@code fence} and a stamp. All-gather + GEMM: a gather thread
+ * pulls the peers' row blocks of A (own first, then rotated) into the workspace and stamps each,
+ * while the work-groups wait for the blocks under each tile. GEMM + reduce-scatter: finished
+ * tiles go to the PEs owning their rows, which sum them after their own units. So CI checks the
+ * orchestration (schedule, fix-up, stamps, epilogues, ragged shapes, back-to-back calls) without a GPU.
  */
 final class CpuExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -31,20 +34,25 @@ final class CpuExecutor implements GemmExecutor {
     private final Epilogue epilogue;
     private final GemmWorkspace ws;
     private final DType type;
+    private final ShardLayout layout;
+    private final boolean gather;
     private final int colOffset;
     private final long ldc;
     private final ExecutorService workGroups;
 
-    CpuExecutor(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type, int colOffset,
-                long ldc) {
+    CpuExecutor(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
+                ShardLayout layout) {
         this.shmem = shmem;
         this.s = schedule;
         this.epilogue = epilogue;
         this.ws = ws;
         this.type = type;
-        this.colOffset = colOffset;
-        this.ldc = ldc;
-        this.workGroups = Executors.newFixedThreadPool(schedule.grid(), r -> {
+        this.layout = layout;
+        this.gather = layout.collective() == GemmCollective.ALL_GATHER_GEMM;
+        this.colOffset = layout.cColumnOffset(shmem.myPe());
+        this.ldc = layout.ldc(shmem.myPe());
+        // one more thread: the all-gather's
+        this.workGroups = Executors.newFixedThreadPool(schedule.grid() + 1, r -> {
             Thread t = new Thread(r, "jshmem-gemm-wg");
             t.setDaemon(true);
             return t;
@@ -54,14 +62,25 @@ final class CpuExecutor implements GemmExecutor {
     @Override
     public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c, ShmemStream stream, long generation) {
         GemmShape sh = s.shape();
-        float[] af = widen(a.local(), (long) sh.m() * sh.k());
-        float[] bf = widen(b.local(), (long) sh.k() * sh.n());
+        float[] af = gather ? new float[Math.toIntExact((long) sh.m() * sh.k())] : widen(a.local(), 0, (long) sh.m() * sh.k());
+        float[] bf = widen(b.local(), 0, (long) sh.k() * sh.n());
         Call call = new Call(af, bf, c, generation);
         List<Future<?>> done = new ArrayList<>();
+        if (gather) {
+            shmem.barrierAll();   // every PE's A is written before anyone pulls it
+            done.add(workGroups.submit(() -> call.gatherA(a)));
+        }
         for (int w = 0; w < s.grid(); w++) {
             int wg = w;
             done.add(workGroups.submit(() -> call.workGroup(wg)));
         }
+        join(done);
+        if (gather) {
+            shmem.barrierAll();   // no PE pulls this PE's A any more: the caller may rewrite it
+        }
+    }
+
+    private static void join(List<Future<?>> done) {
         for (Future<?> f : done) {
             try {
                 f.get();
@@ -77,12 +96,16 @@ final class CpuExecutor implements GemmExecutor {
         }
     }
 
-    private float[] widen(MemorySegment seg, long count) {
+    private float[] widen(MemorySegment seg, long first, long count) {
         float[] out = new float[Math.toIntExact(count)];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = Elements.toFloat(seg.getAtIndex(JAVA_SHORT_UNALIGNED, i), type);
-        }
+        widenInto(out, seg, first, count);
         return out;
+    }
+
+    private void widenInto(float[] out, MemorySegment seg, long first, long count) {
+        for (long i = first; i < first + count; i++) {
+            out[(int) i] = Elements.toFloat(seg.getAtIndex(JAVA_SHORT_UNALIGNED, i), type);
+        }
     }
 
     /** One call's state shared by its work-groups. */
@@ -102,13 +125,39 @@ final class CpuExecutor implements GemmExecutor {
             this.gen = gen;
         }
 
+        /** All-gather + GEMM: PE q's rows of A into the workspace (own first, then rotated), a stamp each. */
+        void gatherA(SymmetricSegment a) {
+            int me = shmem.myPe(), n = shmem.nPes(), k = s.shape().k();
+            for (int i = 0; i < n; i++) {
+                int q = (me + i) % n;
+                long first = (long) layout.rowOffset(q) * k, count = (long) layout.rows(q) * k;
+                shmem.get(ws.gathered(), first * 2, a, 0, count * 2, q);
+                widenInto(this.a, ws.gathered().local(), first, count);
+                shmem.atomicSetLong(ws.aReady(), (long) q * Long.BYTES, gen, me);
+            }
+        }
+
         void workGroup(int w) {
             float[] acc = new float[tileElems];
             for (StreamKSchedule.Unit u : s.units(w)) {
+                if (gather) {
+                    waitRows(u.tile());
+                }
                 compute(u, acc);
                 finish(u, w, acc);
             }
+            if (epilogue == Epilogue.REDUCE_SCATTER) {
+                reduceOwnTiles(w);
+            }
             waitArrivals(w);
+        }
+
+        /** Waits for the row blocks of A under tile t (the kernels' jgemm_wait_rows). */
+        private void waitRows(int t) {
+            int row0 = s.tileCoords(t)[0] * tm, last = Math.min(s.shape().m(), row0 + tm) - 1;
+            for (int q = layout.rowBlockOf(row0); q <= layout.rowBlockOf(last); q++) {
+                shmem.signalWaitUntil(ws.aReady(), (long) q * Long.BYTES, Cmp.GE, gen);
+            }
         }
 
         private void compute(StreamKSchedule.Unit u, float[] acc) {
@@ -164,11 +213,11 @@ final class CpuExecutor implements GemmExecutor {
             int me = shmem.myPe(), n = shmem.nPes(), tiles = s.tiles();
             long slotBytes = (long) tileElems * 2;
             switch (epilogue) {
-                case LOCAL -> store(tile, me, row0, col0, rows, cols);
+                case LOCAL -> store(tile, 0, me, row0, col0, rows, cols);
                 case ALL_SCATTER -> {
                     for (int i = 0; i < n; i++) {
                         int pe = (me + i) % n;
-                        store(tile, pe, row0, colOffset + col0, rows, cols);
+                        store(tile, 0, pe, row0, colOffset + col0, rows, cols);
                         stamp(ws.arrive(), ws.arriveBase() + t, pe);
                     }
                 }
@@ -184,7 +233,15 @@ final class CpuExecutor implements GemmExecutor {
                         shmem.signalWaitUntil(ws.arrive(), ((long) src * tiles + t) * Long.BYTES, Cmp.GE, gen);
                     }
                     sumSlots(tile, (parity * n * tiles + t) * slotBytes, tiles * slotBytes, n);
-                    store(tile, me, row0, col0, rows, cols);
+                    store(tile, 0, me, row0, col0, rows, cols);
+                }
+                case REDUCE_SCATTER -> {
+                    // to every PE owning rows of the tile; they sum after their own units (reduceOwnTiles)
+                    for (int q = layout.rowBlockOf(row0); q <= layout.rowBlockOf(row0 + rows - 1); q++) {
+                        int slot = me * ws.homeSlots() + (rc[0] - layout.rowOffset(q) / tm) * s.tilesN() + rc[1];
+                        shmem.put(ws.staging(), slot * slotBytes, MemorySegment.ofArray(tile), q);
+                        stamp(ws.arrive(), (long) me * tiles + rc[0] * s.tilesN() + rc[1], q);
+                    }
                 }
                 case ALL_REDUCE_TWO_SHOT -> {
                     int home = t % n;
@@ -198,7 +255,7 @@ final class CpuExecutor implements GemmExecutor {
                         sumSlots(tile, (t / n) * slotBytes, perSrc * slotBytes, n);
                         for (int i = 0; i < n; i++) {
                             int pe = (me + i) % n;
-                            store(tile, pe, row0, col0, rows, cols);
+                            store(tile, 0, pe, row0, col0, rows, cols);
                             stamp(ws.arrive(), (long) n * tiles + t, pe);
                         }
                     }
@@ -206,11 +263,31 @@ final class CpuExecutor implements GemmExecutor {
             }
         }
 
-        /** Puts the tile's valid rows x cols into PE pe's C at (row0, col0), ldc elements per row. */
-        private void store(short[] tile, int pe, int row0, int col0, int rows, int cols) {
+        /** Puts rows x cols of the tile, from tile row {@code from}, into PE pe's C at (row0, col0), ldc elements per row. */
+        private void store(short[] tile, int from, int pe, int row0, int col0, int rows, int cols) {
             MemorySegment src = MemorySegment.ofArray(tile);
             for (int r = 0; r < rows; r++) {
-                shmem.put(c, ((row0 + r) * ldc + col0) * 2, src.asSlice((long) r * tn * 2, (long) cols * 2), pe);
+                shmem.put(c, ((row0 + r) * ldc + col0) * 2, src.asSlice((long) (from + r) * tn * 2, (long) cols * 2),
+                        pe);
+            }
+        }
+
+        /** Reduce-scatter: work-group w's share of the tiles over this PE's rows (jgemm_reduce_own_tiles). */
+        private void reduceOwnTiles(int w) {
+            int me = shmem.myPe(), n = shmem.nPes(), tilesN = s.tilesN();
+            int r0 = layout.rowOffset(me), r1 = r0 + layout.rows(me), firstTm = r0 / tm;
+            int count = ((r1 - 1) / tm - firstTm + 1) * tilesN;
+            long slotBytes = (long) tileElems * 2;
+            short[] tile = new short[tileElems];
+            for (int i = w; i < count; i += s.grid()) {
+                int tr = firstTm + i / tilesN, tc = i % tilesN;
+                for (int src = 0; src < n; src++) {
+                    long stampAt = ((long) src * s.tiles() + tr * tilesN + tc) * Long.BYTES;
+                    shmem.signalWaitUntil(ws.arrive(), stampAt, Cmp.GE, gen);
+                }
+                sumSlots(tile, i * slotBytes, ws.homeSlots() * slotBytes, n);
+                int top = Math.max(tr * tm, r0), bottom = Math.min(tr * tm + tm, r1);
+                store(tile, top - tr * tm, me, top - r0, tc * tn, bottom - top, Math.min(tn, s.shape().n() - tc * tn));
             }
         }
 

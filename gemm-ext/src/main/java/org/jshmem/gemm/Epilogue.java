@@ -2,14 +2,15 @@ package org.jshmem.gemm;
 
 /**
  * What a finished tile's epilogue does; the ordinals are the kernels' {@code JGEMM_LOCAL ...
- * JGEMM_ALL_REDUCE_TWO} codes (jgemm.h).
+ * JGEMM_REDUCE_SCATTER} codes (jgemm.h).
  */
 enum Epilogue {
-    LOCAL, ALL_SCATTER, ALL_REDUCE_ONE_SHOT, ALL_REDUCE_TWO_SHOT;
+    LOCAL, ALL_SCATTER, ALL_REDUCE_ONE_SHOT, ALL_REDUCE_TWO_SHOT, REDUCE_SCATTER;
 
     static Epilogue of(GemmCollective c, AllReduceAlgorithm a) {
         return switch (c) {
-            case NONE -> LOCAL;
+            case NONE, ALL_GATHER_GEMM -> LOCAL;
+            case GEMM_REDUCE_SCATTER -> REDUCE_SCATTER;
             case ALL_SCATTER -> ALL_SCATTER;
             case ALL_REDUCE -> a == AllReduceAlgorithm.ONE_SHOT ? ALL_REDUCE_ONE_SHOT : ALL_REDUCE_TWO_SHOT;
         };

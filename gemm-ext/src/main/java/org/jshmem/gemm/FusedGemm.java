@@ -22,6 +22,9 @@ import org.jshmem.SymmetricSegment;
  * }
  * }</pre>
  *
+ * <p>Which part of A, B and C each PE holds is {@link #layout()}'s {@code aWindow}, {@code bWindow}
+ * and {@code cWindow} for this PE (see {@link GemmCollective}).
+ *
  * <p>Creating, running and closing are collective: every PE calls them, in the same order, with the
  * same global shape. On a GPU heap the fused kernel (the Hopper kernel on sm_90, the portable one
  * elsewhere) or the reference path (cuBLAS + jshmem's collective) runs; on a host heap the CPU
@@ -64,7 +67,8 @@ public final class FusedGemm implements AutoCloseable {
         int grid = platform.workGroups(options);
         StreamKSchedule.Split split = options.split() == StreamKSchedule.Split.AUTO
                 ? platform.autoSplit(local, tile, grid) : options.split();
-        this.schedule = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k());
+        this.schedule = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k())
+                .withRowRotation(rowRotation(collective, layout, shmem.myPe(), tile));
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
             GemmShape l = layout.local(pe);
@@ -101,6 +105,20 @@ public final class FusedGemm implements AutoCloseable {
         return new FusedGemm(shmem, collective, global, type, options);
     }
 
+    /**
+     * All-gather + GEMM starts on the tile row holding its own first row of A (already here);
+     * GEMM + reduce-scatter starts after its own rows, so it reduces its tiles last, once the
+     * peers' partials of them have had the most time to arrive.
+     */
+    private static int rowRotation(GemmCollective c, ShardLayout layout, int me, TileShape tile) {
+        int tilesM = ceilDiv(layout.global().m(), tile.m());
+        return switch (c) {
+            case ALL_GATHER_GEMM -> layout.rowOffset(me) / tile.m();
+            case GEMM_REDUCE_SCATTER -> (layout.rowOffset((me + 1) % layout.nPes()) / tile.m()) % tilesM;
+            default -> 0;
+        };
+    }
+
     private static AllReduceAlgorithm allReduce(GemmOptions o, GemmShape global, DType type) {
         if (o.allReduce() != AllReduceAlgorithm.AUTO) {
             return o.allReduce();
@@ -113,9 +131,12 @@ public final class FusedGemm implements AutoCloseable {
      * Runs one GEMM and its collective and returns when this PE's C is complete (every PE's tiles
      * have arrived). Collective.
      *
-     * @param a this PE's A: m x k (all-reduce: m x k_p, its columns of the global A), row-major
-     * @param b this PE's shard of B: k x n_p (all-scatter) or k_p x n (all-reduce), row-major
-     * @param c the whole C, m x n (for {@link GemmCollective#NONE} this PE's m x n), row-major
+     * @param a this PE's A: m x k (all-reduce, GEMM + reduce-scatter: m x k_p, its columns of the
+     *          global A; all-gather + GEMM: m_p x k, its rows), row-major
+     * @param b this PE's shard of B: k x n_p (all-scatter, all-gather + GEMM) or k_p x n
+     *          (all-reduce, GEMM + reduce-scatter), row-major
+     * @param c the whole C, m x n (no collective: this PE's m x n; all-gather + GEMM: m x n_p, its
+     *          columns; GEMM + reduce-scatter: m_p x n, its rows), row-major
      */
     public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c) {
         check("run", a, b, c);
@@ -140,9 +161,14 @@ public final class FusedGemm implements AutoCloseable {
         if (closed) {
             throw new ShmemStateException("FusedGemm." + call + ": this GEMM was closed");
         }
-        need(call, "a", a, (long) local.m() * local.k() * type.byteSize(), local.m() + " x " + local.k());
-        need(call, "b", b, (long) local.k() * local.n() * type.byteSize(), local.k() + " x " + local.n());
-        need(call, "c", c, cBytes(), layout.global().m() + " x " + cColumns());
+        int me = shmem.myPe();
+        need(call, "a", a, layout.aWindow(me));
+        need(call, "b", b, layout.bWindow(me));
+        need(call, "c", c, layout.cWindow(me));
+    }
+
+    private void need(String call, String name, SymmetricSegment s, ShardLayout.Window w) {
+        need(call, name, s, w.elements() * type.byteSize(), w.rows() + " x " + w.cols());
     }
 
     private void need(String call, String name, SymmetricSegment s, long bytes, String dims) {
@@ -157,28 +183,22 @@ public final class FusedGemm implements AutoCloseable {
         }
     }
 
-    private int cColumns() {
-        return collective == GemmCollective.NONE ? local.n() : layout.global().n();
-    }
-
     /**
-     * Bytes to allocate for A: the largest PE's A (m x k, or m x k_p for all-reduce), the same on
-     * every PE, since symmetric allocations must be (PE 0's shard is the largest when sizes split unevenly).
+     * Bytes to allocate for A: the largest PE's A ({@code layout().aWindow}), the same on every PE,
+     * since symmetric allocations must be (PE 0's shard is the largest when sizes split unevenly).
      */
     public long aBytes() {
-        GemmShape widest = layout.local(0);
-        return (long) widest.m() * widest.k() * type.byteSize();
+        return layout.aWindow(0).elements() * type.byteSize();
     }
 
-    /** Bytes to allocate for B's shard (k x n_p for all-scatter, k_p x n for all-reduce): the largest PE's, as {@link #aBytes()}. */
+    /** Bytes to allocate for B's shard: the largest PE's, as {@link #aBytes()}. */
     public long bBytes() {
-        GemmShape widest = layout.local(0);
-        return (long) widest.k() * widest.n() * type.byteSize();
+        return layout.bWindow(0).elements() * type.byteSize();
     }
 
-    /** Bytes of C (the whole m x n on every PE). */
+    /** Bytes to allocate for C: the largest PE's part, as {@link #aBytes()}. */
     public long cBytes() {
-        return (long) layout.global().m() * cColumns() * type.byteSize();
+        return layout.cWindow(0).elements() * type.byteSize();
     }
 
     /** This PE's GEMM after sharding. */
@@ -191,7 +211,7 @@ public final class FusedGemm implements AutoCloseable {
         return layout;
     }
 
-    /** Where this PE's shard starts: its first column of B and C (all-scatter) or first k (all-reduce). */
+    /** Where this PE's shard starts: its first column of B and C (all-scatter, all-gather + GEMM) or first k (the reductions). */
     public int shardOffset() {
         return layout.offset(shmem.myPe());
     }

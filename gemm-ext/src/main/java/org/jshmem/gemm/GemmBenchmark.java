@@ -109,7 +109,8 @@ public final class GemmBenchmark {
 
     private double check(Data data, String label) {
         GemmShape g = data.global;
-        double err = device.isPresent() ? data.gpuError() : TestMatrices.relativeError(data.c.local(), g, type);
+        ShardLayout.Window w = data.layout.cWindow(shmem.myPe());
+        double err = device.isPresent() ? data.gpuError(w) : TestMatrices.relativeError(data.c.local(), g, type, w);
         double bound = TestMatrices.errorBound(type);
         System.out.printf("PE %d %s %s %s %s on %d PEs: rel_err %.3e bound %.3e %s%n", shmem.myPe(), label,
                 collective.cliName(), g, type, shmem.nPes(), err, bound, err <= bound ? "PASS" : "FAIL");
@@ -194,22 +195,20 @@ public final class GemmBenchmark {
         }
 
         void fill(FusedGemm gemm) {
-            GemmShape l = gemm.localShape();
-            int off = gemm.shardOffset();
-            boolean scatter = collective == GemmCollective.ALL_SCATTER, reduce = collective == GemmCollective.ALL_REDUCE;
-            // A: m x k_l from column (reduce ? off : 0) of the global A; B: k_l x n_l from (reduce ? off : 0, scatter ? off : 0)
-            fillBlock(a, l.m(), l.k(), 0, reduce ? off : 0, global.k(), TestMatrices.SEED_A);
-            fillBlock(b, l.k(), l.n(), reduce ? off : 0, scatter ? off : 0, global.n(), TestMatrices.SEED_B);
+            ShardLayout.Window wa = layout.aWindow(shmem.myPe()), wb = layout.bWindow(shmem.myPe());
+            fillBlock(a, wa, global.k(), TestMatrices.SEED_A);
+            fillBlock(b, wb, global.n(), TestMatrices.SEED_B);
             if (stream != null) {
                 stream.synchronize();
             }
         }
 
-        private void fillBlock(SymmetricSegment x, int rows, int cols, int row0, int col0, long globalCols, long seed) {
+        /** x = window w of the global test matrix (globalCols a row), dense. */
+        private void fillBlock(SymmetricSegment x, ShardLayout.Window w, long globalCols, long seed) {
             if (util != null) {
-                util.fill(x, rows, cols, cols, row0, col0, globalCols, seed, stream);
+                util.fill(x, w.rows(), w.cols(), w.cols(), w.row0(), w.col0(), globalCols, seed, stream);
             } else {
-                TestMatrices.fill(x.local(), rows, cols, cols, row0, col0, globalCols, seed, type);
+                TestMatrices.fill(x.local(), w.rows(), w.cols(), w.cols(), w.row0(), w.col0(), globalCols, seed, type);
             }
         }
 
@@ -225,8 +224,8 @@ public final class GemmBenchmark {
             }
         }
 
-        /** cuBLAS on the whole GEMM, compared with C. */
-        double gpuError() {
+        /** cuBLAS on the whole GEMM, its window w compared with C. */
+        double gpuError(ShardLayout.Window w) {
             int m = global.m(), n = global.n(), k = global.k();
             if (refC == null) {   // once per case: every PE computes the whole GEMM with cuBLAS
                 long es = type.byteSize();
@@ -241,7 +240,7 @@ public final class GemmBenchmark {
                     stream.synchronize();
                 }
             }
-            return util.relativeError(c, refC, (long) m * n, sums, stream);
+            return util.relativeError(c, refC, w, n, sums, stream);
         }
 
         @Override

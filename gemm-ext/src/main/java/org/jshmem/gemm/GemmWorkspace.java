@@ -14,17 +14,20 @@ import org.jshmem.SymmetricSegment;
  *   <li>{@code skFlags}: one stamp per work-group;</li>
  *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE; all-reduce: (P + 1) per tile;</li>
  *   <li>{@code staging}: all-reduce partial tiles in the output type: one-shot 2 x P x tiles,
- *       two-shot P x ceil(tiles / P) tile slots.</li>
+ *       two-shot P x ceil(tiles / P) tile slots; reduce-scatter P x {@code homeSlots} (the tiles
+ *       holding one PE's rows);</li>
+ *   <li>{@code gathered}, {@code aReady}: all-gather + GEMM: the whole A (m x k) and a stamp per row block.</li>
  * </ul>
  * Stamps start at 0 (calloc) and calls stamp generations 1, 2, ...; nothing is reset between calls.
  */
 record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment skFlags, SymmetricSegment arrive,
-                     SymmetricSegment staging, int arriveBase, int arriveCount) implements AutoCloseable {
+                     SymmetricSegment staging, SymmetricSegment gathered, SymmetricSegment aReady, int arriveBase,
+                     int arriveCount, int homeSlots) implements AutoCloseable {
 
     /** Bytes each part needs on this PE, before agreeing on the maximum. */
-    record Sizes(long partials, long skFlags, long arrive, long staging) {
-        long total() {
-            return partials + skFlags + arrive + staging;
+    record Sizes(long partials, long skFlags, long arrive, long staging, long gathered, long aReady) {
+        long[] all() {
+            return new long[] {partials, skFlags, arrive, staging, gathered, aReady};
         }
     }
 
@@ -36,13 +39,32 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
             case LOCAL -> 0;
             case ALL_SCATTER -> (long) sizing.totalTiles() * Long.BYTES;
             case ALL_REDUCE_ONE_SHOT, ALL_REDUCE_TWO_SHOT -> (nPes + 1L) * tiles * Long.BYTES;
+            case REDUCE_SCATTER -> nPes * tiles * Long.BYTES;
         };
         long staging = switch (e) {
             case ALL_REDUCE_ONE_SHOT -> 2L * nPes * tiles * tileElems * 2;
             case ALL_REDUCE_TWO_SHOT -> nPes * ((tiles + nPes - 1) / nPes) * tileElems * 2;
+            case REDUCE_SCATTER -> (long) nPes * homeSlots(layout, s) * tileElems * 2;
             default -> 0;
         };
-        return new Sizes(partials, (long) s.grid() * Long.BYTES, arrive, staging);
+        boolean gather = layout.collective() == GemmCollective.ALL_GATHER_GEMM;
+        GemmShape g = layout.global();
+        long gathered = gather ? (long) g.m() * g.k() * 2 : 0;
+        return new Sizes(partials, (long) s.grid() * Long.BYTES, arrive, staging, gathered,
+                gather ? (long) nPes * Long.BYTES : 0);
+    }
+
+    /** Reduce-scatter: tile slots per source on a home PE, the most tiles (tile rows x tiles_n) over one PE's rows. */
+    static int homeSlots(ShardLayout layout, StreamKSchedule s) {
+        if (layout.collective() != GemmCollective.GEMM_REDUCE_SCATTER) {
+            return 0;
+        }
+        int most = 0, bm = s.tile().m();
+        for (int q = 0; q < layout.nPes(); q++) {
+            int first = layout.rowOffset(q) / bm, last = (layout.rowOffset(q) + layout.rows(q) - 1) / bm;
+            most = Math.max(most, last - first + 1);
+        }
+        return most * s.tilesN();
     }
 
     /** The tile counts of every PE's schedule, for the all-scatter stamp layout. */
@@ -52,29 +74,34 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
     /** Allocates (collective): every PE calls it with its own schedule. */
     static GemmWorkspace allocate(Shmem shmem, StreamKSchedule s, Epilogue e, ShardLayout layout, GemmSizing sizing) {
         Sizes mine = sizes(s, e, layout, shmem.nPes(), sizing);
-        long[] agreed = agreeMax(shmem, mine.partials(), mine.skFlags(), mine.arrive(), mine.staging());
+        long[] agreed = agreeMax(shmem, mine.all());
         long needed = 0;
         for (long v : agreed) {
             needed += align(Math.max(v, 8));
         }
         if (needed > shmem.heapFree()) {
             throw new org.jshmem.HeapExhaustedException("FusedGemm: the workspace needs " + needed + " bytes of symmetric"
-                    + " heap (partials " + agreed[0] + ", stamps " + (agreed[1] + agreed[2]) + ", staging " + agreed[3]
-                    + "), " + shmem.heapFree() + " are free; raise JSHMEM_SYMMETRIC_SIZE (it is per PE) by at least "
+                    + " heap (partials " + agreed[0] + ", stamps " + (agreed[1] + agreed[2] + agreed[5]) + ", staging "
+                    + agreed[3] + ", gathered A " + agreed[4] + "), " + shmem.heapFree() + " are free; raise JSHMEM_SYMMETRIC_SIZE (it is per PE) by at least "
                     + (needed - shmem.heapFree()) + " bytes", needed, shmem.heapFree());
         }
         SymmetricSegment partials = shmem.malloc(Math.max(agreed[0], 8));
         SymmetricSegment skFlags = shmem.calloc(Math.max(agreed[1], 8), 1);
         SymmetricSegment arrive = shmem.calloc(Math.max(agreed[2], 8), 1);
         SymmetricSegment staging = shmem.malloc(Math.max(agreed[3], 8));
-        return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, sizing.arriveBase(), sizing.totalTiles());
+        SymmetricSegment gathered = shmem.malloc(Math.max(agreed[4], 8));
+        SymmetricSegment aReady = shmem.calloc(Math.max(agreed[5], 8), 1);
+        return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, gathered, aReady, sizing.arriveBase(),
+                sizing.totalTiles(), homeSlots(layout, s));
     }
 
     /** Bytes the workspace will take (upper bound, this PE's view), for the heap check before anything is allocated. */
     static long estimate(StreamKSchedule s, Epilogue e, ShardLayout layout, int nPes, GemmSizing sizing) {
-        Sizes z = sizes(s, e, layout, nPes, sizing);
-        return align(Math.max(z.partials(), 8)) + align(Math.max(z.skFlags(), 8)) + align(Math.max(z.arrive(), 8))
-                + align(Math.max(z.staging(), 8)) + 4 * 4096;
+        long sum = 6 * 4096;
+        for (long v : sizes(s, e, layout, nPes, sizing).all()) {
+            sum += align(Math.max(v, 8));
+        }
+        return sum;
     }
 
     private static long align(long v) {
@@ -106,6 +133,8 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
     /** Frees the parts (collective). */
     @Override
     public void close() {
+        shmem.free(aReady);
+        shmem.free(gathered);
         shmem.free(staging);
         shmem.free(arrive);
         shmem.free(skFlags);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jshmem.DType;
 import org.jshmem.Shmem;
+import org.jshmem.ShmemEvent;
 import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.device.DeviceModule;
@@ -17,7 +18,10 @@ import org.jshmem.device.LaunchConfig;
 /**
  * Runs a fused GEMM kernel (portable or Hopper) on this PE's GPU: compiles it once for the
  * variant and element type (through the on-disk kernel cache), fills the parameter block, and
- * launches one persistent work-group per SM of this PE's share per call.
+ * launches one persistent work-group per SM of this PE's share per call. All-gather + GEMM: the
+ * row blocks of A are gathered on a second stream by the copy engines
+ * ({@link org.jshmem.Team#collectSignalOnStream}, a stamp per block) while the kernel, started at
+ * the same time, waits for each tile's blocks; the caller's stream then waits for the gather.
  */
 final class GpuKernelExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -30,6 +34,19 @@ final class GpuKernelExecutor implements GemmExecutor {
     private final ShmemStream own;
     private final TensorMaps maps;
     private final KernelCache.Entry compiled;
+    private final Gather gather;
+
+    /** All-gather + GEMM's second stream, its events, and every PE's element count of A. */
+    private record Gather(ShmemStream stream, ShmemEvent start, ShmemEvent entered, ShmemEvent done, long[] counts,
+                          SymmetricSegment into, SymmetricSegment ready) {
+        void close() {
+            stream.synchronize();
+            stream.close();
+            start.close();
+            entered.close();
+            done.close();
+        }
+    }
 
     GpuKernelExecutor(Shmem shmem, KernelVariant variant, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws,
                       DType type, ShardLayout layout) {
@@ -49,17 +66,30 @@ final class GpuKernelExecutor implements GemmExecutor {
         kernel.setMaxDynamicSharedBytes(variant.sharedBytes());
         int me = shmem.myPe();
         GemmShape local = schedule.shape();
-        long ldc = layout.collective() == GemmCollective.NONE ? local.n() : layout.global().n();
-        this.params = new KernelParams(arena).schedule(schedule, epilogue, local.k(), local.n(), ldc)
+        this.params = new KernelParams(arena).schedule(schedule, epilogue, local.k(), local.n(), layout.ldc(me))
                 .set("workspace", address(ws.partials())).set("sk_flags", address(ws.skFlags()))
                 .set("staging", address(ws.staging())).set("arrive", address(ws.arrive()))
-                .set("col_offset", layout.collective() == GemmCollective.ALL_SCATTER ? layout.offset(me) : 0)
+                .set("col_offset", layout.cColumnOffset(me)).set("home_slots", ws.homeSlots())
                 .set("arrive_base", ws.arriveBase())
                 .set("arrive_count", epilogue == Epilogue.ALL_SCATTER ? ws.arriveCount() : schedule.tiles())
                 .set("n_pes", shmem.nPes()).set("my_pe", me);
         this.maps = variant.kernel() == GemmKernel.HOPPER ? new TensorMaps(arena, variant, type, local) : null;
         this.own = shmem.createStream();
+        this.type = type;
+        if (layout.collective() == GemmCollective.ALL_GATHER_GEMM) {
+            long[] counts = new long[shmem.nPes()];
+            for (int pe = 0; pe < counts.length; pe++) {
+                counts[pe] = (long) layout.rows(pe) * local.k();
+            }
+            params.set("a_ready", address(ws.aReady()));
+            this.gather = new Gather(shmem.createStream(), shmem.createEvent(), shmem.createEvent(),
+                    shmem.createEvent(), counts, ws.gathered(), ws.aReady());
+        } else {
+            this.gather = null;
+        }
     }
+
+    private final DType type;
 
     private long address(SymmetricSegment s) {
         return shmem.deviceAddress(s, 0).address();
@@ -68,14 +98,27 @@ final class GpuKernelExecutor implements GemmExecutor {
     @Override
     public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c, ShmemStream stream, long generation) {
         ShmemStream on = stream != null ? stream : own;
-        params.set("a", address(a)).set("b", address(b)).set("c", address(c)).set("generation", generation);
+        SymmetricSegment aIn = a;
+        if (gather != null) {   // the gather starts once the caller's stream is here (A written, the last call done)
+            on.record(gather.start());
+            gather.stream().waitFor(gather.start());
+            shmem.teamWorld().collectSignalOnStream(gather.into(), a, gather.counts(), type, gather.ready(), generation,
+                    gather.stream(), gather.entered());
+            gather.stream().record(gather.done());
+            on.waitFor(gather.entered());   // the kernel takes every SM: start it after the gather's opening barrier
+            aIn = gather.into();
+        }
+        params.set("a", address(aIn)).set("b", address(b)).set("c", address(c)).set("generation", generation);
         LaunchConfig config = new LaunchConfig(Dim3.of(schedule.grid()), Dim3.of(variant.threads()),
                 variant.sharedBytes(), on);
         if (maps == null) {
             kernel.launch(config, Kernel.byValue(params.segment()));
         } else {
-            kernel.launch(config, Kernel.byValue(params.segment()), Kernel.byValue(maps.forA(address(a))),
+            kernel.launch(config, Kernel.byValue(params.segment()), Kernel.byValue(maps.forA(address(aIn))),
                     Kernel.byValue(maps.forB(address(b))));
+        }
+        if (gather != null) {
+            on.waitFor(gather.done());
         }
         if (stream == null) {
             own.synchronize();
@@ -98,6 +141,9 @@ final class GpuKernelExecutor implements GemmExecutor {
     public void close() {
         own.synchronize();
         own.close();
+        if (gather != null) {
+            gather.close();
+        }
         module.close();
         arena.close();
     }

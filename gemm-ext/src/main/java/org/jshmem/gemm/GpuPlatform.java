@@ -65,8 +65,10 @@ final class GpuPlatform implements GemmPlatform {
         if (!("cuda".equals(device.platform()) && VendorGemm.isAvailable())) {
             return GemmPath.FUSED;   // no vendor GEMM bound (HIP): the fused kernel is the only GPU path
         }
-        boolean fusedWon = collective == GemmCollective.ALL_SCATTER && kernel == GemmKernel.HOPPER
-                && global.flops() / nPes >= FUSED_MIN_FLOPS_PER_PE;
+        boolean tensorParallel = collective == GemmCollective.ALL_GATHER_GEMM
+                || collective == GemmCollective.GEMM_REDUCE_SCATTER;
+        boolean fusedWon = kernel == GemmKernel.HOPPER && (tensorParallel
+                || collective == GemmCollective.ALL_SCATTER && global.flops() / nPes >= FUSED_MIN_FLOPS_PER_PE);
         return fusedWon ? GemmPath.FUSED : GemmPath.REFERENCE;
     }
 

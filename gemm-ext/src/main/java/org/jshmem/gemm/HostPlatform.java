@@ -45,10 +45,7 @@ final class HostPlatform implements GemmPlatform {
     @Override
     public GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
                               ShardLayout layout) {
-        int me = shmem.myPe();
-        long ldc = layout.collective() == GemmCollective.NONE ? layout.local(me).n() : layout.global().n();
-        int colOffset = layout.collective() == GemmCollective.ALL_SCATTER ? layout.offset(me) : 0;
-        return new CpuExecutor(shmem, schedule, epilogue, ws, type, colOffset, ldc);
+        return new CpuExecutor(shmem, schedule, epilogue, ws, type, layout);
     }
 
     @Override

@@ -7,9 +7,11 @@ import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
 
 /**
- * The reference path: the vendor GEMM (cuBLAS) into a scratch buffer, then jshmem's own collective
- * on the same stream: all-reduce = {@code Team.reduceOnStream(SUM)} of the partials; all-scatter =
- * {@code Team.collectOnStream} of the column blocks and an unpacking kernel placing them in C.
+ * The reference path: jshmem's own collective and the vendor GEMM (cuBLAS), one after the other on
+ * the same stream: all-reduce = GEMM, then {@code Team.reduceOnStream(SUM)} of the partials;
+ * all-scatter = GEMM, then {@code Team.collectOnStream} of the column blocks and an unpacking
+ * kernel placing them in C; all-gather + GEMM = {@code Team.collectOnStream} of A's row blocks,
+ * then the GEMM; GEMM + reduce-scatter = GEMM, then {@code Team.reduceScatterOnStream(SUM)}.
  */
 final class ReferenceExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -29,13 +31,21 @@ final class ReferenceExecutor implements GemmExecutor {
         long es = type.byteSize();
         this.util = layout.collective() == GemmCollective.ALL_SCATTER ? new UtilKernels(shmem, type) : null;
         long widest = layout.local(0).n();   // PE 0 has the widest shard
+        if (layout.collective() == GemmCollective.GEMM_REDUCE_SCATTER && g.m() % shmem.nPes() != 0) {
+            throw new IllegalArgumentException("the reference GEMM + reduce-scatter needs m divisible by the PE count"
+                    + " (Team.reduceScatter takes equal blocks); m = " + g.m() + ", " + shmem.nPes() + " PEs: use the"
+                    + " fused path, or an m that divides");
+        }
         this.partial = switch (layout.collective()) {
-            case NONE -> null;
-            case ALL_REDUCE -> shmem.malloc((long) g.m() * g.n() * es);
+            case NONE, ALL_GATHER_GEMM -> null;
+            case ALL_REDUCE, GEMM_REDUCE_SCATTER -> shmem.malloc((long) g.m() * g.n() * es);
             case ALL_SCATTER -> shmem.malloc((long) g.m() * widest * es);
         };
-        this.gathered = layout.collective() == GemmCollective.ALL_SCATTER ? shmem.malloc((long) g.m() * g.n() * es)
-                : null;
+        this.gathered = switch (layout.collective()) {
+            case ALL_SCATTER -> shmem.malloc((long) g.m() * g.n() * es);
+            case ALL_GATHER_GEMM -> shmem.malloc((long) g.m() * g.k() * es);
+            default -> null;
+        };
         this.own = shmem.createStream();
     }
 
@@ -59,6 +69,19 @@ final class ReferenceExecutor implements GemmExecutor {
                 shmem.teamWorld().collectOnStream(gathered, partial, counts, type, on);
                 util.unpackColumns(gathered, c, g.m(), g.n(), shmem.nPes(), on);
             }
+            case ALL_GATHER_GEMM -> {
+                long[] counts = new long[shmem.nPes()];
+                for (int pe = 0; pe < counts.length; pe++) {
+                    counts[pe] = (long) layout.rows(pe) * g.k();
+                }
+                shmem.teamWorld().collectOnStream(gathered, a, counts, type, on);
+                gemm(on, l, gathered, b, c);
+            }
+            case GEMM_REDUCE_SCATTER -> {
+                gemm(on, l, a, b, partial);
+                shmem.teamWorld().reduceScatterOnStream(ReduceOp.SUM, type, c, partial,
+                        (long) layout.rows(0) * g.n(), on);
+            }
         }
         if (stream == null) {
             own.synchronize();
@@ -72,11 +95,13 @@ final class ReferenceExecutor implements GemmExecutor {
 
     @Override
     public String describe() {
-        return "reference path: cuBLAS GEMM, then jshmem's "
+        return "reference path: cuBLAS GEMM and jshmem's "
                 + switch (layout.collective()) {
                     case NONE -> "nothing";
                     case ALL_REDUCE -> "reduceOnStream (sum)";
                     case ALL_SCATTER -> "collectOnStream + column unpacking";
+                    case ALL_GATHER_GEMM -> "collectOnStream of A before the GEMM";
+                    case GEMM_REDUCE_SCATTER -> "reduceScatterOnStream (sum)";
                 };
     }
 

@@ -17,7 +17,8 @@ import java.util.List;
  * publishes it.
  */
 public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int tilesN, int itersPerTile, int groupM,
-                              int grid, int skTiles, int skWorkGroups, int skItersPerWg, int skExtra) {
+                              int grid, int skTiles, int skWorkGroups, int skItersPerWg, int skExtra,
+                              int rowRotation) {
 
     /** Fewest K-iterations a Stream-K range should hold: shorter ones cost more in fix-up than they save. */
     public static final int MIN_SK_ITERS = 2;
@@ -54,6 +55,9 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
     public StreamKSchedule {
         if (grid <= 0) {
             throw new IllegalArgumentException("schedule: work-group count " + grid + " must be positive");
+        }
+        if (rowRotation < 0 || rowRotation >= tilesM) {
+            throw new IllegalArgumentException("schedule: row rotation " + rowRotation + " of " + tilesM + " tile rows");
         }
         if (skTiles < 0 || skTiles > tilesM * tilesN) {
             throw new IllegalArgumentException("schedule: " + skTiles + " Stream-K tiles of " + tilesM * tilesN);
@@ -107,7 +111,8 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
         int skWgs = sk == 0 ? 0 : Math.max(1, Math.min(grid, skIters / MIN_SK_ITERS));
         int per = skWgs == 0 ? 0 : skIters / skWgs;
         int extra = skWgs == 0 ? 0 : skIters % skWgs;
-        return new StreamKSchedule(shape, tile, tilesM, tilesN, iters, Math.max(1, groupM), grid, sk, skWgs, per, extra);
+        return new StreamKSchedule(shape, tile, tilesM, tilesN, iters, Math.max(1, groupM), grid, sk, skWgs, per, extra,
+                0);
     }
 
     /** Output tiles. */
@@ -165,14 +170,24 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
         return skRange(v)[1] >= (t + 1) * itersPerTile;
     }
 
-    /** Tile t's (row, column) in the tile grid: grouped order. */
+    /**
+     * The same schedule with the tile rows taken from row {@code rotation} on (wrapping around):
+     * all-gather + GEMM starts on the rows of A already here, GEMM + reduce-scatter ends with the
+     * rows it keeps.
+     */
+    public StreamKSchedule withRowRotation(int rotation) {
+        return new StreamKSchedule(shape, tile, tilesM, tilesN, itersPerTile, groupM, grid, skTiles, skWorkGroups,
+                skItersPerWg, skExtra, rotation);
+    }
+
+    /** Tile t's (row, column) in the tile grid: grouped order, rows rotated by {@link #rowRotation}. */
     public int[] tileCoords(int t) {
         int perGroup = groupM * tilesN;
         int group = t / perGroup;
         int first = group * groupM;
         int rows = Math.min(tilesM - first, groupM);
         int in = t - group * perGroup;
-        return new int[] {first + in % rows, in / rows};
+        return new int[] {(first + in % rows + rowRotation) % tilesM, in / rows};
     }
 
     /** K-iterations work-group w runs (its share of the work). */

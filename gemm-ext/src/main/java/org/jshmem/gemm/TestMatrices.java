@@ -48,24 +48,31 @@ public final class TestMatrices {
      * test matrices computed in double; NaN if C holds a non-finite element.
      */
     public static double relativeError(MemorySegment c, GemmShape shape, DType type) {
-        int m = shape.m(), n = shape.n(), k = shape.k();
-        double[] b = new double[k * n];
-        for (int i = 0; i < b.length; i++) {
-            b[i] = rounded(SEED_B, i, type);
+        return relativeError(c, shape, type, new ShardLayout.Window(0, shape.m(), 0, shape.n()));
+    }
+
+    /** Like {@link #relativeError(MemorySegment, GemmShape, DType)} for C holding window w of the product (dense). */
+    public static double relativeError(MemorySegment c, GemmShape shape, DType type, ShardLayout.Window w) {
+        int n = shape.n(), k = shape.k();
+        double[] b = new double[k * w.cols()];
+        for (int kk = 0; kk < k; kk++) {
+            for (int j = 0; j < w.cols(); j++) {
+                b[kk * w.cols() + j] = rounded(SEED_B, (long) kk * n + w.col0() + j, type);
+            }
         }
         double d2 = 0, r2 = 0;
-        double[] row = new double[n];
-        for (int i = 0; i < m; i++) {
+        double[] row = new double[w.cols()];
+        for (int i = 0; i < w.rows(); i++) {
             java.util.Arrays.fill(row, 0);
             for (int kk = 0; kk < k; kk++) {
-                double a = rounded(SEED_A, (long) i * k + kk, type);
-                int off = kk * n;
-                for (int j = 0; j < n; j++) {
+                double a = rounded(SEED_A, (long) (w.row0() + i) * k + kk, type);
+                int off = kk * w.cols();
+                for (int j = 0; j < w.cols(); j++) {
                     row[j] += a * b[off + j];
                 }
             }
-            for (int j = 0; j < n; j++) {
-                float got = Elements.toFloat(c.getAtIndex(JAVA_SHORT_UNALIGNED, (long) i * n + j), type);
+            for (int j = 0; j < w.cols(); j++) {
+                float got = Elements.toFloat(c.getAtIndex(JAVA_SHORT_UNALIGNED, (long) i * w.cols() + j), type);
                 if (!Float.isFinite(got)) {
                     return Double.NaN;
                 }

@@ -52,11 +52,15 @@ final class UtilKernels implements AutoCloseable {
         poison.launch(grid(s), x, elements);
     }
 
-    /** ||x - ref|| / ||ref|| over n elements, or NaN if x holds a non-finite element; waits for the stream. */
-    double relativeError(SymmetricSegment x, SymmetricSegment ref, long n, SymmetricSegment sums, ShmemStream s) {
+    /**
+     * ||x - ref|| / ||ref|| for x (w.rows x w.cols, dense) against window w of ref (refLd elements a
+     * row), or NaN if x holds a non-finite element; waits for the stream.
+     */
+    double relativeError(SymmetricSegment x, SymmetricSegment ref, ShardLayout.Window w, long refLd,
+                         SymmetricSegment sums, ShmemStream s) {
         s.synchronize();
         shmem.put(sums, 0, ZEROS, shmem.myPe());
-        compare.launch(grid(s), x, ref, n, sums);
+        compare.launch(grid(s), x, ref, w.rows(), w.cols(), refLd, w.row0(), w.col0(), sums);
         s.synchronize();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_DOUBLE, 3);

@@ -1,6 +1,7 @@
 package org.jshmem.gemm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,6 +46,8 @@ class KernelParamsTest {
         }
         assertEquals(cFields, javaFields);
         assertEquals(cSizes, javaSizes);
-        assertEquals(160, KernelParams.LAYOUT.byteSize());
+        java.util.regex.Matcher size = java.util.regex.Pattern.compile("sizeof\\(jgemm_params\\) == (\\d+)").matcher(header);
+        assertTrue(size.find(), "jgemm.h states the block's size in a static_assert");
+        assertEquals(Long.parseLong(size.group(1)), KernelParams.LAYOUT.byteSize());
     }
 }

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
                 "B sharded over the PEs (all_scatter: by columns; all_reduce: by rows, A by columns), C replicated.",
                 "Prints time and TFLOP/s per PE (2mnk / PEs / time); --reference adds cuBLAS + jshmem's collective."})
 public final class GemmMain implements Callable<Integer> {
-    @Option(names = {"-c", "--collective"}, description = "all_scatter, all_reduce or none (default ${DEFAULT-VALUE})",
+    @Option(names = {"-c", "--collective"}, description = "all_scatter, all_reduce, all_gather_gemm, gemm_reduce_scatter or none (default ${DEFAULT-VALUE})",
             defaultValue = "all_scatter")
     String collective;
     @Option(names = "-m", description = "rows of A and C (default ${DEFAULT-VALUE})", defaultValue = "4096")

@@ -53,6 +53,7 @@ typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
 #define JGEMM_ALL_SCATTER 1     /* C tile stored into every PE's C at col_offset; arrival stamps */
 #define JGEMM_ALL_REDUCE_ONE 2  /* partial tile pushed to every PE; each PE sums all P itself */
 #define JGEMM_ALL_REDUCE_TWO 3  /* partial tile pushed to its home PE; home sums, pushes the result */
+#define JGEMM_REDUCE_SCATTER 4  /* partial tile pushed to the PE(s) owning its rows; each sums its own rows */
 
 #if JSHMEM_ARCH_HIP
 #define JGEMM_GRID_CONSTANT
@@ -60,7 +61,7 @@ typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
 #define JGEMM_GRID_CONSTANT __grid_constant__
 #endif
 
-/* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (160 bytes). */
+/* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (176 bytes). */
 typedef struct {
   const jgemm_t *a;               /* m x k, row-major, lda */
   const jgemm_t *b;               /* k x n, row-major, ldb */
@@ -69,6 +70,7 @@ typedef struct {
   unsigned long long *sk_flags;   /* grid stamps (local) */
   jgemm_t *staging;               /* all-reduce staging (symmetric), see jgemm_staging_slot */
   unsigned long long *arrive;     /* arrival stamps (symmetric), see the epilogue */
+  unsigned long long *a_ready;    /* all-gather + GEMM: n_pes stamps, row block q of A is in when a_ready[q] >= generation; else null */
   long long lda, ldb, ldc;        /* elements */
   unsigned long long generation;  /* this call's stamp, >= 1, +1 per call */
   int m, n, k;                    /* this PE's GEMM */
@@ -81,8 +83,10 @@ typedef struct {
   int arrive_count;               /* all-scatter: stamps over all PEs; all-reduce: tiles */
   int n_pes;                      /* PEs taking part (the world) */
   int my_pe;
+  int row_rotation;               /* tile rows are taken from this one on (all-gather: own rows first; reduce-scatter: own last) */
+  int home_slots;                 /* reduce-scatter: staging slots per source on a home PE */
 } jgemm_params;
-static_assert(sizeof(jgemm_params) == 160, "jgemm_params must match org.jshmem.gemm.KernelParams");
+static_assert(sizeof(jgemm_params) == 176, "jgemm_params must match org.jshmem.gemm.KernelParams");
 
 /* ---- schedule walk ---------------------------------------------------------------------- */
 
@@ -93,15 +97,26 @@ typedef struct {
 
 JSHMEM_DEVICE_INLINE int jgemm_tiles(const jgemm_params &p) { return p.tiles_m * p.tiles_n; }
 
-/* Grouped order: tile t -> (tile row, tile column). */
+/* Grouped order: tile t -> (tile row, tile column), tile rows rotated by row_rotation. */
 JSHMEM_DEVICE_INLINE void jgemm_tile_coords(const jgemm_params &p, int t, int &tm, int &tn) {
   int per_group = p.group_m * p.tiles_n;
   int group = t / per_group;
   int first = group * p.group_m;
   int rows = p.tiles_m - first < p.group_m ? p.tiles_m - first : p.group_m;
   int in = t - group * per_group;
-  tm = first + in % rows;
+  tm = (first + in % rows + p.row_rotation) % p.tiles_m;
   tn = in / rows;
+}
+
+/* Row blocks (ShardLayout.rowOffset / rows): PE q holds rows [jgemm_block_start(q), jgemm_block_start(q + 1))
+ * of m, the first m % n_pes PEs one more. */
+JSHMEM_DEVICE_INLINE int jgemm_block_start(const jgemm_params &p, int q) {
+  int base = p.m / p.n_pes, extra = p.m % p.n_pes;
+  return q * base + (q < extra ? q : extra);
+}
+JSHMEM_DEVICE_INLINE int jgemm_block_of(const jgemm_params &p, int row) {
+  int base = p.m / p.n_pes, extra = p.m % p.n_pes, big = extra * (base + 1);
+  return row < big ? row / (base + 1) : extra + (row - big) / base;
 }
 
 /* Global Stream-K iteration range of work-group w (empty when w >= sk_wgs). */
@@ -154,6 +169,13 @@ JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsig
   /* >= in the cyclic sense: a peer may already have stamped a later call. */
   while ((long long)(jshmemi_ld_acquire_sys(flag) - gen) < 0) {
   }
+}
+
+/* All-gather + GEMM: waits (one thread) until the row blocks of A under tile row tm have arrived. */
+JSHMEM_DEVICE_INLINE void jgemm_wait_rows(const jgemm_params &p, int tm) {
+  if (p.a_ready == 0) return;
+  int row0 = tm * JGEMM_BM, last = row0 + JGEMM_BM < p.m ? row0 + JGEMM_BM - 1 : p.m - 1;
+  for (int q = jgemm_block_of(p, row0); q <= jgemm_block_of(p, last); q++) jgemm_wait_stamp(p.a_ready + q, p.generation);
 }
 
 #endif /* JGEMM_H */

@@ -11,8 +11,12 @@
  *   workspace   grid slots of BM*BN floats, row-major, this PE only
  *   staging     one-shot: [2 parities][n_pes sources][tiles] tiles of BM*BN elements
  *               two-shot: [n_pes sources][ceil(tiles / n_pes)] on the tile's home PE (tile % n_pes)
+ *               reduce-scatter: [n_pes sources][home_slots] on each PE owning rows of the tile:
+ *               slot (tile row - the home's first tile row) * tiles_n + tile column
  *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t
  *               all-reduce: [n_pes][tiles] partial stamps, then [tiles] final stamps (two-shot)
+ *               reduce-scatter: [n_pes][tiles] partial stamps, tile (tm, tn) at tm * tiles_n + tn
+ *               (coordinates, not t: the PEs take the tiles in different rotations)
  * Every PE's C ends bit-identical: partials are rounded to the output type once and summed in PE
  * order 0..n_pes-1 in fp32.
  */
@@ -206,6 +210,16 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     jgemm_tile_sum_slots(otile, p.staging + (parity * p.n_pes * tiles + t) * slot, tiles * slot, p.n_pes, g);
     g.sync();
     jgemm_tile_store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols, g);
+  } else if (p.epilogue == JGEMM_REDUCE_SCATTER) {
+    /* to every PE owning rows of the tile (one, or two where a row block ends inside it); the
+     * homes sum after their own units (jgemm_reduce_own_tiles), so nothing here waits */
+    int last = row0 + rows - 1;
+    for (int q = jgemm_block_of(p, row0); q <= jgemm_block_of(p, last); q++) {
+      int first_tm = jgemm_block_start(p, q) / JGEMM_BM;
+      jgemm_t *at_home = p.staging + (p.my_pe * (long long)p.home_slots + (tm - first_tm) * p.tiles_n + tn) * slot;
+      jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, q), g);
+      jgemm_group_stamp(p.arrive + p.my_pe * tiles + tm * p.tiles_n + tn, gen, q, g);
+    }
   } else { /* JGEMM_ALL_REDUCE_TWO */
     int home = t % p.n_pes;
     long long per_src = (tiles + p.n_pes - 1) / p.n_pes;
@@ -277,6 +291,28 @@ JSHMEM_DEVICE void jgemm_wait_arrivals(const jgemm_params &p, int w, const G &g)
     count = jgemm_tiles(p);
   }
   for (int i = w * g.size + g.tid; i < count; i += p.grid * g.size) jgemm_wait_stamp(p.arrive + first + i, p.generation);
+}
+
+/* Reduce-scatter: after its last unit, work-group w sums its share of the tiles holding this PE's
+ * rows (every PE's partial, in PE order, in fp32) and stores this PE's rows of them into its C
+ * (rows - jgemm_block_start(my_pe), ldc). otile is free scratch. Other epilogues: nothing. */
+template <class G>
+JSHMEM_DEVICE void jgemm_reduce_own_tiles(const jgemm_params &p, int w, jgemm_t *otile, const G &g) {
+  if (p.epilogue != JGEMM_REDUCE_SCATTER) return;
+  const int r0 = jgemm_block_start(p, p.my_pe), r1 = jgemm_block_start(p, p.my_pe + 1);
+  const int first_tm = r0 / JGEMM_BM, count = ((r1 - 1) / JGEMM_BM - first_tm + 1) * p.tiles_n;
+  const long long slot = JGEMM_TILE_ELEMS;
+  for (int i = w; i < count; i += p.grid) {
+    int tm = first_tm + i / p.tiles_n, tn = i % p.tiles_n;
+    for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * jgemm_tiles(p) + tm * p.tiles_n + tn, p.generation, g);
+    jgemm_tile_sum_slots(otile, p.staging + i * slot, p.home_slots * slot, p.n_pes, g);
+    g.sync();
+    int top = tm * JGEMM_BM > r0 ? tm * JGEMM_BM : r0, bottom = tm * JGEMM_BM + JGEMM_BM < r1 ? tm * JGEMM_BM + JGEMM_BM : r1;
+    int col0 = tn * JGEMM_BN, cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+    jgemm_tile_store(otile + (top - tm * JGEMM_BM) * JGEMM_OTILE_LD, p.c + (top - r0) * p.ldc + col0, p.ldc,
+                     bottom - top, cols, g);
+    g.sync();
+  }
 }
 
 #endif /* JGEMM_EPILOGUE_H */

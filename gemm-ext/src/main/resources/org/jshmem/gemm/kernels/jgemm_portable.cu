@@ -132,6 +132,10 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
     jgemm_tile_coords(p, u.tile, tm, tn);
     const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
     const int n_it = u.end - u.begin;
+    if (p.a_ready != 0) { /* all-gather + GEMM: this tile's rows of A have arrived */
+      if (threadIdx.x == 0) jgemm_wait_rows(p, tm);
+      __syncthreads();
+    }
     loader.start_unit(p, row0, col0, vec);
     acc.zero();
     /* prologue: the first STAGES-1 iterations in flight */
@@ -155,5 +159,6 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
     acc.store(tile, JGEMM_TILE_LD, wm0, wn0, lane);
     jgemm_finish_unit(p, u, w, tile, otile, g);
   }
+  jgemm_reduce_own_tiles(p, w, otile, g);
   jgemm_wait_arrivals(p, w, g);
 }

@@ -206,6 +206,10 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
       for (jgemm_cursor cur(p, w); cur.next(p, u);) {
         int tm, tn;
         jgemm_tile_coords(p, u.tile, tm, tn);
+        if (p.a_ready != 0) { /* all-gather + GEMM: the copy engines wrote these rows; TMA reads them */
+          jgemm_wait_rows(p, tm);
+          asm volatile("fence.proxy.async.global;\n" ::: "memory");
+        }
         for (int it = u.begin; it < u.end; it++) {
           jgemm_mbar_wait(&empty[s], phase ^ 1);
           unsigned char *a = ring + s * JGEMM_STAGE_BYTES, *b = a + JGEMM_A_BYTES;
@@ -274,5 +278,6 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
 #endif
     jgemm_sm90_finish(p, u, w, d, otile, g);
   }
+  jgemm_reduce_own_tiles(p, w, otile, g);
   jgemm_wait_arrivals(p, w, g);
 }

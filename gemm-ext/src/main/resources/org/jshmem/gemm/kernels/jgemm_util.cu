@@ -32,11 +32,15 @@ extern "C" __global__ void jgemm_poison(jgemm_t *x, long long n) {
   }
 }
 
-/* sums[0] += sum (x - ref)^2, sums[1] += sum ref^2, sums[2] += count of non-finite x (as doubles). */
-extern "C" __global__ void jgemm_compare(const jgemm_t *x, const jgemm_t *ref, long long n, double *sums) {
+/* x (rows x cols, dense) against the block of ref (ref_ld elements a row) at (row0, col0):
+ * sums[0] += sum (x - ref)^2, sums[1] += sum ref^2, sums[2] += count of non-finite x (as doubles). */
+extern "C" __global__ void jgemm_compare(const jgemm_t *x, const jgemm_t *ref, int rows, int cols, long long ref_ld,
+                                         int row0, int col0, double *sums) {
   double d2 = 0, r2 = 0, bad = 0;
+  long long n = (long long)rows * cols;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    float xv = jgemm_elem::load(x[i]), rv = jgemm_elem::load(ref[i]);
+    long long r = i / cols, c = i % cols;
+    float xv = jgemm_elem::load(x[i]), rv = jgemm_elem::load(ref[(r + row0) * ref_ld + c + col0]);
     if (!(xv - xv == 0.0f)) {
       bad += 1;
     } else {

@@ -37,6 +37,10 @@ class GemmCommandTest {
         "3, all_reduce, fp16, two_shot",
         "4, all_scatter, fp16, auto",
         "2, all_reduce, bf16, one_shot",
+        "3, all_gather_gemm, bf16, auto",   // row blocks of A straddle tiles; gathered while the GEMM runs
+        "4, all_gather_gemm, fp16, auto",
+        "3, gemm_reduce_scatter, fp16, auto",   // tiles straddling two PEs' rows go to both
+        "4, gemm_reduce_scatter, bf16, auto",
         "1, none, bf16, auto"})
     void raggedShapeValidatesOnEveryPe(int np, String collective, String dtype, String allReduce) {
         JobResult r = gemm(np, "-c", collective, "-m", "333", "-n", "257", "-k", "190", "--dtype", dtype,
@@ -45,10 +49,11 @@ class GemmCommandTest {
         assertEveryPeValidated(r, np, "validated-after-20-calls");
     }
 
-    @ParameterizedTest(name = "split {0}")
-    @CsvSource({"stream_k", "data_parallel"})
-    void everySplitValidates(String split) {
-        JobResult r = gemm(2, "-c", "all_scatter", "-m", "100", "-n", "130", "-k", "300", "--split", split,
+    @ParameterizedTest(name = "split {0} {1}")
+    @CsvSource({"stream_k, all_scatter", "data_parallel, all_scatter", "stream_k, all_gather_gemm",
+        "stream_k, gemm_reduce_scatter"})
+    void everySplitValidates(String split, String collective) {
+        JobResult r = gemm(2, "-c", collective, "-m", "100", "-n", "130", "-k", "300", "--split", split,
                 "--workgroups", "3", "--validate", "--iters", "1", "--warmup", "0");
         assertEveryPeValidated(r, 2, "validated");
     }
@@ -91,5 +96,13 @@ class GemmCommandTest {
         JobResult r = gemm(3, "-c", "all_scatter", "-m", "8", "-n", "2", "-k", "8");
         assertFalse(r.succeeded());
         assertTrue(r.output().contains("all_scatter over 3 PEs needs n >= 3"), r::toString);
+    }
+
+    @Test
+    void tooFewRowsToScatterIsRefused() {
+        JobResult r = gemm(3, "-c", "gemm_reduce_scatter", "-m", "2", "-n", "8", "-k", "8");
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("gemm_reduce_scatter over 3 PEs needs m >= 3 (each PE gets at least one row of C)"),
+                r::toString);
     }
 }
