@@ -18,8 +18,9 @@
 #   gpu-run.sh gemm [shapes]           gemm-ext on this GPU: the cuBLAS anchor, then the GEMM alone on one PE
 #                                      (every anchor shape, bf16 and fp16, validated against cuBLAS), in
 #                                      the same run; CSVs and charts in $OUT
-#   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce on np PEs (default 2) sharing the GPU
-#                                      under MPS, beside the reference path (cuBLAS + jshmem's collective)
+#   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce (or GEMM_COLLECTIVES) on np PEs (default 2)
+#                                      sharing the GPU under MPS, beside the reference path (cuBLAS + jshmem's
+#                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
 #   gpu-run.sh cmd ...                 any command with the environment set
@@ -138,12 +139,12 @@ case $step in
   gemm-fused)
     np=${1:-2}
     [ "$(gpu_count)" -lt "$np" ] && mps_start
-    for c in all_scatter all_reduce; do
+    for c in ${GEMM_COLLECTIVES:-all_scatter all_reduce}; do
       for shape in ${GEMM_SHAPES:-8192x8192x8192 4096x4096x4096 1024x8192x8192 2048x2048x2048 1024x1024x1024}; do
         echo "== gemm $c $shape, $np PEs on $(gpu_count) GPU(s)"
         env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=4G timeout 300 mpirun -np "$np" --oversubscribe java \
           --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
-          org.jshmem.gemm.cli.GemmMain -c $c --shapes $shape --dtype bf16 --validate --reference --iters 10 \
+          org.jshmem.gemm.cli.GemmMain -c $c --shapes $shape --dtype ${GEMM_DTYPE:-bf16} --validate --reference --iters 10 \
           --warmup 3 --path fused --csv "$out/gemm-fused-${np}pe.csv" 2>&1 | tee -a "$out/gemm-fused-${np}pe.log"
       done
     done

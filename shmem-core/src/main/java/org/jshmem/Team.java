@@ -418,15 +418,17 @@ public final class Team implements AutoCloseable {
 
     /**
      * Collective, SM-free all-gather with a signal per block (seed 002): like
-     * {@link #fcollectOnStream}, but every member pulls the blocks with copy-engine copies (its own
-     * first, then the others in rotated order) and, as team PE i's block lands, sets the 8-byte
+     * {@link #fcollectOnStream}, but every member pulls the blocks with copy-engine copies (the
+     * others' in rotated order from the next member on, its own last: a consumer can read that one
+     * in {@code src} meanwhile) and, as team PE i's block lands, sets the 8-byte
      * signal {@code i} of {@code signals} (at byte {@code 8 i}) on this PE to {@code signal}, so
      * that a kernel on another stream can wait for block i alone ({@code jshmem_signal_wait_until},
      * or {@link Shmem#signalWaitUntilOnStream}) and start on it while the rest is in flight. Use a
      * new signal value per call (e.g. a call counter) so that no reset is needed. It starts and ends
      * with a team barrier on the stream: the members' {@code src} is read only once all of them
      * have queued the call, and is reusable when the stream's work is done. {@code src} may be this
-     * PE's block of {@code dest} itself (in place: not copied).
+     * PE's block of {@code dest} itself (in place: not copied), on every member or on none.
+     * Between PEs on one GPU (MPS) the driver may run the copies on the SMs.
      *
      * <p>A consumer kernel that occupies every SM (a persistent GEMM) must not start before the
      * opening barrier has passed, or the barrier's own kernel finds no SM: pass an event as

@@ -23,9 +23,11 @@ import org.jshmem.SymmetricSegment;
  * through the workspace and a stamp, owners add the later partials, round the tile, and publish it
  * (local store, all-scatter puts, one- or two-shot all-reduce through the staging slots), each
  * publication a put followed by {@code fence} and a stamp. All-gather + GEMM: a gather thread
- * pulls the peers' row blocks of A (own first, then rotated) into the workspace and stamps each,
- * while the work-groups wait for the blocks under each tile. GEMM + reduce-scatter: finished
- * tiles go to the PEs owning their rows, which sum them after their own units. So CI checks the
+ * pulls the peers' row blocks of A (rotated from the next PE, its own last) into the workspace and
+ * stamps each, while the work-groups compute the tiles of their own rows from A in place and wait
+ * for the blocks under the others. GEMM + reduce-scatter: finished
+ * tiles go to the other PEs owning their rows; an owner sums its rows as it finishes its own
+ * partial of the tile. So CI checks the
  * orchestration (schedule, fix-up, stamps, epilogues, ragged shapes, back-to-back calls) without a GPU.
  */
 final class CpuExecutor implements GemmExecutor {
@@ -62,7 +64,16 @@ final class CpuExecutor implements GemmExecutor {
     @Override
     public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c, ShmemStream stream, long generation) {
         GemmShape sh = s.shape();
-        float[] af = gather ? new float[Math.toIntExact((long) sh.m() * sh.k())] : widen(a.local(), 0, (long) sh.m() * sh.k());
+        float[] af;
+        if (gather) {   // own rows in place; the others as they arrive
+            int me = shmem.myPe();
+            af = new float[Math.toIntExact((long) sh.m() * sh.k())];
+            long own = (long) layout.rows(me) * sh.k();
+            float[] mine = widen(a.local(), 0, own);
+            System.arraycopy(mine, 0, af, Math.toIntExact((long) layout.rowOffset(me) * sh.k()), mine.length);
+        } else {
+            af = widen(a.local(), 0, (long) sh.m() * sh.k());
+        }
         float[] bf = widen(b.local(), 0, (long) sh.k() * sh.n());
         Call call = new Call(af, bf, c, generation);
         List<Future<?>> done = new ArrayList<>();
@@ -125,14 +136,16 @@ final class CpuExecutor implements GemmExecutor {
             this.gen = gen;
         }
 
-        /** All-gather + GEMM: PE q's rows of A into the workspace (own first, then rotated), a stamp each. */
+        /** All-gather + GEMM: PE q's rows of A into the workspace (rotated from the next PE, own last), a stamp each. */
         void gatherA(SymmetricSegment a) {
             int me = shmem.myPe(), n = shmem.nPes(), k = s.shape().k();
-            for (int i = 0; i < n; i++) {
+            for (int i = 1; i <= n; i++) {
                 int q = (me + i) % n;
                 long first = (long) layout.rowOffset(q) * k, count = (long) layout.rows(q) * k;
                 shmem.get(ws.gathered(), first * 2, a, 0, count * 2, q);
-                widenInto(this.a, ws.gathered().local(), first, count);
+                if (q != me) {   // own rows are in place already
+                    widenInto(this.a, ws.gathered().local(), first, count);
+                }
                 shmem.atomicSetLong(ws.aReady(), (long) q * Long.BYTES, gen, me);
             }
         }
@@ -147,14 +160,17 @@ final class CpuExecutor implements GemmExecutor {
                 finish(u, w, acc);
             }
             if (epilogue == Epilogue.REDUCE_SCATTER) {
-                reduceOwnTiles(w);
+                finishParked(w);
             }
             waitArrivals(w);
         }
 
-        /** Waits for the row blocks of A under tile t (the kernels' jgemm_wait_rows). */
+        /** Waits for the row blocks of A under tile t unless all are this PE's own (the kernels' jgemm_wait_rows). */
         private void waitRows(int t) {
-            int row0 = s.tileCoords(t)[0] * tm, last = Math.min(s.shape().m(), row0 + tm) - 1;
+            int row0 = s.tileCoords(t)[0] * tm, last = Math.min(s.shape().m(), row0 + tm) - 1, me = shmem.myPe();
+            if (layout.rowBlockOf(row0) == me && layout.rowBlockOf(last) == me) {
+                return;
+            }
             for (int q = layout.rowBlockOf(row0); q <= layout.rowBlockOf(last); q++) {
                 shmem.signalWaitUntil(ws.aReady(), (long) q * Long.BYTES, Cmp.GE, gen);
             }
@@ -236,11 +252,29 @@ final class CpuExecutor implements GemmExecutor {
                     store(tile, 0, me, row0, col0, rows, cols);
                 }
                 case REDUCE_SCATTER -> {
-                    // to every PE owning rows of the tile; they sum after their own units (reduceOwnTiles)
-                    for (int q = layout.rowBlockOf(row0); q <= layout.rowBlockOf(row0 + rows - 1); q++) {
-                        int slot = me * ws.homeSlots() + (rc[0] - layout.rowOffset(q) / tm) * s.tilesN() + rc[1];
-                        shmem.put(ws.staging(), slot * slotBytes, MemorySegment.ofArray(tile), q);
-                        stamp(ws.arrive(), (long) me * tiles + rc[0] * s.tilesN() + rc[1], q);
+                    // to the other PEs owning rows of the tile; an owner sums its rows with its own partial
+                    // (nothing in a work-group's units waits for a peer, whatever the order)
+                    int firstQ = layout.rowBlockOf(row0), lastQ = layout.rowBlockOf(row0 + rows - 1);
+                    long key = (long) rc[0] * s.tilesN() + rc[1];
+                    for (int q = firstQ; q <= lastQ; q++) {
+                        if (q != me) {
+                            shmem.put(ws.staging(), (me * ws.homeSlots() + homeSlot(q, rc)) * slotBytes,
+                                    MemorySegment.ofArray(tile), q);
+                            stamp(ws.arrive(), me * tiles + key, q);
+                        }
+                    }
+                    if (firstQ <= me && me <= lastQ) {   // sum now if every partial is in, else park it
+                        boolean in = true;
+                        for (int src = 0; src < n; src++) {
+                            in &= src == me || shmem.signalFetch(ws.arrive(), (src * tiles + key) * Long.BYTES) >= gen;
+                        }
+                        if (in) {
+                            reduceOwnRows(tile, rc);
+                        } else {
+                            shmem.put(ws.staging(), (me * ws.homeSlots() + homeSlot(me, rc)) * slotBytes,
+                                    MemorySegment.ofArray(tile), me);
+                            stamp(ws.arrive(), me * tiles + key, me);
+                        }
                     }
                 }
                 case ALL_REDUCE_TWO_SHOT -> {
@@ -272,23 +306,41 @@ final class CpuExecutor implements GemmExecutor {
             }
         }
 
-        /** Reduce-scatter: work-group w's share of the tiles over this PE's rows (jgemm_reduce_own_tiles). */
-        private void reduceOwnTiles(int w) {
-            int me = shmem.myPe(), n = shmem.nPes(), tilesN = s.tilesN();
-            int r0 = layout.rowOffset(me), r1 = r0 + layout.rows(me), firstTm = r0 / tm;
-            int count = ((r1 - 1) / tm - firstTm + 1) * tilesN;
+        /** Reduce-scatter: this PE's rows of tile rc, summed in PE order with its own partial (in tile). */
+        private void reduceOwnRows(short[] tile, int[] rc) {
+            int me = shmem.myPe(), row0 = rc[0] * tm, col0 = rc[1] * tn;
+            long slotBytes = (long) tileElems * 2;
+            sumWithOwn(tile, homeSlot(me, rc) * slotBytes, ws.homeSlots() * slotBytes, shmem.nPes(), me);
+            int r0 = layout.rowOffset(me), top = Math.max(row0, r0);
+            int bottom = Math.min(Math.min(row0 + tm, s.shape().m()), r0 + layout.rows(me));
+            store(tile, top - row0, me, top - r0, col0, bottom - top, Math.min(tn, s.shape().n() - col0));
+        }
+
+        /** Reduce-scatter: after work-group w's units, the tiles it parked (jgemm_finish_parked). */
+        private void finishParked(int w) {
+            int me = shmem.myPe(), n = shmem.nPes(), tiles = s.tiles();
             long slotBytes = (long) tileElems * 2;
             short[] tile = new short[tileElems];
-            for (int i = w; i < count; i += s.grid()) {
-                int tr = firstTm + i / tilesN, tc = i % tilesN;
-                for (int src = 0; src < n; src++) {
-                    long stampAt = ((long) src * s.tiles() + tr * tilesN + tc) * Long.BYTES;
-                    shmem.signalWaitUntil(ws.arrive(), stampAt, Cmp.GE, gen);
+            for (StreamKSchedule.Unit u : s.units(w)) {
+                int[] rc = s.tileCoords(u.tile());
+                long key = (long) rc[0] * s.tilesN() + rc[1];
+                if (!u.owns() || shmem.signalFetch(ws.arrive(), (me * tiles + key) * Long.BYTES) < gen) {
+                    continue;
                 }
-                sumSlots(tile, i * slotBytes, ws.homeSlots() * slotBytes, n);
-                int top = Math.max(tr * tm, r0), bottom = Math.min(tr * tm + tm, r1);
-                store(tile, top - tr * tm, me, top - r0, tc * tn, bottom - top, Math.min(tn, s.shape().n() - tc * tn));
+                for (int src = 0; src < n; src++) {
+                    if (src != me) {
+                        shmem.signalWaitUntil(ws.arrive(), (src * tiles + key) * Long.BYTES, Cmp.GE, gen);
+                    }
+                }
+                MemorySegment.copy(ws.staging().local(), JAVA_SHORT_UNALIGNED,
+                        (me * ws.homeSlots() + homeSlot(me, rc)) * slotBytes, tile, 0, tileElems);
+                reduceOwnRows(tile, rc);
             }
+        }
+
+        /** Reduce-scatter: the staging slot of tile (rc[0], rc[1]) on home PE q (jgemm_home_slot). */
+        private long homeSlot(int q, int[] rc) {
+            return (long) (rc[0] - layout.rowOffset(q) / tm) * s.tilesN() + rc[1];
         }
 
         /** Publishes the puts before it (fence) with stamp {@code index} on PE pe. */
@@ -304,6 +356,19 @@ final class CpuExecutor implements GemmExecutor {
                 float sum = 0;
                 for (int src = 0; src < n; src++) {
                     sum += Elements.toFloat(staging.get(JAVA_SHORT_UNALIGNED, first + src * strideBytes + i * 2L), type);
+                }
+                tile[i] = Elements.fromFloat(sum, type);
+            }
+        }
+
+        /** tile = rounded fp32 sum in PE order of n partials: staging slots, and tile itself for PE me. */
+        private void sumWithOwn(short[] tile, long first, long strideBytes, int n, int me) {
+            MemorySegment staging = ws.staging().local();
+            for (int i = 0; i < tileElems; i++) {
+                float sum = 0;
+                for (int src = 0; src < n; src++) {
+                    short v = src == me ? tile[i] : staging.get(JAVA_SHORT_UNALIGNED, first + src * strideBytes + i * 2L);
+                    sum += Elements.toFloat(v, type);
                 }
                 tile[i] = Elements.fromFloat(sum, type);
             }

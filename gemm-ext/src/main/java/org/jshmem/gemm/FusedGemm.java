@@ -64,7 +64,7 @@ public final class FusedGemm implements AutoCloseable {
         TileShape tile = options.tile().orElse(platform.defaultTile(local, type));
         platform.checkTile(tile);
         // one schedule on every PE (all-reduce owners wait for each other): iterations over PE 0's k, the largest
-        int grid = platform.workGroups(options);
+        int grid = platform.workGroups(options, collective);
         StreamKSchedule.Split split = options.split() == StreamKSchedule.Split.AUTO
                 ? platform.autoSplit(local, tile, grid) : options.split();
         this.schedule = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k())
@@ -107,14 +107,15 @@ public final class FusedGemm implements AutoCloseable {
 
     /**
      * All-gather + GEMM starts on the tile row holding its own first row of A (already here);
-     * GEMM + reduce-scatter starts after its own rows, so it reduces its tiles last, once the
-     * peers' partials of them have had the most time to arrive.
+     * GEMM + reduce-scatter starts on the first tile row wholly after its own rows, so it sums its
+     * tiles (and those it shares with a neighbour) last, once the peers' partials of them have had
+     * the most time to arrive.
      */
     private static int rowRotation(GemmCollective c, ShardLayout layout, int me, TileShape tile) {
         int tilesM = ceilDiv(layout.global().m(), tile.m());
         return switch (c) {
             case ALL_GATHER_GEMM -> layout.rowOffset(me) / tile.m();
-            case GEMM_REDUCE_SCATTER -> (layout.rowOffset((me + 1) % layout.nPes()) / tile.m()) % tilesM;
+            case GEMM_REDUCE_SCATTER -> ceilDiv(layout.rowOffset((me + 1) % layout.nPes()), tile.m()) % tilesM;
             default -> 0;
         };
     }

@@ -27,8 +27,8 @@ interface GemmPlatform {
     /** Throws a clear error when the chosen kernel cannot run {@code tile}. */
     void checkTile(TileShape tile);
 
-    /** Persistent work-groups for the fused path. */
-    int workGroups(GemmOptions options);
+    /** Persistent work-groups for the fused path of {@code collective}. */
+    int workGroups(GemmOptions options, GemmCollective collective);
 
     GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
                        ShardLayout layout);

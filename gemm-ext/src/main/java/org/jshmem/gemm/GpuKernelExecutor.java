@@ -20,8 +20,10 @@ import org.jshmem.device.LaunchConfig;
  * variant and element type (through the on-disk kernel cache), fills the parameter block, and
  * launches one persistent work-group per SM of this PE's share per call. All-gather + GEMM: the
  * row blocks of A are gathered on a second stream by the copy engines
- * ({@link org.jshmem.Team#collectSignalOnStream}, a stamp per block) while the kernel, started at
- * the same time, waits for each tile's blocks; the caller's stream then waits for the gather.
+ * ({@link org.jshmem.Team#collectSignalOnStream}, a stamp per block, this PE's own block last)
+ * while the kernel, started once the gather's opening barrier has passed, computes the tiles of
+ * its own rows from A in place and waits for the others' blocks; the caller's stream then waits
+ * for the gather.
  */
 final class GpuKernelExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -38,7 +40,7 @@ final class GpuKernelExecutor implements GemmExecutor {
 
     /** All-gather + GEMM's second stream, its events, and every PE's element count of A. */
     private record Gather(ShmemStream stream, ShmemEvent start, ShmemEvent entered, ShmemEvent done, long[] counts,
-                          SymmetricSegment into, SymmetricSegment ready) {
+                          SymmetricSegment into, SymmetricSegment ready, int rows) {
         void close() {
             stream.synchronize();
             stream.close();
@@ -83,7 +85,7 @@ final class GpuKernelExecutor implements GemmExecutor {
             }
             params.set("a_ready", address(ws.aReady()));
             this.gather = new Gather(shmem.createStream(), shmem.createEvent(), shmem.createEvent(),
-                    shmem.createEvent(), counts, ws.gathered(), ws.aReady());
+                    shmem.createEvent(), counts, ws.gathered(), ws.aReady(), layout.rows(me));
         } else {
             this.gather = null;
         }
@@ -108,14 +110,17 @@ final class GpuKernelExecutor implements GemmExecutor {
             on.waitFor(gather.entered());   // the kernel takes every SM: start it after the gather's opening barrier
             aIn = gather.into();
         }
-        params.set("a", address(aIn)).set("b", address(b)).set("c", address(c)).set("generation", generation);
+        params.set("a", address(aIn)).set("b", address(b)).set("c", address(c)).set("generation", generation)
+                .set("a_local", gather != null ? address(a) : 0);
         LaunchConfig config = new LaunchConfig(Dim3.of(schedule.grid()), Dim3.of(variant.threads()),
                 variant.sharedBytes(), on);
         if (maps == null) {
             kernel.launch(config, Kernel.byValue(params.segment()));
         } else {
-            kernel.launch(config, Kernel.byValue(params.segment()), Kernel.byValue(maps.forA(address(aIn))),
-                    Kernel.byValue(maps.forB(address(b))));
+            MemorySegment mapA = maps.forA(address(aIn));
+            kernel.launch(config, Kernel.byValue(params.segment()), Kernel.byValue(mapA),
+                    Kernel.byValue(maps.forB(address(b))),
+                    Kernel.byValue(gather != null ? maps.forLocalA(address(a), gather.rows()) : mapA));
         }
         if (gather != null) {
             on.waitFor(gather.done());

@@ -16,8 +16,10 @@ import org.jshmem.device.DeviceInfo;
  * cuBLAS's rate). Over NVLink (2 x H200) the fused all-scatter won only where the GEMM dominates
  * (8192^3: 1.49x; 34 GFLOP per PE and below lost). So, where cuBLAS loads: the fused all-scatter with
  * the Hopper kernel from {@link #FUSED_MIN_FLOPS_PER_PE} per PE, the reference otherwise; where no
- * vendor GEMM is bound (HIP) the fused kernel is the only GPU path. A GEMM
- * without a collective runs the fused kernel unless the reference is asked for.
+ * vendor GEMM is bound (HIP) the fused kernel is the only GPU path. All-gather + GEMM and GEMM +
+ * reduce-scatter take the reference too: on one H100 with 2 PEs sharing it (seed shapes, 2026-11-25)
+ * the fused forms ran at 0.93x and 0.83x of it, and they have not yet been measured over NVLink.
+ * A GEMM without a collective runs the fused kernel unless the reference is asked for.
  */
 final class GpuPlatform implements GemmPlatform {
     /** Auto path: the fused all-scatter from this much work per PE (2 x H200 over NVLink: 275 GFLOP won, 34 lost). */
@@ -65,10 +67,8 @@ final class GpuPlatform implements GemmPlatform {
         if (!("cuda".equals(device.platform()) && VendorGemm.isAvailable())) {
             return GemmPath.FUSED;   // no vendor GEMM bound (HIP): the fused kernel is the only GPU path
         }
-        boolean tensorParallel = collective == GemmCollective.ALL_GATHER_GEMM
-                || collective == GemmCollective.GEMM_REDUCE_SCATTER;
-        boolean fusedWon = kernel == GemmKernel.HOPPER && (tensorParallel
-                || collective == GemmCollective.ALL_SCATTER && global.flops() / nPes >= FUSED_MIN_FLOPS_PER_PE);
+        boolean fusedWon = collective == GemmCollective.ALL_SCATTER && kernel == GemmKernel.HOPPER
+                && global.flops() / nPes >= FUSED_MIN_FLOPS_PER_PE;
         return fusedWon ? GemmPath.FUSED : GemmPath.REFERENCE;
     }
 
@@ -105,9 +105,18 @@ final class GpuPlatform implements GemmPlatform {
         throw new IllegalStateException("no " + kernel + " variant for tile " + tile);
     }
 
+    /**
+     * One per SM of this PE's share; all-gather + GEMM leaves one SM free: its kernel waits for
+     * blocks that the gather's stream brings, and a copy between PEs on the same GPU (MPS) may run
+     * on the SMs, as do the gather's barriers: with every SM held by waiting work-groups they
+     * would never start (measured: a hang at 8192x11008x4096 on one H100, 2 PEs).
+     */
     @Override
-    public int workGroups(GemmOptions options) {
+    public int workGroups(GemmOptions options, GemmCollective collective) {
         int share = device.multiprocessorsPerPe();
+        if (options.workGroups() <= 0 && collective == GemmCollective.ALL_GATHER_GEMM && share > 1) {
+            return share - 1;
+        }
         if (options.workGroups() > share) {
             throw new IllegalArgumentException(options.workGroups() + " work-groups asked for, but this PE's share of "
                     + device.name() + " is " + share + " SMs; persistent work-groups wait for each other, so at most"

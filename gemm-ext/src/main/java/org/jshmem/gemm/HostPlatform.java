@@ -38,7 +38,7 @@ final class HostPlatform implements GemmPlatform {
     }
 
     @Override
-    public int workGroups(GemmOptions options) {
+    public int workGroups(GemmOptions options, GemmCollective collective) {
         return options.workGroups() > 0 ? options.workGroups() : DEFAULT_WORK_GROUPS;
     }
 

@@ -17,6 +17,7 @@ final class KernelParams {
     static final StructLayout LAYOUT = MemoryLayout.structLayout(
             ADDRESS.withName("a"), ADDRESS.withName("b"), ADDRESS.withName("c"), ADDRESS.withName("workspace"),
             ADDRESS.withName("sk_flags"), ADDRESS.withName("staging"), ADDRESS.withName("arrive"), ADDRESS.withName("a_ready"),
+            ADDRESS.withName("a_local"),
             JAVA_LONG.withName("lda"), JAVA_LONG.withName("ldb"), JAVA_LONG.withName("ldc"),
             JAVA_LONG.withName("generation"),
             JAVA_INT.withName("m"), JAVA_INT.withName("n"), JAVA_INT.withName("k"),

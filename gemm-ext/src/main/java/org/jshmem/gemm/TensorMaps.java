@@ -32,6 +32,8 @@ final class TensorMaps {
     private static final MethodHandle ENCODE = encodeHandle();
 
     private final Arena arena;
+    private final MemorySegment mapLocalA;
+    private long addressLocalA;
     private final int dataType;
     private final GemmShape shape;
     private final KernelVariant variant;
@@ -51,6 +53,16 @@ final class TensorMaps {
         this.dataType = type == DType.BF16 ? BF16 : FP16;
         this.mapA = arena.allocate(128, 64);
         this.mapB = arena.allocate(128, 64);
+        this.mapLocalA = arena.allocate(128, 64);
+    }
+
+    /** All-gather + GEMM: this PE's own rows of A, {@code rows} x k at {@code address}, boxes as {@link #forA}. */
+    MemorySegment forLocalA(long address, int rows) {
+        if (address != addressLocalA) {
+            encode(mapLocalA, address, shape.k(), rows, variant.tile().k(), variant.tile().m());
+            addressLocalA = address;
+        }
+        return mapLocalA;
     }
 
     /** A: m x k, boxes of BK (inner, one 128-byte row) x BM. */

@@ -245,7 +245,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
     }
 
     /**
-     * Copy engines only (seed 002's all-gather): every block is one {@code memcpyAsync} and one
+     * Copy engines (seed 002's all-gather): every block is one {@code memcpyAsync} and one
      * stream write of its signal, so a consumer kernel on another stream starts on block i while
      * the later ones are still in flight, and no SM is taken from it.
      */
@@ -257,11 +257,15 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         for (int i = 0; i < n; i++) {
             at[i + 1] = at[i] + bytesPerMember[i];
         }
-        for (int k = 0; k < n; k++) {
+        boolean inPlace = src == dest + at[me];   // then every member's block is in its own dest
+        for (int k = 1; k <= n; k++) {   // the others from the next member on, this PE's own block last
             int i = (me + k) % n;
             long bytes = bytesPerMember[i];
-            if (bytes > 0 && !(i == me && dest + at[i] == src)) {
-                Shim.memcpyAsync(at(dest + at[i]), gpu.address(t.worldPe(i), src), bytes, stream);
+            if (bytes > 0 && i != me) {
+                Shim.memcpyAsync(at(dest + at[i]), gpu.address(t.worldPe(i), inPlace ? dest + at[i] : src), bytes,
+                        stream);
+            } else if (bytes > 0 && !inPlace) {
+                Shim.memcpyAsync(at(dest + at[i]), at(src), bytes, stream);
             }
             Shim.streamWriteValue64(stream, at(signals + (long) i * Long.BYTES), signal);
         }

@@ -29,8 +29,8 @@ public interface StreamCollectives {
 
     /**
      * An all-gather with no SM work and a signal per arriving block: this PE pulls member i's {@code bytesPerMember[i]} bytes of {@code src} into {@code dest} (members'
-     * blocks concatenated in team order) with copy-engine copies, its own block first and then the
-     * others in rotated order, and after block i lands sets the 8-byte signal at
+     * blocks concatenated in team order) with copy-engine copies, the others' blocks in rotated
+     * order from the next member on and its own block last (a consumer has it in src), and after block i lands sets the 8-byte signal at
      * {@code signals + 8 i} on this PE to {@code signal} (a stream write, ordered after the copy).
      * An own block already in place is not copied. No barrier: the core queues one before (the
      * members' src is written) and after (they may rewrite it).

@@ -61,7 +61,7 @@ typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
 #define JGEMM_GRID_CONSTANT __grid_constant__
 #endif
 
-/* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (176 bytes). */
+/* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (184 bytes). */
 typedef struct {
   const jgemm_t *a;               /* m x k, row-major, lda */
   const jgemm_t *b;               /* k x n, row-major, ldb */
@@ -71,6 +71,7 @@ typedef struct {
   jgemm_t *staging;               /* all-reduce staging (symmetric), see jgemm_staging_slot */
   unsigned long long *arrive;     /* arrival stamps (symmetric), see the epilogue */
   unsigned long long *a_ready;    /* all-gather + GEMM: n_pes stamps, row block q of A is in when a_ready[q] >= generation; else null */
+  const jgemm_t *a_local;         /* all-gather + GEMM: this PE's own rows of A (its block), read in place; else null */
   long long lda, ldb, ldc;        /* elements */
   unsigned long long generation;  /* this call's stamp, >= 1, +1 per call */
   int m, n, k;                    /* this PE's GEMM */
@@ -86,7 +87,7 @@ typedef struct {
   int row_rotation;               /* tile rows are taken from this one on (all-gather: own rows first; reduce-scatter: own last) */
   int home_slots;                 /* reduce-scatter: staging slots per source on a home PE */
 } jgemm_params;
-static_assert(sizeof(jgemm_params) == 176, "jgemm_params must match org.jshmem.gemm.KernelParams");
+static_assert(sizeof(jgemm_params) == 184, "jgemm_params must match org.jshmem.gemm.KernelParams");
 
 /* ---- schedule walk ---------------------------------------------------------------------- */
 
@@ -165,15 +166,31 @@ struct jgemm_cursor {
 JSHMEM_DEVICE_INLINE void jgemm_stamp(unsigned long long *flag, unsigned long long gen) {
   jshmemi_st_release_sys(flag, gen);
 }
+/* A stamp read only by this kernel on this GPU: release at GPU scope, without the system-scope
+ * fence (which waits for every earlier store to reach the peers). */
+JSHMEM_DEVICE_INLINE void jgemm_stamp_local(unsigned long long *flag, unsigned long long gen) {
+#if JSHMEM_ARCH_HIP
+  __hip_atomic_store(flag, gen, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+#else
+  asm volatile("st.release.gpu.global.b64 [%0], %1;" : : "l"(flag), "l"(gen) : "memory");
+#endif
+}
 JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsigned long long gen) {
   /* >= in the cyclic sense: a peer may already have stamped a later call. */
   while ((long long)(jshmemi_ld_acquire_sys(flag) - gen) < 0) {
   }
 }
 
+/* All-gather + GEMM: whether tile row tm lies in this PE's own rows, which it reads from a_local. */
+JSHMEM_DEVICE_INLINE bool jgemm_rows_local(const jgemm_params &p, int tm) {
+  if (p.a_local == 0) return false;
+  int row0 = tm * JGEMM_BM, end = row0 + JGEMM_BM < p.m ? row0 + JGEMM_BM : p.m;
+  return row0 >= jgemm_block_start(p, p.my_pe) && end <= jgemm_block_start(p, p.my_pe + 1);
+}
+
 /* All-gather + GEMM: waits (one thread) until the row blocks of A under tile row tm have arrived. */
 JSHMEM_DEVICE_INLINE void jgemm_wait_rows(const jgemm_params &p, int tm) {
-  if (p.a_ready == 0) return;
+  if (p.a_ready == 0 || jgemm_rows_local(p, tm)) return;
   int row0 = tm * JGEMM_BM, last = row0 + JGEMM_BM < p.m ? row0 + JGEMM_BM - 1 : p.m - 1;
   for (int q = jgemm_block_of(p, row0); q <= jgemm_block_of(p, last); q++) jgemm_wait_stamp(p.a_ready + q, p.generation);
 }

@@ -12,7 +12,8 @@
  *   staging     one-shot: [2 parities][n_pes sources][tiles] tiles of BM*BN elements
  *               two-shot: [n_pes sources][ceil(tiles / n_pes)] on the tile's home PE (tile % n_pes)
  *               reduce-scatter: [n_pes sources][home_slots] on each PE owning rows of the tile:
- *               slot (tile row - the home's first tile row) * tiles_n + tile column
+ *               slot (tile row - the home's first tile row) * tiles_n + tile column (the home's
+ *               own source slot stays unused: it sums its partial straight from the output tile)
  *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t
  *               all-reduce: [n_pes][tiles] partial stamps, then [tiles] final stamps (two-shot)
  *               reduce-scatter: [n_pes][tiles] partial stamps, tile (tm, tn) at tm * tiles_n + tn
@@ -33,11 +34,13 @@
 #endif
 #define JGEMM_TILE_ELEMS (JGEMM_BM * JGEMM_BN)
 
-/* The threads running the epilogue: each knows its index; sync() is a barrier over exactly them. */
+/* The threads running the epilogue: each knows its index; sync() is a barrier over exactly them,
+ * all(v) one that returns whether v holds on every thread. */
 struct jgemm_block_group {
   int tid, size;
   JSHMEM_DEVICE_INLINE jgemm_block_group() : tid((int)threadIdx.x), size((int)blockDim.x) {}
   JSHMEM_DEVICE_INLINE void sync() const { __syncthreads(); }
+  JSHMEM_DEVICE_INLINE bool all(bool v) const { return __syncthreads_and(v) != 0; }
 };
 
 /* Before a barrier that hands the group's stores to one thread's system-scope release. */
@@ -64,7 +67,7 @@ JSHMEM_DEVICE_INLINE bool jgemm_sk_reaches_end(const jgemm_params &p, int v, int
 /* Protocol: a hand-over writes its slot, then (after a barrier over its writers) one thread calls
  * jgemm_sk_stamp(p, w). The owner, for v = w+1, w+2, ...: one thread jgemm_sk_wait(p, v), a barrier,
  * everyone adds slot v, and stops after the v for which jgemm_sk_reaches_end holds. */
-JSHMEM_DEVICE_INLINE void jgemm_sk_stamp(const jgemm_params &p, int w) { jgemm_stamp(p.sk_flags + w, p.generation); }
+JSHMEM_DEVICE_INLINE void jgemm_sk_stamp(const jgemm_params &p, int w) { jgemm_stamp_local(p.sk_flags + w, p.generation); }
 JSHMEM_DEVICE_INLINE void jgemm_sk_wait(const jgemm_params &p, int v) { jgemm_wait_stamp(p.sk_flags + v, p.generation); }
 
 /* The hand-over side of the protocol: write(slot) stores work-group w's partial (each thread its share
@@ -155,6 +158,42 @@ JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, lo
   }
 }
 
+/* otile = rounded fp32 sum, in PE order, of n partials: slot s (dense, `stride` elements apart) for
+ * s != me, and otile itself (this PE's partial) for s == me. */
+template <class G>
+JSHMEM_DEVICE void jgemm_tile_sum_with_own(jgemm_t *otile, const jgemm_t *slots, long long stride, int n, int me,
+                                           const G &g) {
+  for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
+    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+    uint4 own = *(const uint4 *)(otile + r * JGEMM_OTILE_LD + c);
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int s = 0; s < n; s++) jgemm_unpack8_add(s == me ? own : *(const uint4 *)(slots + s * stride + r * JGEMM_BN + c), acc);
+    *(uint4 *)(otile + r * JGEMM_OTILE_LD + c) = jgemm_pack8(acc);
+  }
+}
+
+/* Reduce-scatter: the staging slot (per source) of tile (tm, tn) on home PE q: its tile rows from q's first. */
+JSHMEM_DEVICE_INLINE long long jgemm_home_slot(const jgemm_params &p, int q, int tm, int tn) {
+  return (long long)(tm - jgemm_block_start(p, q) / JGEMM_BM) * p.tiles_n + tn;
+}
+
+/* Reduce-scatter, on an owner of tile (tm, tn) with every peer's partial in: the PE-order sum with
+ * its own partial (otile), its rows stored into its C. */
+template <class G>
+JSHMEM_DEVICE void jgemm_reduce_own_rows(const jgemm_params &p, int tm, int tn, jgemm_t *otile, const G &g) {
+  const long long slot = JGEMM_TILE_ELEMS;
+  jgemm_tile_sum_with_own(otile, p.staging + jgemm_home_slot(p, p.my_pe, tm, tn) * slot, p.home_slots * slot,
+                          p.n_pes, p.my_pe, g);
+  g.sync();
+  const int r0 = jgemm_block_start(p, p.my_pe), r1 = jgemm_block_start(p, p.my_pe + 1);
+  const int row0 = tm * JGEMM_BM, end = row0 + JGEMM_BM < p.m ? row0 + JGEMM_BM : p.m;
+  const int top = row0 > r0 ? row0 : r0, bottom = end < r1 ? end : r1;
+  const int col0 = tn * JGEMM_BN, cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+  jgemm_tile_store(otile + (top - row0) * JGEMM_OTILE_LD, p.c + (top - r0) * p.ldc + col0, p.ldc, bottom - top, cols,
+                   g);
+  g.sync();
+}
+
 /* ---- the epilogue ------------------------------------------------------------------------ */
 
 /* Thread 0 waits for a stamp, then the group may read what it released. */
@@ -165,12 +204,17 @@ JSHMEM_DEVICE void jgemm_group_wait(const unsigned long long *flag, unsigned lon
   jshmemi_group_acquire_fence();
 }
 
-/* Publishes the group's stores (to any PE) with a stamp on PE pe. */
+/* Publishes the group's stores (to any PE) with a stamp on PE pe (GPU scope when pe is this one). */
 template <class G>
-JSHMEM_DEVICE void jgemm_group_stamp(unsigned long long *flag, unsigned long long gen, int pe, const G &g) {
+JSHMEM_DEVICE void jgemm_group_stamp(const jgemm_params &p, unsigned long long *flag, int pe, const G &g) {
   jgemm_release_fence();
   g.sync();
-  if (g.tid == 0) jgemm_stamp((unsigned long long *)jshmem_ptr(flag, pe), gen);
+  if (g.tid != 0) return;
+  if (pe == p.my_pe) {
+    jgemm_stamp_local(flag, p.generation);
+  } else {
+    jgemm_stamp((unsigned long long *)jshmem_ptr(flag, pe), p.generation);
+  }
 }
 
 /*
@@ -196,7 +240,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
       int pe = (p.my_pe + i) % p.n_pes;
       jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + p.col_offset + col0;
       jgemm_tile_store(otile, c, p.ldc, rows, cols, g);
-      jgemm_group_stamp(p.arrive + p.arrive_base + t, gen, pe, g);
+      jgemm_group_stamp(p, p.arrive + p.arrive_base + t, pe, g);
     }
   } else if (p.epilogue == JGEMM_ALL_REDUCE_ONE) {
     long long parity = (long long)(gen & 1);
@@ -204,28 +248,45 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     for (int i = 0; i < p.n_pes; i++) {
       int pe = (p.my_pe + i) % p.n_pes;
       jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(mine, pe), g);
-      jgemm_group_stamp(p.arrive + p.my_pe * tiles + t, gen, pe, g);
+      jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + t, pe, g);
     }
     for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * tiles + t, gen, g);
     jgemm_tile_sum_slots(otile, p.staging + (parity * p.n_pes * tiles + t) * slot, tiles * slot, p.n_pes, g);
     g.sync();
     jgemm_tile_store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols, g);
   } else if (p.epilogue == JGEMM_REDUCE_SCATTER) {
-    /* to every PE owning rows of the tile (one, or two where a row block ends inside it); the
-     * homes sum after their own units (jgemm_reduce_own_tiles), so nothing here waits */
-    int last = row0 + rows - 1;
-    for (int q = jgemm_block_of(p, row0); q <= jgemm_block_of(p, last); q++) {
-      int first_tm = jgemm_block_start(p, q) / JGEMM_BM;
-      jgemm_t *at_home = p.staging + (p.my_pe * (long long)p.home_slots + (tm - first_tm) * p.tiles_n + tn) * slot;
+    /* to the other PEs owning rows of the tile (one, or two where a row block ends inside it).
+     * An owner sums its rows at once if every peer's partial is in (PEs take the tile rows in
+     * rotations that put their own rows last, so they mostly are); else it parks its partial in
+     * its own staging slot, stamped, and sums after its last unit (jgemm_finish_parked). Nothing
+     * in the main loop waits for a peer, whatever the order. */
+    int last = row0 + rows - 1, first_q = jgemm_block_of(p, row0), last_q = jgemm_block_of(p, last);
+    const long long key = (long long)tm * p.tiles_n + tn;
+    for (int q = first_q; q <= last_q; q++) {
+      if (q == p.my_pe) continue;
+      jgemm_t *at_home = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, q, tm, tn)) * slot;
       jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, q), g);
-      jgemm_group_stamp(p.arrive + p.my_pe * tiles + tm * p.tiles_n + tn, gen, q, g);
+      jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + key, q, g);
+    }
+    if (first_q <= p.my_pe && p.my_pe <= last_q) {
+      bool in = true;
+      if (g.tid == 0)
+        for (int s = 0; s < p.n_pes; s++)
+          in = in && (s == p.my_pe || (long long)(jshmemi_ld_acquire_sys(p.arrive + s * tiles + key) - gen) >= 0);
+      if (g.all(g.tid != 0 || in)) {
+        jshmemi_group_acquire_fence();
+        jgemm_reduce_own_rows(p, tm, tn, otile, g);
+      } else {
+        jgemm_tile_store_dense(otile, p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot, g);
+        jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + key, p.my_pe, g);
+      }
     }
   } else { /* JGEMM_ALL_REDUCE_TWO */
     int home = t % p.n_pes;
     long long per_src = (tiles + p.n_pes - 1) / p.n_pes;
     jgemm_t *at_home = p.staging + (p.my_pe * per_src + t / p.n_pes) * slot;
     jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, home), g);
-    jgemm_group_stamp(p.arrive + p.my_pe * tiles + t, gen, home, g);
+    jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + t, home, g);
     if (home == p.my_pe) {
       for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * tiles + t, gen, g);
       jgemm_tile_sum_slots(otile, p.staging + (t / p.n_pes) * slot, per_src * slot, p.n_pes, g);
@@ -234,7 +295,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
         int pe = (p.my_pe + i) % p.n_pes;
         jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + col0;
         jgemm_tile_store(otile, c, p.ldc, rows, cols, g);
-        jgemm_group_stamp(p.arrive + p.n_pes * tiles + t, gen, pe, g);
+        jgemm_group_stamp(p, p.arrive + p.n_pes * tiles + t, pe, g);
       }
     }
   }
@@ -293,25 +354,31 @@ JSHMEM_DEVICE void jgemm_wait_arrivals(const jgemm_params &p, int w, const G &g)
   for (int i = w * g.size + g.tid; i < count; i += p.grid * g.size) jgemm_wait_stamp(p.arrive + first + i, p.generation);
 }
 
-/* Reduce-scatter: after its last unit, work-group w sums its share of the tiles holding this PE's
- * rows (every PE's partial, in PE order, in fp32) and stores this PE's rows of them into its C
- * (rows - jgemm_block_start(my_pe), ldc). otile is free scratch. Other epilogues: nothing. */
+/* Reduce-scatter: after its last unit, work-group w walks its units again and finishes the tiles it
+ * parked (its own stamp of this generation is set): waits for the peers' partials, sums them with
+ * its own from the staging slot, stores its rows. Other epilogues: nothing. */
 template <class G>
-JSHMEM_DEVICE void jgemm_reduce_own_tiles(const jgemm_params &p, int w, jgemm_t *otile, const G &g) {
+JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, jgemm_t *otile, const G &g) {
   if (p.epilogue != JGEMM_REDUCE_SCATTER) return;
-  const int r0 = jgemm_block_start(p, p.my_pe), r1 = jgemm_block_start(p, p.my_pe + 1);
-  const int first_tm = r0 / JGEMM_BM, count = ((r1 - 1) / JGEMM_BM - first_tm + 1) * p.tiles_n;
   const long long slot = JGEMM_TILE_ELEMS;
-  for (int i = w; i < count; i += p.grid) {
-    int tm = first_tm + i / p.tiles_n, tn = i % p.tiles_n;
-    for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * jgemm_tiles(p) + tm * p.tiles_n + tn, p.generation, g);
-    jgemm_tile_sum_slots(otile, p.staging + i * slot, p.home_slots * slot, p.n_pes, g);
+  jgemm_unit u;
+  for (jgemm_cursor cur(p, w); cur.next(p, u);) {
+    if (jgemm_sk_hands_over(u)) continue;
+    int tm, tn;
+    jgemm_tile_coords(p, u.tile, tm, tn);
+    const long long key = (long long)tm * p.tiles_n + tn;
+    /* this work-group wrote its own stamp itself (or not): no other thread races it */
+    if ((long long)(jshmemi_ld_acquire_sys(p.arrive + p.my_pe * jgemm_tiles(p) + key) - p.generation) < 0) continue;
+    for (int s = 0; s < p.n_pes; s++)
+      if (s != p.my_pe) jgemm_group_wait(p.arrive + s * jgemm_tiles(p) + key, p.generation, g);
+    /* the parked partial back into otile, then the same sum as inline */
+    jgemm_t *parked = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot;
+    for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
+      int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+      *(uint4 *)(otile + r * JGEMM_OTILE_LD + c) = *(const uint4 *)(parked + r * JGEMM_BN + c);
+    }
     g.sync();
-    int top = tm * JGEMM_BM > r0 ? tm * JGEMM_BM : r0, bottom = tm * JGEMM_BM + JGEMM_BM < r1 ? tm * JGEMM_BM + JGEMM_BM : r1;
-    int col0 = tn * JGEMM_BN, cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
-    jgemm_tile_store(otile + (top - tm * JGEMM_BM) * JGEMM_OTILE_LD, p.c + (top - r0) * p.ldc + col0, p.ldc,
-                     bottom - top, cols, g);
-    g.sync();
+    jgemm_reduce_own_rows(p, tm, tn, otile, g);
   }
 }
 

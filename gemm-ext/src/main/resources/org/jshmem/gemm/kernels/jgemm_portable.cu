@@ -71,9 +71,10 @@ struct jgemm_loader {
     b_smem = JGEMM_BM * JGEMM_BK + jgemm_sb_index(b_row, b_col);
   }
 
-  JSHMEM_DEVICE_INLINE void start_unit(const jgemm_params &p, int row0, int col0, bool vec) {
-    interior = vec && row0 + JGEMM_BM <= p.m && col0 + JGEMM_BN <= p.n;
-    a_src = p.a + (long long)(row0 + a_row) * p.lda + a_col;
+  /* a, a_row0: where the unit's rows of A start (all-gather + GEMM's own rows: in a_local) */
+  JSHMEM_DEVICE_INLINE void start_unit(const jgemm_params &p, const jgemm_t *a, int a_row0, int row0, int col0, bool vec) {
+    interior = vec && row0 + JGEMM_BM <= p.m && col0 + JGEMM_BN <= p.n && (jshmemi_addr(a) & 15) == 0;
+    a_src = a + (long long)(a_row0 + a_row) * p.lda + a_col;
     b_src = p.b + (long long)b_row * p.ldb + col0 + b_col;
     a_row += row0; /* global rows and columns from here on, for the checked path */
     b_col += col0;
@@ -136,7 +137,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
       if (threadIdx.x == 0) jgemm_wait_rows(p, tm);
       __syncthreads();
     }
-    loader.start_unit(p, row0, col0, vec);
+    const bool local = jgemm_rows_local(p, tm);
+    loader.start_unit(p, local ? p.a_local : p.a, local ? row0 - jgemm_block_start(p, p.my_pe) : row0, row0, col0,
+                      vec);
     acc.zero();
     /* prologue: the first STAGES-1 iterations in flight */
 #pragma unroll
@@ -159,6 +162,6 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
     acc.store(tile, JGEMM_TILE_LD, wm0, wn0, lane);
     jgemm_finish_unit(p, u, w, tile, otile, g);
   }
-  jgemm_reduce_own_tiles(p, w, otile, g);
+  jgemm_finish_parked(p, w, otile, g);
   jgemm_wait_arrivals(p, w, g);
 }

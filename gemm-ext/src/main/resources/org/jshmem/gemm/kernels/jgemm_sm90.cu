@@ -18,6 +18,7 @@
  * 128B (3), L2 promotion 256B (3), OOB fill NONE (0: zeros), element strides {1, 1}:
  *   A (m x k, row-major): globalDim {k, m}, globalStrides {lda * 2}, box {64, BM}
  *   B (k x n, row-major): globalDim {n, k}, globalStrides {ldb * 2}, box {64, BK}; BN / 64 boxes per stage
+ *   A's own rows (all-gather + GEMM, p.a_local: m_me x k): as A; other collectives pass A's map again
  */
 #include "jgemm.h"
 #include "jgemm_epilogue.h"
@@ -128,6 +129,12 @@ struct jgemm_consumer_group {
   int tid, size;
   JSHMEM_DEVICE_INLINE jgemm_consumer_group() : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS) {}
   JSHMEM_DEVICE_INLINE void sync() const { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
+  JSHMEM_DEVICE_INLINE bool all(bool v) const {
+    int r;
+    asm volatile("{\n.reg .pred a, r;\nsetp.ne.b32 a, %1, 0;\nbar.red.and.pred r, 1, 256, a;\nselp.b32 %0, 1, 0, r;\n}\n"
+                 : "=r"(r) : "r"((int)v) : "memory");
+    return r != 0;
+  }
 };
 
 /*
@@ -174,7 +181,7 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
 
 extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     jgemm_sm90(const __grid_constant__ jgemm_params p, const __grid_constant__ jgemm_tensor_map tma_a,
-               const __grid_constant__ jgemm_tensor_map tma_b) {
+               const __grid_constant__ jgemm_tensor_map tma_b, const __grid_constant__ jgemm_tensor_map tma_a_local) {
   extern __shared__ unsigned char jgemm_smem_raw[];
   unsigned char *smem = (unsigned char *)((jshmemi_addr(jgemm_smem_raw) + 1023) & ~1023ull);
   unsigned char *ring = smem;
@@ -201,12 +208,17 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     if (warp == 0 && lane == 0) {
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(&tma_a) : "memory");
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(&tma_b) : "memory");
+      asm volatile("prefetch.tensormap [%0];\n" ::"l"(&tma_a_local) : "memory");
       int s = 0;
       unsigned phase = 0;
       for (jgemm_cursor cur(p, w); cur.next(p, u);) {
         int tm, tn;
         jgemm_tile_coords(p, u.tile, tm, tn);
-        if (p.a_ready != 0) { /* all-gather + GEMM: the copy engines wrote these rows; TMA reads them */
+        /* all-gather + GEMM: own rows in place (tma_a_local); others once the gather wrote them */
+        const bool local = jgemm_rows_local(p, tm);
+        const jgemm_tensor_map *map_a = local ? &tma_a_local : &tma_a;
+        const int a_row = local ? tm * JGEMM_BM - jgemm_block_start(p, p.my_pe) : tm * JGEMM_BM;
+        if (p.a_ready != 0 && !local) {
           jgemm_wait_rows(p, tm);
           asm volatile("fence.proxy.async.global;\n" ::: "memory");
         }
@@ -214,7 +226,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
           jgemm_mbar_wait(&empty[s], phase ^ 1);
           unsigned char *a = ring + s * JGEMM_STAGE_BYTES, *b = a + JGEMM_A_BYTES;
           jgemm_mbar_expect_tx(&full[s], JGEMM_STAGE_BYTES);
-          jgemm_tma_load(a, &tma_a, it * JGEMM_BK, tm * JGEMM_BM, &full[s]);
+          jgemm_tma_load(a, map_a, it * JGEMM_BK, a_row, &full[s]);
 #pragma unroll
           for (int j = 0; j < JGEMM_BN / 64; j++)
             jgemm_tma_load(b + j * (64 * JGEMM_BK * 2), &tma_b, tn * JGEMM_BN + j * 64, it * JGEMM_BK, &full[s]);
@@ -278,6 +290,6 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
 #endif
     jgemm_sm90_finish(p, u, w, d, otile, g);
   }
-  jgemm_reduce_own_tiles(p, w, otile, g);
+  jgemm_finish_parked(p, w, otile, g);
   jgemm_wait_arrivals(p, w, g);
 }

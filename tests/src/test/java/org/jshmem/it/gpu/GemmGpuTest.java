@@ -44,14 +44,20 @@ class GemmGpuTest {
         "2, all_reduce,  fp16, 4096x4096x4096, ''",
         "2, all_scatter, fp16, 1000x999x1001,  ''",
         "3, all_reduce,  bf16, 1000x999x1001,  ''",
-        "2, all_reduce,  bf16, 1024x1024x1024, JSHMEM_DEBUG=1"})
+        "2, all_reduce,  bf16, 1024x1024x1024, JSHMEM_DEBUG=1",
+        "2, all_gather_gemm, fp16, 8192x11008x4096, ''",        // seed 001's shape
+        "2, gemm_reduce_scatter, bf16, 8192x8192x4096, ''",     // seed 003's shape
+        "2, all_gather_gemm, bf16, 1000x1024x1024, ''",         // row blocks end inside tiles (Hopper kernel)
+        "2, gemm_reduce_scatter, fp16, 1000x1024x1024, JSHMEM_DEBUG=1",
+        "3, all_gather_gemm, bf16, 1000x999x1001, ''",          // portable kernel
+        "3, gemm_reduce_scatter, bf16, 1000x999x1001, ''"})
     void validatesAgainstCublas(int np, String collective, String dtype, String shape, String env) {
         validates(np, env, "-c", collective, "--shapes", shape, "--dtype", dtype, "--path", "fused", "--validate",
                 "--iters", "2", "--warmup", "1");
     }
 
     @ParameterizedTest(name = "{0} back to back")
-    @CsvSource({"all_scatter", "all_reduce"})
+    @CsvSource({"all_scatter", "all_reduce", "all_gather_gemm", "gemm_reduce_scatter"})
     void thousandCallsBackToBack(String collective) {
         JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", "1024x1024x1024", "--path",
                 "fused", "--validate", "--back-to-back", "1000", "--iters", "2", "--warmup", "1")

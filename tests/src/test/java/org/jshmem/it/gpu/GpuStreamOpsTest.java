@@ -31,6 +31,8 @@ class GpuStreamOpsTest {
             assertEquals(100, r.longValue(pe, "ring.signal"));
             assertEquals(0, r.longValue(pe, "ring.mismatches"));
             assertEquals("done", r.value(pe, "barriers"));
+            assertEquals(0, r.longValue(pe, "gather.mismatches"), "signalled gather on PE " + pe);
+            assertEquals(2L * np, r.longValue(pe, "gather.signalled"), "signalled gather's signals on PE " + pe);
             assertEquals(0, r.longValue(pe, "registered.mismatches"), "registered buffer round trip on PE " + pe);
             for (String error : new String[] {"outOfBounds", "overlap", "heap", "host", "afterClose"}) {
                 assertEquals("ok", r.value(pe, "registered." + error), "registered." + error + " on PE " + pe);

@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.jshmem.Cmp;
 import org.jshmem.RegisteredBuffer;
+import org.jshmem.DType;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemEvent;
 import org.jshmem.ShmemStateException;
@@ -100,6 +101,7 @@ public final class StreamOpsProgram {
             report(me, "signalOp.onStream", shmem.signalFetch(words, 24));
             shmem.barrierAll();
             registeredBuffer(shmem, stream, src, dst);
+            signalledGather(shmem, stream, src, dst);
             // back-to-back barriers on the stream
             for (int i = 0; i < 1000; i++) {
                 shmem.barrierAllOnStream(stream);
@@ -160,6 +162,38 @@ public final class StreamOpsProgram {
             return type.isInstance(e) && e.getMessage().contains(text) ? "ok"
                     : (e.getClass().getSimpleName() + ":" + e.getMessage()).replace(' ', '_');
         }
+    }
+
+    /**
+     * Team.fcollectSignalOnStream: 1 MiB from every PE, each block checked and its signal set to
+     * the call's value; then again in place (src = this PE's block of dest) with the next value.
+     */
+    private static void signalledGather(Shmem shmem, ShmemStream stream, SymmetricSegment src, SymmetricSegment dst) {
+        int me = shmem.myPe(), n = shmem.nPes(), count = (1 << 20) / Long.BYTES;
+        SymmetricSegment sigs = shmem.calloc(n, Long.BYTES);
+        long bad = 0, signalled = 0;
+        try (ShmemEvent entered = shmem.createEvent()) {
+            for (int round = 1; round <= 2; round++) {
+                SymmetricSegment from = round == 1 ? src : dst.asSlice((long) me * count * Long.BYTES, (long) count * Long.BYTES);
+                fill(shmem, from, count, me, 70 + round);
+                shmem.barrierAll();
+                shmem.teamWorld().fcollectSignalOnStream(dst, from, count, DType.LONG, sigs, 10 + round, stream, entered);
+                stream.synchronize();
+                entered.synchronize();
+                long[] v = new long[count];
+                for (int q = 0; q < n; q++) {
+                    shmem.get(v, 0, count, dst, (long) q * count * Long.BYTES, me);
+                    for (int i = 0; i < count; i++) {
+                        bad += v[i] == pattern(q, i, 70 + round) ? 0 : 1;
+                    }
+                    signalled += shmem.gLong(sigs, (long) q * Long.BYTES, me) == 10 + round ? 1 : 0;
+                }
+                shmem.barrierAll();
+            }
+        }
+        report(me, "gather.mismatches", bad);
+        report(me, "gather.signalled", signalled);
+        shmem.free(sigs);
     }
 
     private static void fill(Shmem shmem, SymmetricSegment seg, int count, int pe, int salt) {
