@@ -5,9 +5,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Every fact of Open MPI's binary interface that {@link MpiNativeBootstrap} relies on, from
- * Open MPI's {@code mpi.h} (checked against Debian 12's Open MPI 4.1.4; the same in 4.0 and 5.0,
- * whose library is also {@code libmpi.so.40}). {@code OpenMpiAbiTest} compares them with the
- * installed header.
+ * Open MPI's {@code mpi.h} (Debian 12's Open MPI 4.1.4, the version tested; the other releases
+ * whose library is {@code libmpi.so.40}, 3.0 to 5.0, keep the handle scheme). {@code OpenMpiAbiTest}
+ * compares them with the installed header.
  *
  * <p>What breaks it: MPICH, Intel MPI and MVAPICH ({@code libmpi.so.12}) make handles {@code int}
  * constants ({@code MPI_COMM_WORLD} is {@code 0x44000000}) where Open MPI's are addresses of
