@@ -142,7 +142,7 @@ public final class Shmem
             throw new ShmemStateException("Shmem.init: this process already has a PE (" + CURRENT.get()
                     + "); close it first, or use Shmem.current()");
         }
-        Bootstrap boot = Bootstraps.start(config.bootstrap());
+        Bootstrap boot = Bootstraps.start(config);
         NodeSharedMemory node = null;
         Backend backend = null;
         try {

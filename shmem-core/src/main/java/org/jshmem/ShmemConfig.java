@@ -20,8 +20,12 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_DEVICE}</td><td>node-local rank mod device count</td><td>GPU ordinal for this PE</td></tr>
  * <tr><td>{@code JSHMEM_DEBUG}</td><td>0</td><td>1: check that every PE passed the same arguments to
  *     collective calls, and check bounds in device code</td></tr>
- * <tr><td>{@code JSHMEM_BOOTSTRAP}</td><td>auto</td><td>{@code mpi}, {@code single} (one PE, no MPI),
- *     or {@code auto}: mpi when started by mpirun</td></tr>
+ * <tr><td>{@code JSHMEM_BOOTSTRAP}</td><td>auto</td><td>{@code mpi} (Open MPI's Java bindings, {@code mpi.jar}),
+ *     {@code mpi-native} (Open MPI's C library {@code libmpi.so.40} through FFM, no Java bindings),
+ *     {@code single} (one PE, no MPI), or {@code auto}: when started by mpirun, {@code mpi} if {@code mpi.jar}
+ *     is on the class path, else {@code mpi-native}; otherwise single</td></tr>
+ * <tr><td>{@code JSHMEM_MPI_LIBRARY}</td><td>libmpi.so.40</td><td>the {@code mpi-native} bootstrap: Open MPI's
+ *     C library to load, a soname (found through the dynamic loader's path) or a file's path</td></tr>
  * <tr><td>{@code JSHMEM_SHM_DIR}</td><td>/dev/shm</td><td>where node-shared memory files are made
  *     (and unlinked as soon as every PE has mapped them)</td></tr>
  * <tr><td>{@code JSHMEM_LIVENESS_MS}</td><td>200</td><td>how often a waiting PE checks that the others are
@@ -78,11 +82,12 @@ import java.util.function.Function;
  * @param collectiveTuning which collectives, and where the host collectives switch algorithm
  * @param gpuCollectiveTuning where the GPU collectives switch algorithm
  * @param prefault      host heaps: allocate and map every heap page at init
+ * @param mpiLibrary    the {@code mpi-native} bootstrap's library; blank: {@code libmpi.so.40}
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                           long smCopyMaxBytes, CollectiveTuning collectiveTuning,
-                          GpuCollectiveTuning gpuCollectiveTuning, boolean prefault) {
+                          GpuCollectiveTuning gpuCollectiveTuning, boolean prefault, String mpiLibrary) {
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -98,11 +103,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
 
     /** How the PEs of a job find each other. */
     public enum BootstrapKind {
-        /** OpenMPI's Java bindings (the job was started with mpirun). */
+        /** Open MPI's Java bindings, {@code mpi.jar} (the job was started with mpirun). */
         MPI,
+        /** Open MPI's C library through FFM, no Java bindings ({@code mpi-native}; started with mpirun). */
+        MPI_NATIVE,
         /** A single PE, no MPI. */
         SINGLE,
-        /** MPI when started by mpirun, else a single PE. */
+        /** When started by mpirun: MPI, through the Java bindings if on the class path, else MPI_NATIVE; else a single PE. */
         AUTO
     }
 
@@ -121,6 +128,7 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         }
         java.util.Objects.requireNonNull(collectiveTuning, "collectiveTuning");
         java.util.Objects.requireNonNull(gpuCollectiveTuning, "gpuCollectiveTuning");
+        mpiLibrary = mpiLibrary == null ? "" : mpiLibrary;
         if (spinIterations < AUTO_SPIN) {
             throw new IllegalArgumentException("spin iterations must not be negative, got " + spinIterations);
         }
@@ -131,13 +139,22 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                        BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                        long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning) {
         this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, true);
+                collectiveTuning, gpuCollectiveTuning, true, "");
+    }
+
+    /** The settings without {@code mpiLibrary} (as before it existed): the default library. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                       long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning,
+                       boolean prefault) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning, gpuCollectiveTuning, prefault, "");
     }
 
     /** A copy with pre-faulting of host heaps at init on or off. */
     public ShmemConfig withPrefault(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary);
     }
 
     /** The settings of this process's environment. */
@@ -174,7 +191,8 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                                 ShmemConfig::parseMaxBlocks),
                         read(env, "JSHMEM_GPU_REDUCESCATTER_CE_MIN",
                                 GpuCollectiveTuning.DEFAULT.reduceScatterCopyEngineMin(), ShmemConfig::parseSizeOrZero)),
-                read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag));
+                read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag),
+                read(env, "JSHMEM_MPI_LIBRARY", "", v -> v));
     }
 
     /**
@@ -194,19 +212,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary);
     }
 
     /**
@@ -250,13 +268,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t, gpuCollectiveTuning, prefault);
+                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary);
     }
 
     /** A copy with other GPU collective thresholds. */
     public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, t, prefault);
+                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary);
     }
 
     private static int parseMaxBlocks(String value) {
@@ -285,11 +303,11 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, String value) {
         try {
-            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             StringBuilder choices = new StringBuilder();
             for (E c : type.getEnumConstants()) {
-                choices.append(choices.isEmpty() ? "" : ", ").append(c.name().toLowerCase(Locale.ROOT));
+                choices.append(choices.isEmpty() ? "" : ", ").append(c.name().toLowerCase(Locale.ROOT).replace('_', '-'));
             }
             throw new IllegalArgumentException("expected one of " + choices);
         }

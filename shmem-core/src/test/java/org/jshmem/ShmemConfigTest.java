@@ -60,6 +60,7 @@ class ShmemConfigTest {
         assertEquals(OptionalInt.empty(), c.device());
         assertFalse(c.debug());
         assertEquals(BootstrapKind.AUTO, c.bootstrap());
+        assertEquals("", c.mpiLibrary());
         assertEquals(Path.of("/dev/shm"), c.shmDir());
         assertEquals(200, c.livenessMillis());
         assertEquals(ShmemConfig.AUTO_SPIN, c.spinIterations());
@@ -77,7 +78,8 @@ class ShmemConfigTest {
                 "JSHMEM_BOOTSTRAP", "single",
                 "JSHMEM_SHM_DIR", "/tmp/x",
                 "JSHMEM_LIVENESS_MS", "50",
-                "JSHMEM_SPIN", "0"));
+                "JSHMEM_SPIN", "0",
+                "JSHMEM_MPI_LIBRARY", "/opt/ompi/lib/libmpi.so.40"));
         assertEquals(512L << 20, c.symmetricSize());
         assertEquals(BackendKind.HOST, c.backend());
         assertEquals(OptionalInt.of(3), c.device());
@@ -86,6 +88,7 @@ class ShmemConfigTest {
         assertEquals(Path.of("/tmp/x"), c.shmDir());
         assertEquals(50, c.livenessMillis());
         assertEquals(0, c.spinIterations());
+        assertEquals("/opt/ompi/lib/libmpi.so.40", c.mpiLibrary());
     }
 
     @ParameterizedTest
@@ -95,7 +98,7 @@ class ShmemConfigTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"mpi, MPI", "MPI, MPI", "single, SINGLE", "Auto, AUTO"})
+    @CsvSource({"mpi, MPI", "MPI, MPI", "mpi-native, MPI_NATIVE", "MPI_NATIVE, MPI_NATIVE", "single, SINGLE", "Auto, AUTO"})
     void bootstrapNames(String text, BootstrapKind kind) {
         assertEquals(kind, ShmemConfig.fromMap(Map.of("JSHMEM_BOOTSTRAP", text)).bootstrap());
     }
@@ -111,7 +114,8 @@ class ShmemConfigTest {
         "JSHMEM_SYMMETRIC_SIZE | 12X     | 512M",
         "JSHMEM_SYMMETRIC_SIZE | 0       | size",
         "JSHMEM_BACKEND        | gpu     | host, cuda, hip, auto",
-        "JSHMEM_BOOTSTRAP      | pmi     | mpi, single, auto",
+        "JSHMEM_BOOTSTRAP      | pmi     | mpi, mpi-native, single, auto",
+        "JSHMEM_BOOTSTRAP      | native  | mpi, mpi-native, single, auto",
         "JSHMEM_DEBUG          | 2       | 0 or 1",
         "JSHMEM_DEVICE         | -1      | non-negative integer",
         "JSHMEM_DEVICE         | first   | non-negative integer",

@@ -1,7 +1,7 @@
 package org.jshmem.bootstrap;
 
 import org.jshmem.BootstrapException;
-import org.jshmem.ShmemConfig.BootstrapKind;
+import org.jshmem.ShmemConfig;
 
 /** Picks and starts the bootstrap, turning a missing or mismatched MPI into a message that says what to do. */
 public final class Bootstraps {
@@ -16,22 +16,46 @@ public final class Bootstraps {
         return System.getenv("OMPI_COMM_WORLD_SIZE") != null;
     }
 
-    /** Starts the bootstrap {@code kind} asks for ({@code AUTO}: MPI under mpirun, else one PE). */
-    public static Bootstrap start(BootstrapKind kind) {
-        return switch (kind) {
+    /** Whether OpenMPI's Java bindings ({@code mpi.MPI}, in mpi.jar) are on the class path. */
+    public static boolean javaBindingsPresent() {
+        try {
+            Class.forName("mpi.MPI", false, Bootstraps.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Starts the bootstrap {@code config} asks for ({@code AUTO}: under mpirun, MPI through the
+     * Java bindings when they are on the class path, else through libmpi's C API; else one PE).
+     */
+    public static Bootstrap start(ShmemConfig config) {
+        return switch (config.bootstrap()) {
             case SINGLE -> new SinglePeBootstrap();
-            case MPI -> startMpi();
-            case AUTO -> startedByMpirun() ? startMpi() : new SinglePeBootstrap();
+            case MPI -> startJavaBindings();
+            case MPI_NATIVE -> startNative(config.mpiLibrary(), "");
+            case AUTO -> !startedByMpirun() ? new SinglePeBootstrap()
+                    : javaBindingsPresent() ? startJavaBindings()
+                    : startNative(config.mpiLibrary(), " (JSHMEM_BOOTSTRAP=auto chose mpi-native: OpenMPI's Java bindings,"
+                            + " mpi.jar, are not on the class path)");
         };
     }
 
-    private static Bootstrap startMpi() {
+    private static Bootstrap startNative(String library, String why) {
         try {
-            Class.forName("mpi.MPI", false, Bootstraps.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
+            return new MpiNativeBootstrap(LibMpi.load(library));
+        } catch (BootstrapException e) {
+            throw why.isEmpty() ? e : new BootstrapException(e.getMessage() + why, e);
+        }
+    }
+
+    private static Bootstrap startJavaBindings() {
+        if (!javaBindingsPresent()) {
             throw new BootstrapException("OpenMPI's Java bindings (class mpi.MPI, in mpi.jar) are not on the class path"
                     + (startedByMpirun() ? ", although this process was started by mpirun (OMPI_COMM_WORLD_SIZE="
-                    + System.getenv("OMPI_COMM_WORLD_SIZE") + ")" : "") + ". " + FIX);
+                    + System.getenv("OMPI_COMM_WORLD_SIZE") + ")" : "") + ". " + FIX
+                    + " Or set JSHMEM_BOOTSTRAP=mpi-native (or auto), which needs only OpenMPI's C library.");
         }
         try {
             return new MpiBootstrap();

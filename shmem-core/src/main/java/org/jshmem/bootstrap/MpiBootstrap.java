@@ -80,13 +80,7 @@ final class MpiBootstrap implements Bootstrap {
 
     @Override
     public String describe() {
-        String lib;
-        try {
-            lib = MPI.getLibVersion().split("[,\n]")[0].trim();
-        } catch (RuntimeException | LinkageError e) {
-            lib = "MPI";
-        }
-        return lib + ", rank " + rank + " of " + size;
+        return MpiDescription.of(MPI::getLibVersion, "Java bindings", rank, size);
     }
 
     @Override

@@ -35,6 +35,7 @@ public final class ApiProgram {
         report(me, "current", Shmem.current() == shmem);
         report(me, "heapSize", shmem.heapSize());
         report(me, "pid", ProcessHandle.current().pid());
+        report(me, "describe", shmem.describe());
 
         allocation(shmem, me);
         putGet(shmem, me, right, left);

@@ -19,7 +19,10 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** PEs started by mpirun whose class path lacks OpenMPI's Java bindings, or has a wrong mpi.jar. */
+/**
+ * PEs started by mpirun that cannot start: the Java bindings asked for but missing or wrong, Open
+ * MPI's C library missing or not Open MPI's, a bootstrap name that does not exist.
+ */
 class BootstrapFailureTest {
     @TempDir
     Path tmp;
@@ -51,7 +54,8 @@ class BootstrapFailureTest {
         List<String> cp = classPathWithoutMpi();
         assertTrue(cp.size() < System.getProperty("java.class.path").split(File.pathSeparator).length,
                 "the test's own class path has mpi.jar to leave out");
-        JobResult r = MpiJob.of(2, InitProgram.class).classPath(String.join(File.pathSeparator, cp)).run();
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_BOOTSTRAP", "mpi")
+                .classPath(String.join(File.pathSeparator, cp)).run();
         assertFalse(r.timedOut(), r::toString);
         assertTrue(r.exitCode() != 0, r::toString);
         List<String> lines = r.linesWith("org.jshmem.BootstrapException: OpenMPI's Java bindings (class mpi.MPI, in"
@@ -59,7 +63,46 @@ class BootstrapFailureTest {
         assertFalse(lines.isEmpty(), r::toString);
         assertTrue(lines.getFirst().contains("Start the program with bin/jshmemrun"), lines.getFirst());
         assertTrue(lines.getFirst().contains("scripts/setup.sh"), lines.getFirst());
+        assertTrue(lines.getFirst().contains("Or set JSHMEM_BOOTSTRAP=mpi-native"), lines.getFirst());
         assertTrue(r.reports(0).isEmpty() && r.reports(1).isEmpty(), "no PE started: " + r);
+    }
+
+    /** The one line of {@code r} (a job that failed to start) holding {@code text}. */
+    private static String failureLine(JobResult r, String text) {
+        assertFalse(r.timedOut(), r::toString);
+        assertTrue(r.exitCode() != 0, r::toString);
+        List<String> lines = r.linesWith(text);
+        assertFalse(lines.isEmpty(), r::toString);
+        assertTrue(r.reports(0).isEmpty(), "no PE started: " + r);
+        return lines.getFirst();
+    }
+
+    @Test
+    void mpiLibraryMissingUnderAutoWithoutMpiJar() throws IOException {
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_MPI_LIBRARY", "/nonexistent/libmpi.so.40")
+                .classPath(String.join(File.pathSeparator, classPathWithoutMpi())).run();
+        String line = failureLine(r, "org.jshmem.BootstrapException: the mpi-native bootstrap could not load Open MPI's"
+                + " C library: tried '/nonexistent/libmpi.so.40' (from JSHMEM_MPI_LIBRARY)");
+        assertTrue(line.contains("Install openmpi-bin and libopenmpi3 (Debian/Ubuntu: apt-get install openmpi-bin libopenmpi3;"
+                + " scripts/setup.sh does it)"), line);
+        assertTrue(line.contains("(JSHMEM_BOOTSTRAP=auto chose mpi-native: OpenMPI's Java bindings, mpi.jar, are not on"
+                + " the class path)"), line);
+    }
+
+    @Test
+    void mpiLibraryNotOpenMpis() {
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_BOOTSTRAP", "mpi-native")
+                .env("JSHMEM_MPI_LIBRARY", "libc.so.6").run();
+        String line = failureLine(r, "org.jshmem.BootstrapException: the library loaded for the mpi-native bootstrap has"
+                + " no symbol ompi_mpi_comm_world: it is not Open MPI's libmpi");
+        assertTrue(line.contains("use JSHMEM_BOOTSTRAP=mpi"), line);
+    }
+
+    @Test
+    void unknownBootstrapName() {
+        JobResult r = MpiJob.of(1, InitProgram.class).env("JSHMEM_BOOTSTRAP", "mpi-nativ").run();
+        failureLine(r, "java.lang.IllegalArgumentException: environment variable JSHMEM_BOOTSTRAP=mpi-nativ is invalid:"
+                + " expected one of mpi, mpi-native, single, auto");
     }
 
     @Test

@@ -60,6 +60,19 @@ public record JobResult(int np, int exitCode, boolean timedOut, String output, D
         return out;
     }
 
+    /**
+     * Fails unless every PE reported a {@code describe} (Shmem.describe()) naming the MPI bootstrap
+     * {@code via} ("Java bindings", "libmpi through FFM") and its own rank.
+     */
+    public void assertBootstrap(String via) {
+        for (int pe = 0; pe < np; pe++) {
+            String d = value(pe, "describe");
+            if (!d.contains(" (" + via + "), rank " + pe + " of " + np)) {
+                throw new AssertionError("PE " + pe + " describes '" + d + "', not the bootstrap through " + via + ". " + this);
+            }
+        }
+    }
+
     /** Whether the job ended by itself with exit code 0. */
     public boolean succeeded() {
         return !timedOut && exitCode == 0;
