@@ -6,17 +6,32 @@ package org.jshmem.bootstrap;
  * through it. An interface so that jshmem can start under other launchers, and tests without MPI.
  */
 public interface Bootstrap extends AutoCloseable {
+    /** Where a process sits: its rank in the job and on its node, and the sizes of both. */
+    record Placement(int rank, int size, int localRank, int localSize) {
+    }
+
+    /** This process's place, fixed when the bootstrap starts. */
+    Placement placement();
+
     /** This process's rank in the job, {@code 0 .. size()-1}; it becomes the PE number. */
-    int rank();
+    default int rank() {
+        return placement().rank();
+    }
 
     /** Number of processes in the job. */
-    int size();
+    default int size() {
+        return placement().size();
+    }
 
     /** Rank among the processes on this node. */
-    int localRank();
+    default int localRank() {
+        return placement().localRank();
+    }
 
     /** Number of processes on this node. */
-    int localSize();
+    default int localSize() {
+        return placement().localSize();
+    }
 
     /**
      * Collective: every process passes {@code mine} (same length everywhere) and gets all of them,

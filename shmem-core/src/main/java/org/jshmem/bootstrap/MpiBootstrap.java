@@ -14,10 +14,7 @@ final class MpiBootstrap implements Bootstrap {
     private final boolean ownsMpi;
     private final Intracomm world;
     private final Intracomm node;
-    private final int rank;
-    private final int size;
-    private final int localRank;
-    private final int localSize;
+    private final Placement placement;
     private boolean closed;
 
     MpiBootstrap() {
@@ -27,11 +24,9 @@ final class MpiBootstrap implements Bootstrap {
                 MPI.Init(new String[0]);
             }
             world = MPI.COMM_WORLD;
-            rank = world.getRank();
-            size = world.getSize();
+            int rank = world.getRank();
             node = world.splitType(Intracomm.TYPE_SHARED, rank, MPI.INFO_NULL);
-            localRank = node.getRank();
-            localSize = node.getSize();
+            placement = new Placement(rank, world.getSize(), node.getRank(), node.getSize());
         } catch (MPIException e) {
             throw new BootstrapException("MPI start-up failed in MPI_Init or MPI_Comm_split_type: " + e.getMessage()
                     + ". Check that the program was started with mpirun (or bin/jshmemrun) of the same OpenMPI as libmpi_java.so.", e);
@@ -39,28 +34,13 @@ final class MpiBootstrap implements Bootstrap {
     }
 
     @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
-    public int size() {
-        return size;
-    }
-
-    @Override
-    public int localRank() {
-        return localRank;
-    }
-
-    @Override
-    public int localSize() {
-        return localSize;
+    public Placement placement() {
+        return placement;
     }
 
     @Override
     public byte[] allgather(byte[] mine) {
-        byte[] all = new byte[mine.length * size];
+        byte[] all = new byte[mine.length * size()];
         try {
             world.allGather(mine, mine.length, MPI.BYTE, all, mine.length, MPI.BYTE);
         } catch (MPIException e) {
@@ -80,7 +60,7 @@ final class MpiBootstrap implements Bootstrap {
 
     @Override
     public String describe() {
-        return MpiDescription.of(MPI::getLibVersion, "Java bindings", rank, size);
+        return MpiDescription.of(MPI::getLibVersion, "Java bindings", rank(), size());
     }
 
     @Override

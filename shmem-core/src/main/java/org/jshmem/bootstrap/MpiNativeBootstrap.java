@@ -20,10 +20,7 @@ final class MpiNativeBootstrap implements Bootstrap {
     private final boolean ownsMpi;
     private final MemorySegment comm;
     private final MemorySegment node;
-    private final int rank;
-    private final int size;
-    private final int localRank;
-    private final int localSize;
+    private final Placement placement;
     private boolean closed;
 
     MpiNativeBootstrap(LibMpi mpi) {
@@ -38,36 +35,19 @@ final class MpiNativeBootstrap implements Bootstrap {
             }
         }
         comm = mpi.dupReturningErrors(mpi.commWorld);
-        rank = mpi.rank(comm);
-        size = mpi.size(comm);
+        int rank = mpi.rank(comm);
         node = mpi.splitShared(comm, rank);
-        localRank = mpi.rank(node);
-        localSize = mpi.size(node);
+        placement = new Placement(rank, mpi.size(comm), mpi.rank(node), mpi.size(node));
     }
 
     @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
-    public int size() {
-        return size;
-    }
-
-    @Override
-    public int localRank() {
-        return localRank;
-    }
-
-    @Override
-    public int localSize() {
-        return localSize;
+    public Placement placement() {
+        return placement;
     }
 
     @Override
     public synchronized byte[] allgather(byte[] mine) {
-        return mpi.allgather(comm, mine, size);
+        return mpi.allgather(comm, mine, size());
     }
 
     @Override
@@ -77,7 +57,7 @@ final class MpiNativeBootstrap implements Bootstrap {
 
     @Override
     public synchronized String describe() {
-        return MpiDescription.of(mpi::libraryVersion, "libmpi through FFM", rank, size);
+        return MpiDescription.of(mpi::libraryVersion, "libmpi through FFM", rank(), size());
     }
 
     @Override

@@ -2,24 +2,11 @@ package org.jshmem.bootstrap;
 
 /** A job of one PE: what a program started without mpirun gets. */
 public final class SinglePeBootstrap implements Bootstrap {
-    @Override
-    public int rank() {
-        return 0;
-    }
+    private static final Placement ALONE = new Placement(0, 1, 0, 1);
 
     @Override
-    public int size() {
-        return 1;
-    }
-
-    @Override
-    public int localRank() {
-        return 0;
-    }
-
-    @Override
-    public int localSize() {
-        return 1;
+    public Placement placement() {
+        return ALONE;
     }
 
     @Override

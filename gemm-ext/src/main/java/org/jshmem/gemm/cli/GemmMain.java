@@ -26,8 +26,10 @@ import picocli.CommandLine.Option;
  * PE 0 prints.
  */
 @Command(name = "gemm", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Stream-K GEMM fused with all-scatter or all-reduce on the jshmem heap: C = A x B, row-major,",
-                "B sharded over the PEs (all_scatter: by columns; all_reduce: by rows, A by columns), C replicated.",
+        description = {"Stream-K GEMM fused with communication on the jshmem heap: C = A x B, row-major, B sharded over",
+                "the PEs: all_scatter (B by columns, C replicated), all_reduce (B by rows, A by columns, C replicated),",
+                "all_gather_gemm (A by rows, gathered while the GEMM runs; B and C by columns),",
+                "gemm_reduce_scatter (B by rows, A by columns; C by rows, each PE's reduced as tiles finish).",
                 "Prints time and TFLOP/s per PE (2mnk / PEs / time); --reference adds cuBLAS + jshmem's collective."})
 public final class GemmMain implements Callable<Integer> {
     @Option(names = {"-c", "--collective"}, description = "all_scatter, all_reduce, all_gather_gemm, gemm_reduce_scatter or none (default ${DEFAULT-VALUE})",

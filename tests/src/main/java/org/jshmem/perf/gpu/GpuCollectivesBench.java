@@ -84,6 +84,8 @@ public final class GpuCollectivesBench {
         int me = shmem.myPe();
         SymmetricSegment src = shmem.malloc(maxBytes);
         SymmetricSegment dest = shmem.malloc(maxBytes * n);
+        SymmetricSegment signals = shmem.calloc(n, Long.BYTES);
+        long[] signal = {0};   // a new value per signalled gather: no reset between calls
         fillOnes(src, maxBytes);
         shmem.barrierAll();
         if (me == 0) {
@@ -112,6 +114,11 @@ public final class GpuCollectivesBench {
             check("fcollect on stream", dn, count * n, 1);
             add(new Row("fcollect_float", "stream", bytes, iters, us, (n - 1.0) / n * n * bytes / (us * 1e3),
                     pullAlgorithm(bytes, bytes * n)));
+            us = onStream(iters, () -> world.fcollectSignalOnStream(dn, s, count, DType.FLOAT, signals, ++signal[0],
+                    stream, null));
+            check("fcollect with signals on stream", dn, count * n, 1);
+            add(new Row("fcollect_signal_float", "stream", bytes, iters, us, (n - 1.0) / n * n * bytes / (us * 1e3),
+                    "copy engines, a signal per block, barriers on both ends"));
             long perPe = count / n;    // reduce-scatter of `bytes` in all: each PE gets bytes / n
             if (perPe > 0) {
                 SymmetricSegment rd = dest.asSlice(0, perPe * Float.BYTES);
@@ -153,6 +160,7 @@ public final class GpuCollectivesBench {
             System.out.println(problems.isEmpty() ? "# results checked: ok" : "# RESULTS WRONG: " + problems);
         }
         shmem.barrierAll();
+        shmem.free(signals);
         shmem.free(dest);
         shmem.free(src);
     }
