@@ -96,6 +96,29 @@ extern "C" __global__ void test_query(int *out) {
 }
 
 /* ============================================================================================
+ * test_fcollect_signal(char *dest, char *src, size_t nbytes, uint64_t *sig, uint64_t value,
+ *                      int *errors)                 launch: 1 block (any size), every PE
+ *   src = PATTERN(me, 0, i) for nbytes; jshmemx_fcollectmem_signal_block over the world (team 0);
+ *   thread 0 waits until sig[q] >= value for every PE q; then the block counts the bytes of dest
+ *   block q that differ from PATTERN(q, 0, i) into errors[0].
+ *   Expected: errors[0] == 0, sig[q] == value for every q.
+ * ========================================================================================== */
+extern "C" __global__ void test_fcollect_signal(char *dest, char *src, size_t nbytes, uint64_t *sig, uint64_t value,
+                                                int *errors) {
+  const int me = jshmem_my_pe(), n = jshmem_n_pes();
+  for (size_t i = tid(); i < nbytes; i += nthreads()) src[i] = (char)pattern(me, 0, i);
+  __syncthreads();
+  jshmemx_fcollectmem_signal_block(0, dest, src, nbytes, sig, value);
+  if (tid() == 0)
+    for (int q = 0; q < n; ++q) jshmem_signal_wait_until(sig + q, JSHMEM_CMP_GE, value);
+  __syncthreads();
+  int bad = 0;
+  for (int q = 0; q < n; ++q)
+    for (size_t i = tid(); i < nbytes; i += nthreads()) bad += dest[q * nbytes + i] != (char)pattern(q, 0, i);
+  atomicAdd(errors, bad);
+}
+
+/* ============================================================================================
  * test_team(int slot, int *out)                 launch: 1 block x 1 thread
  *   slot: a team slot in use (start, stride, size as the Java side split it).
  *   out: symmetric int[8].

@@ -461,9 +461,10 @@ public final class Team implements AutoCloseable {
                                SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered) {
         Args.nonNull(method, "dest", dest, "src", src, "counts", counts);
         Args.nonNull(method, "type", type, "signals", signals);
-        Supplier<String> call = () -> method + "(dest " + dest + ", src at heap offset " + src.heapOffset()
-                + ", counts " + java.util.Arrays.toString(counts) + ", " + type + ", signals " + signals + ", signal "
-                + signal + ")";
+        // in place, src differs per PE: say "in place" so that JSHMEM_DEBUG's same-call check compares equal texts
+        String from = inPlace(dest, src, counts, type) ? "src in place" : "src at heap offset " + src.heapOffset();
+        Supplier<String> call = () -> method + "(dest " + dest + ", " + from + ", counts "
+                + java.util.Arrays.toString(counts) + ", " + type + ", signals " + signals + ", signal " + signal + ")";
         StreamCollectives g = begin(method, call, stream, true);
         Gather x = gather(call, method, dest, src, counts, type, true);
         long sig = shmem.target(method, signals, 0, (long) layout.size() * Long.BYTES, shmem.myPe(), Long.BYTES);
@@ -476,6 +477,18 @@ public final class Team implements AutoCloseable {
         g.collectSignalOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), sig, signal, on);
         g.barrierOnStream(layout, on);
         return x.total() / type.byteSize();
+    }
+
+    /** Whether src is this PE's block of dest (counts as in collect; false where they do not fit the team). */
+    private boolean inPlace(SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type) {
+        if (counts.length != layout.size()) {
+            return false;
+        }
+        long before = 0;
+        for (int i = 0; i < layout.myIndex(); i++) {
+            before += counts[i];
+        }
+        return src.heapOffset() == dest.heapOffset() + before * type.byteSize();
     }
 
     /** A checked gather: heap offsets, every member's bytes and their sum. */

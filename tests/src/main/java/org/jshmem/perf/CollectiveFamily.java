@@ -11,8 +11,8 @@ import org.jshmem.SymmetricSegment;
 import org.jshmem.Team;
 
 /**
- * Collectives of the world team: broadcast, fcollect, alltoall and reduce (every op on every
- * type). Sizes are bytes per PE. Each iteration is the collective then a {@code barrier_all},
+ * Collectives of the world team: broadcast, fcollect, alltoall, reduce (every op on every
+ * type) and reduce-scatter (sum). Sizes are bytes per PE (reduce-scatter: of each PE's block). Each iteration is the collective then a {@code barrier_all},
  * as the OpenSHMEM anchor times {@code sum_to_all} and {@code fcollect64}; the figure is time per
  * iteration on PE 0.
  */
@@ -57,7 +57,15 @@ public final class CollectiveFamily implements BenchmarkFamily {
                         .sizes(REDUCE_SIZES).ops(REDUCE_OPS).types(REDUCE_TYPES)
                         .pairs((op, type) -> !ReduceOp.valueOf(upper(op)).isBitwise() || DType.valueOf(upper(type)).isInteger())
                         .iterations(Iterations::collective).work((c, n) -> 1)
-                        .host(CollectiveFamily::reduce).build());
+                        .host(CollectiveFamily::reduce).build(),
+                Benchmark.named("reduce_scatter").family(name())
+                        .summary("reduce-scatter of the world team (PE i gets block i of the sum), latency per call")
+                        .metric(Metric.LATENCY)
+                        .method("team_world.reduceScatter(sum, type, dest, src, size / element size per PE): src holds"
+                                + " n blocks of size" + each)
+                        .sizes(REDUCE_SIZES).ops("sum").types(List.of("int", "long", "float", "double", "fp16", "bf16"))
+                        .iterations(Iterations::collective).work((c, n) -> 1).buffers((max, n) -> max * n)
+                        .host(CollectiveFamily::reduceScatter).build());
     }
 
     private static String upper(String s) {
@@ -113,6 +121,17 @@ public final class CollectiveFamily implements BenchmarkFamily {
         fillWithOnes(src, type);
         long count = c.size() / type.byteSize();
         return timed(shmem, () -> world.reduce(op, type, dst, src, count));
+    }
+
+    private static TimedLoop reduceScatter(Case c, PerfContext ctx) {
+        Shmem shmem = ctx.shmem();
+        Team world = shmem.teamWorld();
+        DType type = DType.valueOf(upper(c.type()));
+        SymmetricSegment dst = ctx.dst().asSlice(0, c.size());
+        SymmetricSegment src = ctx.src().asSlice(0, c.size() * ctx.nPes());
+        fillWithOnes(src, type);
+        long count = c.size() / type.byteSize();
+        return timed(shmem, () -> world.reduceScatter(ReduceOp.SUM, type, dst, src, count));
     }
 
     /**

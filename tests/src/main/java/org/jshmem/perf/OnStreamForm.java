@@ -35,9 +35,10 @@ import org.jshmem.SymmetricSegment;
  *       {@code barrier_all_on_stream} loop.</li>
  * </ul>
  *
- * <p>Collectives on a stream ({@code Team.reduceOnStream}, {@code fcollectOnStream}, ... as
- * NVSHMEM's {@code *_on_stream}) are not in jshmem yet; when they are, the collective
- * benchmarks join this form.
+ * <p>Collectives on a stream ({@code Team.reduceOnStream}, {@code fcollectOnStream},
+ * {@code reduceScatterOnStream}, {@code fcollectSignalOnStream}, as NVSHMEM's {@code *_on_stream})
+ * are timed by {@link org.jshmem.perf.gpu.GpuCollectivesBench} (bus bandwidth beside NCCL's and
+ * NVSHMEM's), not by this form yet.
  */
 public final class OnStreamForm implements Form {
     /** The NVSHMEM anchor's bandwidth sizes: 4 KB to 256 MB by 4. */

@@ -37,7 +37,7 @@ class PerfSmokeTest {
     static final List<String> BENCHMARKS = List.of("put_bw", "put_bibw", "get_bw", "get_bibw", "put_nbi_bw",
             "put_nbi_bibw", "get_nbi_bw", "get_nbi_bibw", "iput_bw", "p_latency", "g_latency", "put_latency", "get_latency",
             "put_signal_latency", "atomic_latency", "atomic_fp_latency", "atomic_rate", "ctx_put_rate", "barrier_latency", "broadcast", "fcollect", "alltoall",
-            "reduce");
+            "reduce", "reduce_scatter");
     static final List<Long> SIZES = List.of(8L, 4096L);
     static final int ITERS = 20;
     static final int REPS = 2;

@@ -36,6 +36,9 @@ final class DeviceApiExpected {
 
     /** nbytes of test_signal: the file's suggested sizes. */
     static final long[] SIGNAL_NBYTES = {8, 4096, 65536, 1048576};
+    /** test_fcollect_signal: bytes from every PE (not a multiple of 16), and the signal value. */
+    static final long FCOLLECT_SIGNAL_NBYTES = 65536 + 24;
+    static final long FCOLLECT_SIGNAL_VALUE = 7;
 
     /** test_amo_contention: blocks, threads, iterations. */
     static final int CONTENTION_BLOCKS = 8;
@@ -203,6 +206,7 @@ final class DeviceApiExpected {
             k.add("test_amo_" + t.cname);
         }
         k.add("test_amo_contention");
+        k.add("test_fcollect_signal");
         k.add("test_signal");
         for (AmoType t : AmoType.values()) {
             k.add("test_wait_" + t.cname);

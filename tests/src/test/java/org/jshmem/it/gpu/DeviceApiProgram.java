@@ -172,6 +172,7 @@ public final class DeviceApiProgram {
         SymmetricSegment counter = shmem.calloc(1, Long.BYTES);
         SymmetricSegment icounter = shmem.calloc(1, Integer.BYTES);
         SymmetricSegment fetchedSum = shmem.calloc(1, Long.BYTES);
+        fcollectSignal();
         launch("test_amo_contention", DeviceApiExpected.CONTENTION_BLOCKS, DeviceApiExpected.CONTENTION_THREADS,
                 "contention", true, counter, icounter, fetchedSum, DeviceApiExpected.CONTENTION_ITERS);
         report(me, "contention.counter", Long.toUnsignedString(longs(counter)[0]));
@@ -198,6 +199,22 @@ public final class DeviceApiProgram {
         report(me, key + ".errors", join(ints(errors)));
         report(me, key + ".seen", join(longs(seen)));
         for (SymmetricSegment s : new SymmetricSegment[] {seen, errors, flag, sig, src, dst}) {
+            shmem.free(s);
+        }
+    }
+
+    /** The device push all-gather with a signal per block: 64 KiB + 24 bytes from every PE. */
+    private void fcollectSignal() {
+        long nbytes = DeviceApiExpected.FCOLLECT_SIGNAL_NBYTES;
+        SymmetricSegment dest = shmem.calloc(nbytes * n, 1);
+        SymmetricSegment src = shmem.calloc(nbytes, 1);
+        SymmetricSegment sig = shmem.calloc(n, Long.BYTES);
+        SymmetricSegment errors = shmem.calloc(1, Integer.BYTES);
+        launch("test_fcollect_signal", 1, 256, "fcollectSignal", true, dest, src, nbytes, sig,
+                DeviceApiExpected.FCOLLECT_SIGNAL_VALUE, errors);
+        report(me, "fcollectSignal.errors", ints(errors)[0]);
+        report(me, "fcollectSignal.sig", join(longs(sig)));
+        for (SymmetricSegment s : new SymmetricSegment[] {errors, sig, src, dest}) {
             shmem.free(s);
         }
     }

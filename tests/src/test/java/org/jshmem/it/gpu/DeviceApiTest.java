@@ -83,6 +83,10 @@ class DeviceApiTest {
             long total = DeviceApiExpected.contentionTotal(n);
             expect(checks, reports, me, "contention.counter", Long.toString(me == 0 ? total : 0));
             expect(checks, reports, me, "contention.icounter", Long.toString(me == 0 ? total : 0));
+            expect(checks, reports, me, "fcollectSignal.errors", "0");
+            long[] signals = new long[n];
+            java.util.Arrays.fill(signals, DeviceApiExpected.FCOLLECT_SIGNAL_VALUE);
+            expect(checks, reports, me, "fcollectSignal.sig", DeviceApiExpected.join(signals));
             for (int threads : DeviceApiExpected.THREADS) {
                 for (long nbytes : DeviceApiExpected.SIGNAL_NBYTES) {
                     String key = "signal.t" + threads + ".n" + nbytes;
