@@ -99,13 +99,11 @@ JSHMEM_DEVICE void jshmemi_copy_with(char *dst, const char *src, size_t bytes, s
   jshmemi_copy_small<W, Fresh>(dst + tail, src + tail, bytes - tail, tid, nthreads);
 }
 
-/* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap).
- * Out of line: one copy of the loops per module instead of one per call site keeps kernels
- * small and run-time compilation fast; the call costs a few instructions. Fresh: see
- * jshmemi_copy_load (gets). */
+/* Group copy of any alignment, out of line: one copy of the loops per module instead of one per
+ * call site keeps kernels small and run-time compilation fast. */
 template <int UNROLL, bool Fresh = false>
-JSHMEM_DEVICE_NOINLINE void jshmemi_copy(void *dst, const void *src, size_t bytes, size_t tid,
-                                size_t nthreads) {
+JSHMEM_DEVICE_NOINLINE void jshmemi_copy_any(void *dst, const void *src, size_t bytes, size_t tid,
+                                             size_t nthreads) {
   char *d = (char *)dst;
   const char *s = (const char *)src;
   unsigned long long mis = jshmemi_addr(d) ^ jshmemi_addr(s);
@@ -120,6 +118,20 @@ JSHMEM_DEVICE_NOINLINE void jshmemi_copy(void *dst, const void *src, size_t byte
   else
     jshmemi_copy_words<unsigned char, UNROLL, Fresh>((unsigned char *)d, (const unsigned char *)s,
                                                      bytes, tid, nthreads);
+}
+
+/* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap).
+ * Both ends 16-byte aligned and whole 16-byte words, the common case, copy inline: the out-of-line
+ * call's register saves cost more than a small copy itself (a 4 KB put took 0.33 us against
+ * 0.11 us for the bare loop on an H100). Fresh: see jshmemi_copy_load (gets). */
+template <int UNROLL, bool Fresh = false>
+JSHMEM_DEVICE_INLINE void jshmemi_copy(void *dst, const void *src, size_t bytes, size_t tid, size_t nthreads) {
+  if (((jshmemi_addr(dst) | jshmemi_addr(src) | bytes) & 15) == 0) {
+    jshmemi_copy_words<jshmemi_v16, UNROLL, Fresh>((jshmemi_v16 *)dst, (const jshmemi_v16 *)src, bytes / 16, tid,
+                                                  nthreads);
+    return;
+  }
+  jshmemi_copy_any<UNROLL, Fresh>(dst, src, bytes, tid, nthreads);
 }
 
 /* ---- scopes -------------------------------------------------------------------------------
