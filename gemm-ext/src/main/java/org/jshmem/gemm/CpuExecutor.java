@@ -258,7 +258,7 @@ final class CpuExecutor implements GemmExecutor {
                     long key = (long) rc[0] * s.tilesN() + rc[1];
                     for (int q = firstQ; q <= lastQ; q++) {
                         if (q != me) {
-                            shmem.put(ws.staging(), (me * ws.homeSlots() + homeSlot(q, rc)) * slotBytes,
+                            shmem.put(ws.staging(), slotAt(me, q, rc),
                                     MemorySegment.ofArray(tile), q);
                             stamp(ws.arrive(), me * tiles + key, q);
                         }
@@ -271,7 +271,7 @@ final class CpuExecutor implements GemmExecutor {
                         if (in) {
                             reduceOwnRows(tile, rc);
                         } else {
-                            shmem.put(ws.staging(), (me * ws.homeSlots() + homeSlot(me, rc)) * slotBytes,
+                            shmem.put(ws.staging(), slotAt(me, me, rc),
                                     MemorySegment.ofArray(tile), me);
                             stamp(ws.arrive(), me * tiles + key, me);
                         }
@@ -309,8 +309,8 @@ final class CpuExecutor implements GemmExecutor {
         /** Reduce-scatter: this PE's rows of tile rc, summed in PE order with its own partial (in tile). */
         private void reduceOwnRows(short[] tile, int[] rc) {
             int me = shmem.myPe(), row0 = rc[0] * tm, col0 = rc[1] * tn;
-            long slotBytes = (long) tileElems * 2;
-            sumWithOwn(tile, homeSlot(me, rc) * slotBytes, ws.homeSlots() * slotBytes, shmem.nPes(), me);
+            long perSource = (long) ws.homeSlots() * tileElems * 2;
+            sumWithOwn(tile, slotAt(0, me, rc), perSource, shmem.nPes(), me);
             int r0 = layout.rowOffset(me), top = Math.max(row0, r0);
             int bottom = Math.min(Math.min(row0 + tm, s.shape().m()), r0 + layout.rows(me));
             store(tile, top - row0, me, top - r0, col0, bottom - top, Math.min(tn, s.shape().n() - col0));
@@ -319,7 +319,6 @@ final class CpuExecutor implements GemmExecutor {
         /** Reduce-scatter: after work-group w's units, the tiles it parked (jgemm_finish_parked). */
         private void finishParked(int w) {
             int me = shmem.myPe(), n = shmem.nPes(), tiles = s.tiles();
-            long slotBytes = (long) tileElems * 2;
             short[] tile = new short[tileElems];
             for (StreamKSchedule.Unit u : s.units(w)) {
                 int[] rc = s.tileCoords(u.tile());
@@ -333,14 +332,15 @@ final class CpuExecutor implements GemmExecutor {
                     }
                 }
                 MemorySegment.copy(ws.staging().local(), JAVA_SHORT_UNALIGNED,
-                        (me * ws.homeSlots() + homeSlot(me, rc)) * slotBytes, tile, 0, tileElems);
+                        slotAt(me, me, rc), tile, 0, tileElems);
                 reduceOwnRows(tile, rc);
             }
         }
 
-        /** Reduce-scatter: the staging slot of tile (rc[0], rc[1]) on home PE q (jgemm_home_slot). */
-        private long homeSlot(int q, int[] rc) {
-            return (long) (rc[0] - layout.rowOffset(q) / tm) * s.tilesN() + rc[1];
+        /** Reduce-scatter: byte offset of source PE src's partial of tile rc in home PE q's staging (jgemm_rs_slot). */
+        private long slotAt(int src, int q, int[] rc) {
+            long slot = (long) (rc[0] - layout.rowOffset(q) / tm) * s.tilesN() + rc[1];
+            return ((long) src * ws.homeSlots() + slot) * tileElems * 2;
         }
 
         /** Publishes the puts before it (fence) with stamp {@code index} on PE pe. */
