@@ -67,8 +67,8 @@ public final class FusedGemm implements AutoCloseable {
         int grid = platform.workGroups(options, collective);
         StreamKSchedule.Split split = options.split() == StreamKSchedule.Split.AUTO
                 ? platform.autoSplit(local, tile, grid) : options.split();
-        this.schedule = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k())
-                .withRowRotation(rowRotation(collective, layout, shmem.myPe(), tile));
+        StreamKSchedule plan = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k());
+        this.schedule = plan.withRowOrder(TileRowOrder.of(collective, layout, shmem.myPe(), plan));
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
             GemmShape l = layout.local(pe);
@@ -103,21 +103,6 @@ public final class FusedGemm implements AutoCloseable {
         Objects.requireNonNull(options, "FusedGemm.create: options is null");
         Elements.check(Objects.requireNonNull(type, "FusedGemm.create: type is null"), "FusedGemm.create");
         return new FusedGemm(shmem, collective, global, type, options);
-    }
-
-    /**
-     * All-gather + GEMM starts on the tile row holding its own first row of A (already here);
-     * GEMM + reduce-scatter starts on the first tile row wholly after its own rows, so it sums its
-     * tiles (and those it shares with a neighbour) last, once the peers' partials of them have had
-     * the most time to arrive.
-     */
-    private static int rowRotation(GemmCollective c, ShardLayout layout, int me, TileShape tile) {
-        int tilesM = ceilDiv(layout.global().m(), tile.m());
-        return switch (c) {
-            case ALL_GATHER_GEMM -> layout.rowOffset(me) / tile.m();
-            case GEMM_REDUCE_SCATTER -> ceilDiv(layout.rowOffset((me + 1) % layout.nPes()), tile.m()) % tilesM;
-            default -> 0;
-        };
     }
 
     private static AllReduceAlgorithm allReduce(GemmOptions o, GemmShape global, DType type) {

@@ -16,18 +16,20 @@ import org.jshmem.SymmetricSegment;
  *   <li>{@code staging}: all-reduce partial tiles in the output type: one-shot 2 x P x tiles,
  *       two-shot P x ceil(tiles / P) tile slots; reduce-scatter P x {@code homeSlots} (the tiles
  *       holding one PE's rows);</li>
- *   <li>{@code gathered}, {@code aReady}: all-gather + GEMM: the whole A (m x k) and a stamp per row block.</li>
+ *   <li>{@code gathered}, {@code aReady}: all-gather + GEMM: the whole A (m x k) and a stamp per row block;</li>
+ *   <li>{@code rowOrder}: the schedule's tile rows in its order ({@link StreamKSchedule#rowOrder}), as ints.</li>
  * </ul>
  * Stamps start at 0 (calloc) and calls stamp generations 1, 2, ...; nothing is reset between calls.
  */
 record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment skFlags, SymmetricSegment arrive,
-                     SymmetricSegment staging, SymmetricSegment gathered, SymmetricSegment aReady, int arriveBase,
+                     SymmetricSegment staging, SymmetricSegment gathered, SymmetricSegment aReady,
+                     SymmetricSegment rowOrder, int arriveBase,
                      int arriveCount, int homeSlots) implements AutoCloseable {
 
     /** Bytes each part needs on this PE, before agreeing on the maximum. */
-    record Sizes(long partials, long skFlags, long arrive, long staging, long gathered, long aReady) {
+    record Sizes(long partials, long skFlags, long arrive, long staging, long gathered, long aReady, long rowOrder) {
         long[] all() {
-            return new long[] {partials, skFlags, arrive, staging, gathered, aReady};
+            return new long[] {partials, skFlags, arrive, staging, gathered, aReady, rowOrder};
         }
     }
 
@@ -51,7 +53,7 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         GemmShape g = layout.global();
         long gathered = gather ? (long) g.m() * g.k() * 2 : 0;
         return new Sizes(partials, (long) s.grid() * Long.BYTES, arrive, staging, gathered,
-                gather ? (long) nPes * Long.BYTES : 0);
+                gather ? (long) nPes * Long.BYTES : 0, (long) s.tilesM() * Integer.BYTES);
     }
 
     /** Reduce-scatter: tile slots per source on a home PE, the most tiles (tile rows x tiles_n) over one PE's rows. */
@@ -91,13 +93,17 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         SymmetricSegment staging = shmem.malloc(Math.max(agreed[3], 8));
         SymmetricSegment gathered = shmem.malloc(Math.max(agreed[4], 8));
         SymmetricSegment aReady = shmem.calloc(Math.max(agreed[5], 8), 1);
-        return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, gathered, aReady, sizing.arriveBase(),
+        SymmetricSegment rowOrder = shmem.malloc(Math.max(agreed[6], 8));
+        int[] rows = s.rowOrder().stream().mapToInt(Integer::intValue).toArray();
+        shmem.put(rowOrder, 0, rows, 0, rows.length, shmem.myPe());
+        shmem.quiet();
+        return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, gathered, aReady, rowOrder, sizing.arriveBase(),
                 sizing.totalTiles(), homeSlots(layout, s));
     }
 
     /** Bytes the workspace will take (upper bound, this PE's view), for the heap check before anything is allocated. */
     static long estimate(StreamKSchedule s, Epilogue e, ShardLayout layout, int nPes, GemmSizing sizing) {
-        long sum = 6 * 4096;
+        long sum = 7 * 4096;
         for (long v : sizes(s, e, layout, nPes, sizing).all()) {
             sum += align(Math.max(v, 8));
         }
@@ -133,6 +139,7 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
     /** Frees the parts (collective). */
     @Override
     public void close() {
+        shmem.free(rowOrder);
         shmem.free(aReady);
         shmem.free(gathered);
         shmem.free(staging);

@@ -71,6 +71,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         this.params = new KernelParams(arena).schedule(schedule, epilogue, local.k(), local.n(), layout.ldc(me))
                 .set("workspace", address(ws.partials())).set("sk_flags", address(ws.skFlags()))
                 .set("staging", address(ws.staging())).set("arrive", address(ws.arrive()))
+                .set("row_order", address(ws.rowOrder()))
                 .set("col_offset", layout.cColumnOffset(me)).set("home_slots", ws.homeSlots())
                 .set("arrive_base", ws.arriveBase())
                 .set("arrive_count", epilogue == Epilogue.ALL_SCATTER ? ws.arriveCount() : schedule.tiles())

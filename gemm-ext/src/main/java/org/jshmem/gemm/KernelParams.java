@@ -17,7 +17,7 @@ final class KernelParams {
     static final StructLayout LAYOUT = MemoryLayout.structLayout(
             ADDRESS.withName("a"), ADDRESS.withName("b"), ADDRESS.withName("c"), ADDRESS.withName("workspace"),
             ADDRESS.withName("sk_flags"), ADDRESS.withName("staging"), ADDRESS.withName("arrive"), ADDRESS.withName("a_ready"),
-            ADDRESS.withName("a_local"),
+            ADDRESS.withName("a_local"), ADDRESS.withName("row_order"),
             JAVA_LONG.withName("lda"), JAVA_LONG.withName("ldb"), JAVA_LONG.withName("ldc"),
             JAVA_LONG.withName("generation"),
             JAVA_INT.withName("m"), JAVA_INT.withName("n"), JAVA_INT.withName("k"),
@@ -27,7 +27,7 @@ final class KernelParams {
             JAVA_INT.withName("sk_extra"),
             JAVA_INT.withName("grid"), JAVA_INT.withName("epilogue"), JAVA_INT.withName("col_offset"),
             JAVA_INT.withName("arrive_base"), JAVA_INT.withName("arrive_count"), JAVA_INT.withName("n_pes"),
-            JAVA_INT.withName("my_pe"), JAVA_INT.withName("row_rotation"), JAVA_INT.withName("home_slots"));
+            JAVA_INT.withName("my_pe"), JAVA_INT.withName("home_slots"), JAVA_INT.withName("reserved"));
 
     private final MemorySegment block;
 
@@ -58,6 +58,6 @@ final class KernelParams {
                 .set("tiles_m", s.tilesM()).set("tiles_n", s.tilesN()).set("iters_per_tile", s.itersPerTile())
                 .set("group_m", s.groupM()).set("sk_tiles", s.skTiles()).set("sk_wgs", s.skWorkGroups())
                 .set("sk_iters_per_wg", s.skItersPerWg()).set("sk_extra", s.skExtra()).set("grid", s.grid())
-                .set("epilogue", e.ordinal()).set("row_rotation", s.rowRotation());
+                .set("epilogue", e.ordinal());
     }
 }

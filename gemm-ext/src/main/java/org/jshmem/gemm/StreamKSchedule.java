@@ -2,6 +2,7 @@ package org.jshmem.gemm;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * How the output tiles of one PE's GEMM are shared among persistent work-groups: the Stream-K
@@ -14,11 +15,12 @@ import java.util.List;
  * <p>A plain value: the GPU kernels get these fields as launch parameters and redo the same
  * arithmetic ({@code jgemm.h}); the CPU executor calls the methods here. The work-group holding a
  * tile's first iteration owns it: it adds the partials of the later work-groups of its tile and
- * publishes it.
+ * publishes it. {@code rowOrder} lists the tile rows in the order the schedule takes them (the
+ * identity unless a fused collective wants its own order; the kernels read it from the workspace).
  */
 public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int tilesN, int itersPerTile, int groupM,
                               int grid, int skTiles, int skWorkGroups, int skItersPerWg, int skExtra,
-                              int rowRotation) {
+                              List<Integer> rowOrder) {
 
     /** Fewest K-iterations a Stream-K range should hold: shorter ones cost more in fix-up than they save. */
     public static final int MIN_SK_ITERS = 2;
@@ -56,8 +58,18 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
         if (grid <= 0) {
             throw new IllegalArgumentException("schedule: work-group count " + grid + " must be positive");
         }
-        if (rowRotation < 0 || rowRotation >= tilesM) {
-            throw new IllegalArgumentException("schedule: row rotation " + rowRotation + " of " + tilesM + " tile rows");
+        rowOrder = List.copyOf(rowOrder);
+        boolean[] seen = new boolean[tilesM];
+        for (int r : rowOrder) {
+            if (r < 0 || r >= tilesM || seen[r]) {
+                throw new IllegalArgumentException("schedule: row order " + rowOrder + " is not a permutation of the "
+                        + tilesM + " tile rows");
+            }
+            seen[r] = true;
+        }
+        if (rowOrder.size() != tilesM) {
+            throw new IllegalArgumentException("schedule: row order of " + rowOrder.size() + " rows for " + tilesM
+                    + " tile rows");
         }
         if (skTiles < 0 || skTiles > tilesM * tilesN) {
             throw new IllegalArgumentException("schedule: " + skTiles + " Stream-K tiles of " + tilesM * tilesN);
@@ -112,7 +124,7 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
         int per = skWgs == 0 ? 0 : skIters / skWgs;
         int extra = skWgs == 0 ? 0 : skIters % skWgs;
         return new StreamKSchedule(shape, tile, tilesM, tilesN, iters, Math.max(1, groupM), grid, sk, skWgs, per, extra,
-                0);
+                IntStream.range(0, tilesM).boxed().toList());
     }
 
     /** Output tiles. */
@@ -170,24 +182,20 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
         return skRange(v)[1] >= (t + 1) * itersPerTile;
     }
 
-    /**
-     * The same schedule with the tile rows taken from row {@code rotation} on (wrapping around):
-     * all-gather + GEMM starts on the rows of A already here, GEMM + reduce-scatter ends with the
-     * rows it keeps.
-     */
-    public StreamKSchedule withRowRotation(int rotation) {
+    /** The same schedule with the tile rows taken in {@code order} (a permutation of the tile rows). */
+    public StreamKSchedule withRowOrder(List<Integer> order) {
         return new StreamKSchedule(shape, tile, tilesM, tilesN, itersPerTile, groupM, grid, skTiles, skWorkGroups,
-                skItersPerWg, skExtra, rotation);
+                skItersPerWg, skExtra, order);
     }
 
-    /** Tile t's (row, column) in the tile grid: grouped order, rows rotated by {@link #rowRotation}. */
+    /** Tile t's (row, column) in the tile grid: grouped order over the rows of {@link #rowOrder}. */
     public int[] tileCoords(int t) {
         int perGroup = groupM * tilesN;
         int group = t / perGroup;
         int first = group * groupM;
         int rows = Math.min(tilesM - first, groupM);
         int in = t - group * perGroup;
-        return new int[] {(first + in % rows + rowRotation) % tilesM, in / rows};
+        return new int[] {rowOrder.get(first + in % rows), in / rows};
     }
 
     /** K-iterations work-group w runs (its share of the work). */

@@ -1,10 +1,7 @@
 package org.jshmem.gemm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.HashSet;
-import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -62,19 +59,5 @@ class ShardLayoutTest {
             }
             assertEquals(m, next, "the blocks cover m");
         }
-    }
-
-    @ParameterizedTest(name = "rotation {0}")
-    @CsvSource({"0", "1", "5", "10"})
-    void aRotatedScheduleStillTakesEveryTileOnce(int rotation) {
-        StreamKSchedule s = StreamKSchedule.plan(new GemmShape(333, 257, 190), new TileShape(32, 32, 16), 5, 4,
-                StreamKSchedule.Split.AUTO).withRowRotation(rotation);
-        Set<String> seen = new HashSet<>();
-        for (int t = 0; t < s.tiles(); t++) {
-            int[] rc = s.tileCoords(t);
-            assertTrue(seen.add(rc[0] + "," + rc[1]), "tile (" + rc[0] + ", " + rc[1] + ") twice");
-        }
-        assertEquals(s.tiles(), seen.size());
-        assertEquals(rotation, s.tileCoords(0)[0], "the first tile is on the rotation's row");
     }
 }

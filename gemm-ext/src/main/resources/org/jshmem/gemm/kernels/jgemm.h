@@ -61,7 +61,7 @@ typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
 #define JGEMM_GRID_CONSTANT __grid_constant__
 #endif
 
-/* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (184 bytes). */
+/* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (192 bytes). */
 typedef struct {
   const jgemm_t *a;               /* m x k, row-major, lda */
   const jgemm_t *b;               /* k x n, row-major, ldb */
@@ -72,6 +72,7 @@ typedef struct {
   unsigned long long *arrive;     /* arrival stamps (symmetric), see the epilogue */
   unsigned long long *a_ready;    /* all-gather + GEMM: n_pes stamps, row block q of A is in when a_ready[q] >= generation; else null */
   const jgemm_t *a_local;         /* all-gather + GEMM: this PE's own rows of A (its block), read in place; else null */
+  const int *row_order;           /* tiles_m tile rows in the order the schedule takes them (org.jshmem.gemm.TileRowOrder) */
   long long lda, ldb, ldc;        /* elements */
   unsigned long long generation;  /* this call's stamp, >= 1, +1 per call */
   int m, n, k;                    /* this PE's GEMM */
@@ -84,10 +85,10 @@ typedef struct {
   int arrive_count;               /* all-scatter: stamps over all PEs; all-reduce: tiles */
   int n_pes;                      /* PEs taking part (the world) */
   int my_pe;
-  int row_rotation;               /* tile rows are taken from this one on (all-gather: own rows first; reduce-scatter: own last) */
   int home_slots;                 /* reduce-scatter: staging slots per source on a home PE */
+  int reserved;                   /* 0: keeps the 4-byte fields even */
 } jgemm_params;
-static_assert(sizeof(jgemm_params) == 184, "jgemm_params must match org.jshmem.gemm.KernelParams");
+static_assert(sizeof(jgemm_params) == 192, "jgemm_params must match org.jshmem.gemm.KernelParams");
 
 /* ---- schedule walk ---------------------------------------------------------------------- */
 
@@ -98,14 +99,14 @@ typedef struct {
 
 JSHMEM_DEVICE_INLINE int jgemm_tiles(const jgemm_params &p) { return p.tiles_m * p.tiles_n; }
 
-/* Grouped order: tile t -> (tile row, tile column), tile rows rotated by row_rotation. */
+/* Grouped order over the rows of row_order: tile t -> (tile row, tile column). */
 JSHMEM_DEVICE_INLINE void jgemm_tile_coords(const jgemm_params &p, int t, int &tm, int &tn) {
   int per_group = p.group_m * p.tiles_n;
   int group = t / per_group;
   int first = group * p.group_m;
   int rows = p.tiles_m - first < p.group_m ? p.tiles_m - first : p.group_m;
   int in = t - group * per_group;
-  tm = (first + in % rows + p.row_rotation) % p.tiles_m;
+  tm = p.row_order[first + in % rows];
   tn = in / rows;
 }
 

@@ -34,17 +34,17 @@
 #endif
 #define JGEMM_TILE_ELEMS (JGEMM_BM * JGEMM_BN)
 
-/* The threads running the epilogue: each knows its index; sync() is a barrier over exactly them,
- * all(v) one that returns whether v holds on every thread. */
-struct jgemm_block_group {
-  int tid, size;
-  JSHMEM_DEVICE_INLINE jgemm_block_group() : tid((int)threadIdx.x), size((int)blockDim.x) {}
-  JSHMEM_DEVICE_INLINE void sync() const { __syncthreads(); }
-  JSHMEM_DEVICE_INLINE bool all(bool v) const { return __syncthreads_and(v) != 0; }
-};
-
 /* Before a barrier that hands the group's stores to one thread's system-scope release. */
 JSHMEM_DEVICE_INLINE void jgemm_release_fence() { jshmemi_group_release_fence(); }
+
+/* A stamp read on this GPU only (GPU scope) or by a peer (system scope; flag is its address here). */
+JSHMEM_DEVICE_INLINE void jgemm_stamp_either(unsigned long long *flag, bool local, unsigned long long gen) {
+  if (local) {
+    jgemm_stamp_local(flag, gen);
+  } else {
+    jgemm_stamp(flag, gen);
+  }
+}
 
 /* ---- Stream-K protocol (for kernels that fix up in registers) -------------------------------- */
 
@@ -147,58 +147,134 @@ JSHMEM_DEVICE void jgemm_tile_store_dense(const jgemm_t *otile, jgemm_t *slot, c
   }
 }
 
-/* otile = rounded sum over s in [0, n) of slot s (dense, `stride` elements apart), in order, in fp32. */
-template <class G>
-JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, long long stride, int n, const G &g) {
-  for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
-    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int s = 0; s < n; s++) jgemm_unpack8_add(*(const uint4 *)(slots + s * stride + r * JGEMM_BN + c), acc);
-    *(uint4 *)(otile + r * JGEMM_OTILE_LD + c) = jgemm_pack8(acc);
+#ifndef JGEMM_SUM_BATCH
+#define JGEMM_SUM_BATCH 8 /* 8-element chunks a thread loads before it adds them */
+#endif
+
+/*
+ * The fp32 sum, in PE order, of n partial tiles, chunk by chunk (8 elements, chunk i at row
+ * i / (BN / 8)): load(s, i) gives chunk i of partial s (or is not called where want(i) is false),
+ * store(i, v) takes the rounded sum. Each thread loads JGEMM_SUM_BATCH chunks of a partial before
+ * adding any, so that many loads are in flight at once: one at a time, each waited for, made an
+ * owner's sum take as long as its tile's main loop.
+ */
+template <class G, class Want, class Load, class Store>
+JSHMEM_DEVICE void jgemm_sum_chunks(int n, const G &g, Want want, Load load, Store store) {
+  constexpr int chunks = JGEMM_TILE_ELEMS / 8;
+  for (int base = g.tid; base < chunks; base += JGEMM_SUM_BATCH * g.size) {
+    float acc[JGEMM_SUM_BATCH][8];
+#pragma unroll
+    for (int b = 0; b < JGEMM_SUM_BATCH; b++)
+#pragma unroll
+      for (int e = 0; e < 8; e++) acc[b][e] = 0.f;
+    for (int s = 0; s < n; s++) {
+      uint4 v[JGEMM_SUM_BATCH];
+#pragma unroll
+      for (int b = 0; b < JGEMM_SUM_BATCH; b++) {
+        int i = base + b * g.size;
+        v[b] = i < chunks && want(i) ? load(s, i) : make_uint4(0, 0, 0, 0);
+      }
+#pragma unroll
+      for (int b = 0; b < JGEMM_SUM_BATCH; b++) jgemm_unpack8_add(v[b], acc[b]);
+    }
+#pragma unroll
+    for (int b = 0; b < JGEMM_SUM_BATCH; b++) {
+      int i = base + b * g.size;
+      if (i < chunks && want(i)) store(i, jgemm_pack8(acc[b]));
+    }
   }
 }
 
-/* otile = rounded fp32 sum, in PE order, of n partials: slot s (dense, `stride` elements apart) for
- * s != me, and otile itself (this PE's partial) for s == me. */
+/* otile = rounded sum over s in [0, n) of slot s (dense, `stride` elements apart), in order, in fp32. */
 template <class G>
-JSHMEM_DEVICE void jgemm_tile_sum_with_own(jgemm_t *otile, const jgemm_t *slots, long long stride, int n, int me,
-                                           const G &g) {
-  for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
-    int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
-    uint4 own = *(const uint4 *)(otile + r * JGEMM_OTILE_LD + c);
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int s = 0; s < n; s++) jgemm_unpack8_add(s == me ? own : *(const uint4 *)(slots + s * stride + r * JGEMM_BN + c), acc);
-    *(uint4 *)(otile + r * JGEMM_OTILE_LD + c) = jgemm_pack8(acc);
-  }
+JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, long long stride, int n, const G &g) {
+  jgemm_sum_chunks(
+      n, g, [](int) { return true; },
+      [&](int s, int i) { return *(const uint4 *)(slots + s * stride + i * 8); },
+      [&](int i, uint4 v) { *(uint4 *)(otile + (i / (JGEMM_BN / 8)) * JGEMM_OTILE_LD + (i % (JGEMM_BN / 8)) * 8) = v; });
 }
+
+/* ---- the groups that run the epilogue ------------------------------------------------------- */
+
+/*
+ * The threads running the epilogue, and how their tile stores leave: each knows its index; sync() is
+ * a barrier over exactly them, all(v) one that returns whether v holds on every thread. store() and
+ * store_dense() move the output tile (or its valid rows x cols) out; stamp() publishes everything the
+ * group stored so far with a stamp; settle() completes what is still under way, and comes before the
+ * output tile is written again and before the group waits for anyone. This group stores with its
+ * threads and stamps at once; the Hopper kernel's consumers store through the bulk-copy engine and
+ * stamp at settle() (jgemm_sm90.cu).
+ */
+struct jgemm_block_group {
+  int tid, size;
+  JSHMEM_DEVICE_INLINE jgemm_block_group() : tid((int)threadIdx.x), size((int)blockDim.x) {}
+  JSHMEM_DEVICE_INLINE void sync() const { __syncthreads(); }
+  JSHMEM_DEVICE_INLINE bool all(bool v) const { return __syncthreads_and(v) != 0; }
+  JSHMEM_DEVICE_INLINE void store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols) const {
+    jgemm_tile_store(otile, dst, ld, rows, cols, *this);
+  }
+  JSHMEM_DEVICE_INLINE void store_dense(const jgemm_t *otile, jgemm_t *slot) const {
+    jgemm_tile_store_dense(otile, slot, *this);
+  }
+  JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, bool local, unsigned long long gen) const {
+    jgemm_release_fence();
+    sync();
+    if (tid == 0) jgemm_stamp_either(flag, local, gen);
+  }
+  JSHMEM_DEVICE_INLINE void settle() const { sync(); }
+};
 
 /* Reduce-scatter: the staging slot (per source) of tile (tm, tn) on home PE q: its tile rows from q's first. */
 JSHMEM_DEVICE_INLINE long long jgemm_home_slot(const jgemm_params &p, int q, int tm, int tn) {
   return (long long)(tm - jgemm_block_start(p, q) / JGEMM_BM) * p.tiles_n + tn;
 }
 
-/* Reduce-scatter, on an owner of tile (tm, tn) with every peer's partial in: the PE-order sum with
- * its own partial (otile), its rows stored into its C. */
+/*
+ * Reduce-scatter, on an owner of tile (tm, tn) with every peer's partial in its staging: the fp32
+ * sum in PE order of the partials, its own read at `own` (ld own_ld elements: the output tile, or
+ * the slot it parked it in), over the tile's rows it owns, rounded into its C. It only reads `own`:
+ * the output tile may still be leaving for a peer.
+ */
 template <class G>
-JSHMEM_DEVICE void jgemm_reduce_own_rows(const jgemm_params &p, int tm, int tn, jgemm_t *otile, const G &g) {
-  const long long slot = JGEMM_TILE_ELEMS;
-  jgemm_tile_sum_with_own(otile, p.staging + jgemm_home_slot(p, p.my_pe, tm, tn) * slot, p.home_slots * slot,
-                          p.n_pes, p.my_pe, g);
-  g.sync();
+JSHMEM_DEVICE void jgemm_reduce_own_rows(const jgemm_params &p, int tm, int tn, const jgemm_t *own, int own_ld,
+                                         const G &g) {
+  const long long slot = JGEMM_TILE_ELEMS, stride = p.home_slots * slot;
+  const jgemm_t *slots = p.staging + jgemm_home_slot(p, p.my_pe, tm, tn) * slot;
   const int r0 = jgemm_block_start(p, p.my_pe), r1 = jgemm_block_start(p, p.my_pe + 1);
-  const int row0 = tm * JGEMM_BM, end = row0 + JGEMM_BM < p.m ? row0 + JGEMM_BM : p.m;
-  const int top = row0 > r0 ? row0 : r0, bottom = end < r1 ? end : r1;
-  const int col0 = tn * JGEMM_BN, cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
-  jgemm_tile_store(otile + (top - row0) * JGEMM_OTILE_LD, p.c + (top - r0) * p.ldc + col0, p.ldc, bottom - top, cols,
-                   g);
-  g.sync();
+  const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
+  const int top = (row0 > r0 ? row0 : r0) - row0, bottom = (row0 + JGEMM_BM < r1 ? row0 + JGEMM_BM : r1) - row0;
+  const int cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+  jgemm_sum_chunks(
+      p.n_pes, g,
+      [&](int i) {
+        int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+        return r >= top && r < bottom && c < cols;
+      },
+      [&](int s, int i) {
+        int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+        return s == p.my_pe ? *(const uint4 *)(own + r * own_ld + c) : *(const uint4 *)(slots + s * stride + i * 8);
+      },
+      [&](int i, uint4 sum) {
+        int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
+        jgemm_t *out = p.c + (long long)(row0 + r - r0) * p.ldc + col0 + c;
+        if (c + 8 <= cols && (jshmemi_addr(out) & 15) == 0) {
+          *(uint4 *)out = sum;
+        } else {
+          for (int j = 0; j < 8 && c + j < cols; j++) {
+            unsigned word = j < 2 ? sum.x : j < 4 ? sum.y : j < 6 ? sum.z : sum.w;
+            out[j] = (jgemm_t)(word >> (16 * (j & 1)));
+          }
+        }
+      });
 }
 
 /* ---- the epilogue ------------------------------------------------------------------------ */
 
-/* Thread 0 waits for a stamp, then the group may read what it released. */
+/* Thread 0 waits for a stamp, then the group may read what it released. The group settles first:
+ * the waited-for peer may itself wait for a stamp this group still holds. */
 template <class G>
 JSHMEM_DEVICE void jgemm_group_wait(const unsigned long long *flag, unsigned long long gen, const G &g) {
+  g.settle();
   if (g.tid == 0) jgemm_wait_stamp(flag, gen);
   g.sync();
   jshmemi_group_acquire_fence();
@@ -207,14 +283,8 @@ JSHMEM_DEVICE void jgemm_group_wait(const unsigned long long *flag, unsigned lon
 /* Publishes the group's stores (to any PE) with a stamp on PE pe (GPU scope when pe is this one). */
 template <class G>
 JSHMEM_DEVICE void jgemm_group_stamp(const jgemm_params &p, unsigned long long *flag, int pe, const G &g) {
-  jgemm_release_fence();
-  g.sync();
-  if (g.tid != 0) return;
-  if (pe == p.my_pe) {
-    jgemm_stamp_local(flag, p.generation);
-  } else {
-    jgemm_stamp((unsigned long long *)jshmem_ptr(flag, pe), p.generation);
-  }
+  const bool local = pe == p.my_pe;
+  g.stamp(local ? flag : (unsigned long long *)jshmem_ptr(flag, pe), local, p.generation);
 }
 
 /*
@@ -234,12 +304,12 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
   const long long slot = JGEMM_TILE_ELEMS;
 
   if (p.epilogue == JGEMM_LOCAL) {
-    jgemm_tile_store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols, g);
+    g.store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols);
   } else if (p.epilogue == JGEMM_ALL_SCATTER) {
     for (int i = 0; i < p.n_pes; i++) { /* rotated: PEs do not all write one peer at once */
       int pe = (p.my_pe + i) % p.n_pes;
       jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + p.col_offset + col0;
-      jgemm_tile_store(otile, c, p.ldc, rows, cols, g);
+      g.store(otile, c, p.ldc, rows, cols);
       jgemm_group_stamp(p, p.arrive + p.arrive_base + t, pe, g);
     }
   } else if (p.epilogue == JGEMM_ALL_REDUCE_ONE) {
@@ -247,17 +317,17 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     jgemm_t *mine = p.staging + ((parity * p.n_pes + p.my_pe) * tiles + t) * slot;
     for (int i = 0; i < p.n_pes; i++) {
       int pe = (p.my_pe + i) % p.n_pes;
-      jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(mine, pe), g);
+      g.store_dense(otile, (jgemm_t *)jshmem_ptr(mine, pe));
       jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + t, pe, g);
     }
     for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * tiles + t, gen, g);
     jgemm_tile_sum_slots(otile, p.staging + (parity * p.n_pes * tiles + t) * slot, tiles * slot, p.n_pes, g);
     g.sync();
-    jgemm_tile_store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols, g);
+    g.store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols);
   } else if (p.epilogue == JGEMM_REDUCE_SCATTER) {
     /* to the other PEs owning rows of the tile (one, or two where a row block ends inside it).
-     * An owner sums its rows at once if every peer's partial is in (PEs take the tile rows in
-     * rotations that put their own rows last, so they mostly are); else it parks its partial in
+     * An owner sums its rows at once if every peer's partial is in (each PE takes its own tile
+     * rows some rounds after the peers took them: TileRowOrder, so they mostly are); else it parks its partial in
      * its own staging slot, stamped, and sums after its last unit (jgemm_finish_parked). Nothing
      * in the main loop waits for a peer, whatever the order. */
     int last = row0 + rows - 1, first_q = jgemm_block_of(p, row0), last_q = jgemm_block_of(p, last);
@@ -265,7 +335,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     for (int q = first_q; q <= last_q; q++) {
       if (q == p.my_pe) continue;
       jgemm_t *at_home = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, q, tm, tn)) * slot;
-      jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, q), g);
+      g.store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, q));
       jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + key, q, g);
     }
     if (first_q <= p.my_pe && p.my_pe <= last_q) {
@@ -275,9 +345,9 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
           in = in && (s == p.my_pe || (long long)(jshmemi_ld_acquire_sys(p.arrive + s * tiles + key) - gen) >= 0);
       if (g.all(g.tid != 0 || in)) {
         jshmemi_group_acquire_fence();
-        jgemm_reduce_own_rows(p, tm, tn, otile, g);
+        jgemm_reduce_own_rows(p, tm, tn, otile, JGEMM_OTILE_LD, g);
       } else {
-        jgemm_tile_store_dense(otile, p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot, g);
+        g.store_dense(otile, p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot);
         jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + key, p.my_pe, g);
       }
     }
@@ -285,8 +355,9 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     int home = t % p.n_pes;
     long long per_src = (tiles + p.n_pes - 1) / p.n_pes;
     jgemm_t *at_home = p.staging + (p.my_pe * per_src + t / p.n_pes) * slot;
-    jgemm_tile_store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, home), g);
+    g.store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, home));
     jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + t, home, g);
+    g.settle(); /* now: the home waits for it while it sums this very tile */
     if (home == p.my_pe) {
       for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * tiles + t, gen, g);
       jgemm_tile_sum_slots(otile, p.staging + (t / p.n_pes) * slot, per_src * slot, p.n_pes, g);
@@ -294,7 +365,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
       for (int i = 0; i < p.n_pes; i++) {
         int pe = (p.my_pe + i) % p.n_pes;
         jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + col0;
-        jgemm_tile_store(otile, c, p.ldc, rows, cols, g);
+        g.store(otile, c, p.ldc, rows, cols);
         jgemm_group_stamp(p, p.arrive + p.n_pes * tiles + t, pe, g);
       }
     }
@@ -354,11 +425,11 @@ JSHMEM_DEVICE void jgemm_wait_arrivals(const jgemm_params &p, int w, const G &g)
   for (int i = w * g.size + g.tid; i < count; i += p.grid * g.size) jgemm_wait_stamp(p.arrive + first + i, p.generation);
 }
 
-/* Reduce-scatter: after its last unit, work-group w walks its units again and finishes the tiles it
- * parked (its own stamp of this generation is set): waits for the peers' partials, sums them with
- * its own from the staging slot, stores its rows. Other epilogues: nothing. */
+/* Reduce-scatter: after its last unit (and settle()), work-group w walks its units again and
+ * finishes the tiles it parked (its own stamp of this generation is set): waits for the peers'
+ * partials and sums them with its own from the staging slot into its C. Other epilogues: nothing. */
 template <class G>
-JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, jgemm_t *otile, const G &g) {
+JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, const G &g) {
   if (p.epilogue != JGEMM_REDUCE_SCATTER) return;
   const long long slot = JGEMM_TILE_ELEMS;
   jgemm_unit u;
@@ -371,14 +442,9 @@ JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, jgemm_t *ot
     if ((long long)(jshmemi_ld_acquire_sys(p.arrive + p.my_pe * jgemm_tiles(p) + key) - p.generation) < 0) continue;
     for (int s = 0; s < p.n_pes; s++)
       if (s != p.my_pe) jgemm_group_wait(p.arrive + s * jgemm_tiles(p) + key, p.generation, g);
-    /* the parked partial back into otile, then the same sum as inline */
-    jgemm_t *parked = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot;
-    for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
-      int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
-      *(uint4 *)(otile + r * JGEMM_OTILE_LD + c) = *(const uint4 *)(parked + r * JGEMM_BN + c);
-    }
+    const jgemm_t *parked = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot;
+    jgemm_reduce_own_rows(p, tm, tn, parked, JGEMM_BN, g);
     g.sync();
-    jgemm_reduce_own_rows(p, tm, tn, otile, g);
   }
 }
 
