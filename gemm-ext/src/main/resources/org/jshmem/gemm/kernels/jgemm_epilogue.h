@@ -438,8 +438,11 @@ JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, const G &g)
     int tm, tn;
     jgemm_tile_coords(p, u.tile, tm, tn);
     const long long key = (long long)tm * p.tiles_n + tn;
-    /* this work-group wrote its own stamp itself (or not): no other thread races it */
-    if ((long long)(jshmemi_ld_acquire_sys(p.arrive + p.my_pe * jgemm_tiles(p) + key) - p.generation) < 0) continue;
+    /* parked: its own stamp is of this call. Thread 0 reads it and the group follows: thread 0 may
+     * have written it just now (settle() writes the deferred stamps after its last barrier), so
+     * another thread could still read the old one and skip the barriers of the sum */
+    const unsigned long long *own = p.arrive + p.my_pe * jgemm_tiles(p) + key;
+    if (!g.all(g.tid != 0 || (long long)(jshmemi_ld_acquire_sys(own) - p.generation) >= 0)) continue;
     for (int s = 0; s < p.n_pes; s++)
       if (s != p.my_pe) jgemm_group_wait(p.arrive + s * jgemm_tiles(p) + key, p.generation, g);
     const jgemm_t *parked = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot;
