@@ -15,10 +15,21 @@ public final class Waiter {
 
     private final int spins;
     private final PeWatch watch;
+    private final Runnable progress;
 
     public Waiter(int spinIterations, PeWatch watch) {
+        this(spinIterations, watch, null);
+    }
+
+    /**
+     * @param progress run on every step, or null: the remote transport's progress, so that atomics
+     *                 other nodes aim at this PE complete while it waits (Open MPI applies them
+     *                 only inside an MPI call of the target)
+     */
+    public Waiter(int spinIterations, PeWatch watch, Runnable progress) {
         this.spins = spinIterations;
         this.watch = watch;
+        this.progress = progress;
     }
 
     /**
@@ -36,6 +47,9 @@ public final class Waiter {
      * {@code start + i * stride}, {@code i < size}): only they are checked for liveness.
      */
     public int idle(int step, String waitingIn, int start, int stride, int size) {
+        if (progress != null) {
+            progress.run();
+        }
         if (step < spins) {
             Thread.onSpinWait();
         } else if (step < spins + YIELDS) {
