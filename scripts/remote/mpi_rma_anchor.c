@@ -101,10 +101,10 @@ static void emit(const char *bench, const char *op, long size, long n, double *t
 
 static int probe(void) {
     volatile int64_t *w = (volatile int64_t *) heap;
-    const char *names[] = {"put", "accumulate(sum)", "fetch_and_op(sum)", "compare_and_swap"};
+    const char *names[] = {"put", "accumulate(sum)", "fetch_and_op(sum)", "compare_and_swap", "get"};
     int64_t one = 1, old = 0, cmp, fail = 0;
-    for (int k = 0; k < 4; k++) {
-        w[k] = 0;
+    for (int k = 0; k < 5; k++) {
+        w[k] = k == 4 ? 5 : 0;
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == 0) {
             double t0 = now_us();
@@ -115,12 +115,14 @@ static int probe(void) {
                 case 1: MPI_Accumulate(&v, 1, MPI_INT64_T, 1, k * 8, 1, MPI_INT64_T, MPI_SUM, win); break;
                 case 2: MPI_Fetch_and_op(&v, &old, MPI_INT64_T, 1, k * 8, MPI_SUM, win); break;
                 case 3: MPI_Compare_and_swap(&v, &cmp, &old, MPI_INT64_T, 1, k * 8, win); break;
+                case 4: MPI_Get(&old, 1, MPI_INT64_T, 1, k * 8, 1, MPI_INT64_T, win); break;
             }
             MPI_Win_flush(1, win);
+            if (k == 4) { int64_t done = 6; MPI_Put(&done, 1, MPI_INT64_T, 1, k * 8, 1, MPI_INT64_T, win); MPI_Win_flush(1, win); }
             printf("probe: %-20s flushed after %8.1f us\n", names[k], now_us() - t0);
         } else {
             double t0 = now_us();
-            while (w[k] != k + 1) {   /* no MPI call unless --probe-iprobe: pure local spinning */
+            while (w[k] != (k == 4 ? 6 : k + 1)) {   /* no MPI call unless --probe-iprobe: pure local spinning */
                 if (probe_iprobe) { int flag; MPI_Iprobe(MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); }
                 if (now_us() - t0 > 10e6) { fail = 1; break; }
             }

@@ -144,6 +144,41 @@ public final class HostBackend implements Backend {
     }
 
     @Override
+    public void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes, long nelems) {
+        if (isRemote(pe)) {
+            remote.putStrided(pe, at(pe, offset), destPitch, src, srcPitch, elemBytes, nelems);
+            return;
+        }
+        Backend.super.iput(pe, offset, destPitch, src, srcPitch, elemBytes, nelems);
+    }
+
+    @Override
+    public void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes, long nelems) {
+        if (isRemote(pe)) {
+            remote.getStrided(dst, dstPitch, pe, at(pe, offset), srcPitch, elemBytes, nelems);
+            return;
+        }
+        Backend.super.iget(dst, dstPitch, pe, offset, srcPitch, elemBytes, nelems);
+    }
+
+    @Override
+    public void copyStrided(int dstPe, long dstOffset, long dstPitch, int srcPe, long srcOffset, long srcPitch,
+                            long elemBytes, long nelems) {
+        if (nelems == 0) {
+            return;
+        }
+        if (isRemote(dstPe)) {          // the source is this PE's heap
+            remote.putStrided(dstPe, at(dstPe, dstOffset), dstPitch,
+                    mapping.asSlice(at(srcPe, srcOffset), (nelems - 1) * srcPitch + elemBytes), srcPitch, elemBytes, nelems);
+        } else if (isRemote(srcPe)) {   // the destination is this PE's heap
+            remote.getStrided(mapping.asSlice(at(dstPe, dstOffset), (nelems - 1) * dstPitch + elemBytes), dstPitch,
+                    srcPe, at(srcPe, srcOffset), srcPitch, elemBytes, nelems);
+        } else {
+            Backend.super.copyStrided(dstPe, dstOffset, dstPitch, srcPe, srcOffset, srcPitch, elemBytes, nelems);
+        }
+    }
+
+    @Override
     public void store(int pe, long offset, int width, long bits) {
         if (isRemote(pe)) {
             remote.store(pe, at(pe, offset), width, bits);

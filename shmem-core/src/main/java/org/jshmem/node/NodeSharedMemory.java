@@ -318,7 +318,11 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     private void beat() {
         long hb = ++heartbeat;
         LONG.setRelease(mapping, slot(myPe) + SLOT_HEARTBEAT, hb);
-        remote.publish(slot(myPe) + SLOT_HEARTBEAT, 8, hb);
+        try {
+            remote.publish(slot(myPe) + SLOT_HEARTBEAT, 8, hb);
+        } catch (RuntimeException unreachable) {
+            // a node is gone; the others got the beat, and this PE's waits will name the dead PEs
+        }
     }
 
     /** The whole mapping (control block and heaps). */

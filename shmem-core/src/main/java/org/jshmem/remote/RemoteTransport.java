@@ -130,6 +130,53 @@ public final class RemoteTransport implements AutoCloseable {
         }
     }
 
+    /**
+     * Strided put, complete at the target on return: element i ({@code elemBytes}) from {@code src}
+     * at {@code i * srcPitch} to {@code disp + i * destPitch}. The elements are gathered into the
+     * staging buffer and put back to back, with one flush per buffer, not one per element.
+     */
+    public void putStrided(int pe, long disp, long destPitch, MemorySegment src, long srcPitch, long elemBytes,
+                           long nelems) {
+        if (elemBytes > STAGING_BYTES) {
+            for (long i = 0; i < nelems; i++) {
+                put(pe, disp + i * destPitch, src.asSlice(i * srcPitch, elemBytes), false);
+            }
+            return;
+        }
+        MemorySegment stage = scratch.get().staging();
+        long perBuffer = STAGING_BYTES / elemBytes;
+        for (long first = 0; first < nelems; first += perBuffer) {
+            long count = Math.min(perBuffer, nelems - first);
+            for (long k = 0; k < count; k++) {
+                MemorySegment.copy(src, (first + k) * srcPitch, stage, k * elemBytes, elemBytes);
+                rma.put(stage.asSlice(k * elemBytes, elemBytes), (int) elemBytes, pe, disp + (first + k) * destPitch);
+            }
+            rma.flush(pe);
+        }
+    }
+
+    /** Strided get, the mirror of {@link #putStrided}: element i from {@code disp + i * srcPitch} to {@code dst} at {@code i * dstPitch}. */
+    public void getStrided(MemorySegment dst, long dstPitch, int pe, long disp, long srcPitch, long elemBytes, long nelems) {
+        if (elemBytes > STAGING_BYTES) {
+            for (long i = 0; i < nelems; i++) {
+                get(dst.asSlice(i * dstPitch, elemBytes), pe, disp + i * srcPitch, false);
+            }
+            return;
+        }
+        MemorySegment stage = scratch.get().staging();
+        long perBuffer = STAGING_BYTES / elemBytes;
+        for (long first = 0; first < nelems; first += perBuffer) {
+            long count = Math.min(perBuffer, nelems - first);
+            for (long k = 0; k < count; k++) {
+                rma.get(stage.asSlice(k * elemBytes, elemBytes), (int) elemBytes, pe, disp + (first + k) * srcPitch);
+            }
+            rma.flushLocal(pe);
+            for (long k = 0; k < count; k++) {
+                MemorySegment.copy(stage, k * elemBytes, dst, (first + k) * dstPitch, elemBytes);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ atomics, stores, loads
 
     /**
@@ -205,20 +252,25 @@ public final class RemoteTransport implements AutoCloseable {
      * node's file (its leader's part of the window), complete there on return: how a PE's control
      * words (barrier generations, state, heartbeat) reach the nodes that read them locally. A
      * single-copy put, so the target need not be in MPI. An aligned word only grows in the
-     * generations and heartbeats, so a reader never sees a torn value as a later one.
+     * generations and heartbeats, so a reader never sees a torn value as a later one. A node that
+     * cannot be reached does not keep the word from the others; the first failure is thrown after.
      */
     public void publish(long controlOffset, int width, long value) {
         Scratch s = scratch.get();
         put(s.operand, width, value);
+        RuntimeException first = null;
         for (int node = 0; node < leaders.length; node++) {
             if (node != myNode) {
-                rma.put(s.operand, width, leaders[node], controlOffset);
+                try {
+                    rma.put(s.operand, width, leaders[node], controlOffset);
+                    rma.flush(leaders[node]);
+                } catch (RuntimeException e) {   // that node's leader is gone: the other nodes still get the word
+                    first = first == null ? e : first;
+                }
             }
         }
-        for (int node = 0; node < leaders.length; node++) {
-            if (node != myNode) {
-                rma.flush(leaders[node]);
-            }
+        if (first != null) {
+            throw first;
         }
     }
 
