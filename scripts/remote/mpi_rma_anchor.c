@@ -14,7 +14,8 @@
  *   get_bw:      n x (MPI_Get(size) + MPI_Win_flush)            (jshmem: n blocking gets)
  *   put_latency: n x (MPI_Put(size) + MPI_Win_flush)            (jshmem: put + quiet)
  *   get_latency: n x (MPI_Get(size) + MPI_Win_flush)            (jshmem: blocking get)
- * n: 20000 below 64 KB, 500 below 4 MB, 20 above (bandwidth); 100000 for latency below 64 KB.
+ * n: 20000 below 64 KB, 500 below 4 MB, 20 above (bandwidth); 20000 for latency (as perf's put_latency).
+ * Sizes: --min to --max, times --factor (default 2).
  *
  * --probe: the progress check. PE 1 spins on its own memory in C without calling MPI while PE 0
  * puts, accumulates, fetch-and-adds and compare-and-swaps into it; prints how long each took to be
@@ -49,6 +50,7 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static long factor = 2;
 static int rank, reps = 5, probe_iprobe, progress_us;
 
 /* --progress-thread US: a thread of each process enters MPI (MPI_Iprobe) every US microseconds. */
@@ -144,10 +146,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--max") && i + 1 < argc) max = parse_size(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--probe")) do_probe = 1;
+        else if (!strcmp(argv[i], "--factor") && i + 1 < argc) factor = atol(argv[++i]);
         else if (!strcmp(argv[i], "--multiple")) level = MPI_THREAD_MULTIPLE;
         else if (!strcmp(argv[i], "--probe-iprobe")) { do_probe = 1; probe_iprobe = 1; }
         else if (!strcmp(argv[i], "--progress-thread") && i + 1 < argc) { progress_us = atoi(argv[++i]); level = MPI_THREAD_MULTIPLE; }
-        else { fprintf(stderr, "usage: %s [--min N] [--max N] [--reps N] [--probe] [--multiple]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [--min N] [--max N] [--factor F] [--reps N] [--probe | --probe-iprobe] [--multiple] [--progress-thread US]\n", argv[0]); return 2; }
     }
     MPI_Init_thread(&argc, &argv, level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -171,8 +174,8 @@ int main(int argc, char **argv) {
         for (int b = 0; b < 4; b++) {
             int lat = strstr(benches[b], "latency") != NULL;
             long lmax = lat ? (max < (64L << 10) ? max : (64L << 10)) : max;
-            for (long s = min; s <= lmax; s *= 2) {
-                long n = lat ? (s < (64L << 10) ? 100000 : 20000)
+            for (long s = min; s <= lmax; s *= factor) {
+                long n = lat ? 20000
                              : s < (64L << 10) ? 20000 : s < (4L << 20) ? 500 : 20;
                 run_case(benches[b], s, n, t);
                 emit(benches[b], ops[b], s, n, t);

@@ -7,8 +7,9 @@ import java.util.concurrent.locks.LockSupport;
  * MPI ({@link RemoteTransport#progress()}), so that atomics other nodes aim at this PE complete
  * while the PE computes outside jshmem (Open MPI applies them only inside an MPI call of the
  * target), and every {@code beatMillis} it runs {@code beat}, the PE's heartbeat, by which PEs of
- * other nodes tell that it is alive. It stops at {@link #close()}, or by itself when a call fails
- * (a peer died: the waits report that).
+ * other nodes tell that it is alive. It stops at {@link #close()}. When MPI reports a failure (a
+ * peer died) it stops entering MPI for progress but keeps the heartbeat going, so that the
+ * survivors do not take one another for dead.
  */
 public final class ProgressThread implements AutoCloseable {
     private final Thread thread;
@@ -28,18 +29,21 @@ public final class ProgressThread implements AutoCloseable {
         long beatNanos = beatMillis * 1_000_000L;
         thread = Thread.ofPlatform().daemon().name(name).unstarted(() -> {
             long nextBeat = System.nanoTime();
-            try {
-                while (running) {
-                    transport.progress();
-                    long now = System.nanoTime();
-                    if (now - nextBeat >= 0) {
-                        beat.run();
-                        nextBeat = now + beatNanos;
+            boolean progressing = true;
+            while (running) {
+                if (progressing) {
+                    try {
+                        transport.progress();
+                    } catch (RuntimeException e) {
+                        progressing = false;   // MPI reports a dead peer: the PE's waits name it; the heartbeat goes on
                     }
-                    LockSupport.parkNanos(intervalNanos);
                 }
-            } catch (RuntimeException e) {
-                running = false;   // a peer is gone or MPI is closing: the PE's own calls report it
+                long now = System.nanoTime();
+                if (now - nextBeat >= 0) {
+                    beat.run();                // never throws: a node it cannot reach does not stop the others' beats
+                    nextBeat = now + beatNanos;
+                }
+                LockSupport.parkNanos(intervalNanos);
             }
         });
         thread.start();

@@ -39,6 +39,18 @@ public final class MpiJob {
     }
 
     /**
+     * Whether PEs {@code a} and {@code b} of a job of {@code np} share a node (so {@code ptr} reaches
+     * one from the other) in the transport mode of {@code -Djshmem.test.transport} (see {@link #transportEnv}).
+     */
+    public static boolean sameTestNode(int a, int b, int np) {
+        String mode = System.getProperty("jshmem.test.transport");
+        if (mode == null || mode.isBlank()) {
+            return true;
+        }
+        return mode.equals("remote") ? a == b : a * 2 / np == b * 2 / np;
+    }
+
+    /**
      * The environment that runs a job of {@code np} PEs on the remote transport in the mode
      * {@code -Djshmem.test.transport} names: {@code remote}, every peer remote
      * ({@code JSHMEM_TRANSPORT=remote}); {@code two-nodes}, the PEs split into two "nodes" of
