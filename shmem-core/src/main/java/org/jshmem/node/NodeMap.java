@@ -1,6 +1,5 @@
 package org.jshmem.node;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,8 +19,6 @@ import org.jshmem.bootstrap.Bootstrap;
  * {@code JSHMEM_TRANSPORT=remote}, a node per PE.
  */
 public final class NodeMap {
-    private static final int HOST_BYTES = 256;
-
     private final int me;
     private final int[] nodeOf;
     private final int[] indexOnNode;
@@ -109,17 +106,7 @@ public final class NodeMap {
         } catch (java.net.UnknownHostException e) {
             host = System.getenv().getOrDefault("HOSTNAME", "localhost");
         }
-        byte[] mine = Arrays.copyOf(host.getBytes(StandardCharsets.UTF_8), HOST_BYTES);
-        byte[] all = boot.allgather(mine);
-        String[] out = new String[boot.size()];
-        for (int pe = 0; pe < out.length; pe++) {
-            int end = pe * HOST_BYTES;
-            while (end < (pe + 1) * HOST_BYTES && all[end] != 0) {
-                end++;
-            }
-            out[pe] = new String(all, pe * HOST_BYTES, end - pe * HOST_BYTES, StandardCharsets.UTF_8);
-        }
-        return out;
+        return NodeSharedMemory.exchange(boot, host);
     }
 
     private static String join(List<Integer> ids) {

@@ -166,8 +166,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         return shm;
     }
 
-    /** Collective: every PE's string, PE 0's first. */
-    private static String[] exchange(Bootstrap boot, String mine) {
+    /** Collective: every PE's string (at most 512 bytes of UTF-8), PE 0's first. */
+    static String[] exchange(Bootstrap boot, String mine) {
         byte[] buf = Arrays.copyOf(mine.getBytes(StandardCharsets.UTF_8), NAME_BYTES);
         byte[] all = boot.allgather(buf);
         String[] out = new String[boot.size()];
