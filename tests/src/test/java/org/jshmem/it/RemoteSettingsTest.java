@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Not here yet (issue 17 item 5 is open): a PE on another "node" that dies. The heartbeat
  * lets the survivors name it within about a second, but Open MPI 4.1's osc/rdma retries a put
- * to a dead process forever inside {@code MPI_Put} ({@code scripts/remote/README.md}), so the
+ * to a dead process forever inside {@code MPI_Put}, so the
  * first heartbeat or barrier word sent to it hangs the sender; see docs/benchmarks/remote/README.md.
  */
 class RemoteSettingsTest {
