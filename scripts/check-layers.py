@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the layering of shmem-core and shmem-device (docs/architecture.md). From the top:
 API (org.jshmem, org.jshmem.device) -> backends (host, gpu, gpu.shim, collectives) -> SPI (spi) ->
-node (node, bootstrap, heap). Every import of an org.jshmem type goes to the same layer or a lower
+node (node, bootstrap, heap, remote). Every import of an org.jshmem type goes to the same layer or a lower
 one, and the API does not reach past the SPI into a backend: it sees backends only through the SPI.
 The API's vocabulary (value types, exceptions, settings) may be used by every layer. Prints each
 import that breaks a rule and exits 1 if there is one; --all lists every cross-package import."""
@@ -15,6 +15,7 @@ LAYER = {
     'org.jshmem.collectives': 3,                                     # backends, shared collective algorithms
     'org.jshmem.spi': 2,                                             # backend contract
     'org.jshmem.node': 1, 'org.jshmem.bootstrap': 1, 'org.jshmem.heap': 1,   # control plane, bootstrap, allocator
+    'org.jshmem.remote': 1,                                          # the remote transport (MPI one-sided) under both
 }
 BACKENDS = {'org.jshmem.host', 'org.jshmem.gpu', 'org.jshmem.gpu.shim', 'org.jshmem.collectives'}
 API = {'org.jshmem', 'org.jshmem.device'}

@@ -12,6 +12,7 @@ import org.jshmem.bootstrap.Bootstraps;
 import org.jshmem.heap.SymmetricAllocator;
 import org.jshmem.node.ControlDescriptor;
 import org.jshmem.node.NodeBarrier;
+import org.jshmem.node.NodeMap;
 import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.node.PeWatch;
 import org.jshmem.node.Waiter;
@@ -87,14 +88,30 @@ public final class Shmem
         this.allocator = new SymmetricAllocator(heapStart, backend.heapSize());
         this.maxAlignment = HeapLimits.agreedAlignment(bootstrap, backend, myPe);
         this.watch = new PeWatch(node, config.livenessMillis());
-        this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch);
+        this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch,
+                node.remote().isPresent() ? node::progress : null);
         this.barrier = new NodeBarrier(node, waiter);
         this.collectives = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
         this.streams = backend.streams().orElse(null);
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true, TeamConfig.DEFAULT);
-        this.shared = new Team(this, new TeamLayout(0, 1, nPes, 1, myPe), "shared", true, TeamConfig.DEFAULT);
+        this.shared = new Team(this, sharedLayout(node.nodes(), myPe), "shared", true, TeamConfig.DEFAULT);
         this.endpoint = new Endpoint(this, backend, null, "world", null, null);
         this.defaultContext = new ShmemContext(this, endpoint, null, java.util.Set.of());
+    }
+
+    /**
+     * The shared team's layout: the PEs of this node (they share memory), when they are evenly
+     * spaced in world numbering (a team is a strided range); else this PE alone.
+     */
+    private static TeamLayout sharedLayout(NodeMap nodes, int myPe) {
+        int[] local = nodes.localPes();
+        int stride = local.length > 1 ? local[1] - local[0] : 1;
+        for (int i = 1; i < local.length; i++) {
+            if (local[i] - local[i - 1] != stride) {
+                return new TeamLayout(myPe, 1, 1, 1, 0);
+            }
+        }
+        return new TeamLayout(local[0], stride, local.length, 1, (myPe - local[0]) / stride);
     }
 
     /** Starts this PE with the settings of the environment ({@link ShmemConfig#fromEnvironment()}). Collective. */
@@ -147,7 +164,16 @@ public final class Shmem
         Backend backend = null;
         try {
             BackendFactory factory = BackendFactory.choose(config.backend());
-            node = NodeSharedMemory.open(boot, config.shmDir(), factory.isHost() ? config.symmetricSize() : 0);
+            NodeMap nodes = NodeMap.of(config.remote(), boot);
+            if (nodes.spansNodes() && !factory.supportsRemotePeers()) {
+                throw new BootstrapException("the " + factory.kind().name().toLowerCase(java.util.Locale.ROOT) + " backend"
+                        + " (JSHMEM_BACKEND=" + config.backend().name().toLowerCase(java.util.Locale.ROOT) + ") does not support"
+                        + " PEs on other nodes yet, and this job has " + nodes.nodes() + " nodes ("
+                        + (config.remote().forcesRemotePeers() ? "JSHMEM_TRANSPORT=remote or JSHMEM_NODE_OF_RANK makes peers"
+                        + " remote" : "its PEs run on several machines") + "): GPU heaps across nodes are not supported yet."
+                        + " Use JSHMEM_BACKEND=host for a job across nodes, or run the GPU job on one node.");
+            }
+            node = NodeSharedMemory.open(boot, nodes, config, factory.isHost() ? config.symmetricSize() : 0);
             backend = factory.open(config, boot, node);
             Shmem shmem = new Shmem(config, boot, node, backend);
             if (!CURRENT.compareAndSet(null, shmem)) {

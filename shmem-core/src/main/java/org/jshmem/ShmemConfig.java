@@ -66,6 +66,17 @@ import java.util.function.Function;
  *     own heap and maps every PE's heap ({@code madvise(MADV_POPULATE_WRITE)}), so the first put into
  *     fresh heap memory does not pay a page fault per 4 KiB; 0: pages are allocated when first touched
  *     (quicker init, less memory for heaps that stay mostly unused)</td></tr>
+ * <tr><td>{@code JSHMEM_TRANSPORT}</td><td>auto</td><td>how a PE reaches its peers' heaps: {@code auto}, shared
+ *     memory within a node and the remote transport (MPI one-sided windows) for peers on other nodes;
+ *     {@code remote}, the remote transport for every peer, as if each PE ran on a node of its own (to test the
+ *     transport on one machine)</td></tr>
+ * <tr><td>{@code JSHMEM_NODE_OF_RANK}</td><td>(from the host names)</td><td>a node id per rank, in rank order,
+ *     e.g. {@code 0,0,1,1}: ranks with the same id share memory, the others reach each other through the
+ *     remote transport (two "nodes" of two on one machine); ranks on one id must run on one machine</td></tr>
+ * <tr><td>{@code JSHMEM_REMOTE_PROGRESS_US}</td><td>200</td><td>the remote transport: how often each PE's progress
+ *     thread enters MPI, so that atomics from other nodes complete while this PE computes outside jshmem
+ *     (Open MPI applies them at the target only inside an MPI call); waits and barriers enter MPI on every
+ *     spin</td></tr>
  * </table>
  * Every PE of a job must run with the same collective thresholds (the members of a collective must
  * agree on its algorithm).
@@ -83,11 +94,46 @@ import java.util.function.Function;
  * @param gpuCollectiveTuning where the GPU collectives switch algorithm
  * @param prefault      host heaps: allocate and map every heap page at init
  * @param mpiLibrary    the {@code mpi-native} bootstrap's library; blank: {@code libmpi.so.40}
+ * @param remote        which peers the remote transport carries, and its progress interval
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                           long smCopyMaxBytes, CollectiveTuning collectiveTuning,
-                          GpuCollectiveTuning gpuCollectiveTuning, boolean prefault, String mpiLibrary) {
+                          GpuCollectiveTuning gpuCollectiveTuning, boolean prefault, String mpiLibrary,
+                          RemoteSettings remote) {
+
+    /** Which peers go through the remote transport. */
+    public enum TransportKind {
+        /** Peers on other nodes (or other node ids of {@code JSHMEM_NODE_OF_RANK}); node-local peers share memory. */
+        AUTO,
+        /** Every peer, as if each PE ran on a node of its own. */
+        REMOTE
+    }
+
+    /**
+     * The remote transport's settings.
+     *
+     * @param transport      which peers it carries
+     * @param nodeOfRank     a node id per rank ({@code JSHMEM_NODE_OF_RANK}), or empty: the machines' host names
+     * @param progressMicros how often the progress thread enters MPI
+     */
+    public record RemoteSettings(TransportKind transport, java.util.List<Integer> nodeOfRank, long progressMicros) {
+        /** No peer forced remote, node ids from the host names, progress every 200 us. */
+        public static final RemoteSettings DEFAULT = new RemoteSettings(TransportKind.AUTO, java.util.List.of(), 200);
+
+        public RemoteSettings {
+            java.util.Objects.requireNonNull(transport, "transport");
+            nodeOfRank = java.util.List.copyOf(nodeOfRank);
+            if (progressMicros <= 0) {
+                throw new IllegalArgumentException("progress interval must be positive, got " + progressMicros);
+            }
+        }
+
+        /** Whether the settings make some peers remote even on one machine. */
+        public boolean forcesRemotePeers() {
+            return transport == TransportKind.REMOTE || !nodeOfRank.isEmpty();
+        }
+    }
 
     /** Where the symmetric heap lives. */
     public enum BackendKind {
@@ -129,6 +175,7 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         java.util.Objects.requireNonNull(collectiveTuning, "collectiveTuning");
         java.util.Objects.requireNonNull(gpuCollectiveTuning, "gpuCollectiveTuning");
         mpiLibrary = mpiLibrary == null ? "" : mpiLibrary;
+        remote = remote == null ? RemoteSettings.DEFAULT : remote;
         if (spinIterations < AUTO_SPIN) {
             throw new IllegalArgumentException("spin iterations must not be negative, got " + spinIterations);
         }
@@ -151,10 +198,25 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 collectiveTuning, gpuCollectiveTuning, prefault, "");
     }
 
+    /** The settings without {@code remote} (as before it existed): no peer forced remote. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                       long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning,
+                       boolean prefault, String mpiLibrary) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, RemoteSettings.DEFAULT);
+    }
+
+    /** A copy with other remote transport settings. */
+    public ShmemConfig withRemote(RemoteSettings r) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, r);
+    }
+
     /** A copy with pre-faulting of host heaps at init on or off. */
     public ShmemConfig withPrefault(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary, remote);
     }
 
     /** The settings of this process's environment. */
@@ -192,7 +254,12 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_GPU_REDUCESCATTER_CE_MIN",
                                 GpuCollectiveTuning.DEFAULT.reduceScatterCopyEngineMin(), ShmemConfig::parseSizeOrZero)),
                 read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag),
-                read(env, "JSHMEM_MPI_LIBRARY", "", v -> v));
+                read(env, "JSHMEM_MPI_LIBRARY", "", v -> v),
+                new RemoteSettings(
+                        read(env, "JSHMEM_TRANSPORT", TransportKind.AUTO, v -> parseEnum(TransportKind.class, v)),
+                        read(env, "JSHMEM_NODE_OF_RANK", java.util.List.of(), ShmemConfig::parseNodeIds),
+                        read(env, "JSHMEM_REMOTE_PROGRESS_US", RemoteSettings.DEFAULT.progressMicros(),
+                                v -> (long) parsePositive(v, "microseconds"))));
     }
 
     /**
@@ -212,19 +279,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote);
     }
 
     /**
@@ -268,13 +335,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary);
+                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary, remote);
     }
 
     /** A copy with other GPU collective thresholds. */
     public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary);
+                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary, remote);
     }
 
     private static int parseMaxBlocks(String value) {
@@ -322,10 +389,31 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     }
 
     private static long parsePositiveMillis(String value) {
+        return parsePositive(value, "milliseconds");
+    }
+
+    private static int parsePositive(String value, String unit) {
         if (parseNonNegativeInt(value) == 0) {
-            throw new IllegalArgumentException("expected a positive integer (milliseconds)");
+            throw new IllegalArgumentException("expected a positive integer (" + unit + ")");
         }
         return Integer.parseInt(value);
+    }
+
+    /** {@code JSHMEM_NODE_OF_RANK}: comma-separated node ids, one per rank; names the first bad entry. */
+    static java.util.List<Integer> parseNodeIds(String value) {
+        String[] entries = value.split(",", -1);
+        java.util.List<Integer> ids = new java.util.ArrayList<>(entries.length);
+        for (int i = 0; i < entries.length; i++) {
+            String e = entries[i].trim();
+            try {
+                ids.add(parseNonNegativeInt(e));
+            } catch (IllegalArgumentException bad) {
+                throw new IllegalArgumentException("entry " + i + " (for rank " + i + ") is '" + e + "', not a node id: give"
+                        + " one non-negative integer per rank, in rank order, separated by commas, e.g. 0,0,1,1 for two"
+                        + " nodes of two ranks");
+            }
+        }
+        return ids;
     }
 
     private static int parseNonNegativeInt(String value) {

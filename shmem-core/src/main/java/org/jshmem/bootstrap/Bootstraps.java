@@ -31,26 +31,43 @@ public final class Bootstraps {
      * Java bindings when they are on the class path, else through libmpi's C API; else one PE).
      */
     public static Bootstrap start(ShmemConfig config) {
+        boolean multiple = mayUseRemoteTransport(config);
         return switch (config.bootstrap()) {
             case SINGLE -> new SinglePeBootstrap();
-            case MPI -> startJavaBindings();
-            case MPI_NATIVE -> startNative(config.mpiLibrary(), "");
+            case MPI -> startJavaBindings(multiple);
+            case MPI_NATIVE -> startNative(config.mpiLibrary(), multiple, "");
             case AUTO -> !startedByMpirun() ? new SinglePeBootstrap()
-                    : javaBindingsPresent() ? startJavaBindings()
-                    : startNative(config.mpiLibrary(), " (JSHMEM_BOOTSTRAP=auto chose mpi-native: OpenMPI's Java bindings,"
-                            + " mpi.jar, are not on the class path)");
+                    : javaBindingsPresent() ? startJavaBindings(multiple)
+                    : startNative(config.mpiLibrary(), multiple, " (JSHMEM_BOOTSTRAP=auto chose mpi-native: OpenMPI's"
+                            + " Java bindings, mpi.jar, are not on the class path)");
         };
     }
 
-    private static Bootstrap startNative(String library, String why) {
+    /**
+     * Whether the job may have peers on other nodes (then MPI starts with MPI_THREAD_MULTIPLE, for
+     * the remote transport's progress thread): peers forced remote by the settings, or an mpirun
+     * job whose processes are not all on this node (known before MPI starts from mpirun's
+     * environment).
+     */
+    static boolean mayUseRemoteTransport(ShmemConfig config) {
+        if (config.remote().forcesRemotePeers()) {
+            return true;
+        }
+        String size = System.getenv("OMPI_COMM_WORLD_SIZE");
+        String local = System.getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        return size != null && local != null && !size.equals(local);
+    }
+
+    private static Bootstrap startNative(String library, boolean multiple, String why) {
         try {
-            return new MpiNativeBootstrap(LibMpi.load(library));
+            return new MpiNativeBootstrap(LibMpi.load(library),
+                    multiple ? OpenMpiAbi.THREAD_MULTIPLE : OpenMpiAbi.THREAD_SERIALIZED);
         } catch (BootstrapException e) {
             throw why.isEmpty() ? e : new BootstrapException(e.getMessage() + why, e);
         }
     }
 
-    private static Bootstrap startJavaBindings() {
+    private static Bootstrap startJavaBindings(boolean multiple) {
         if (!javaBindingsPresent()) {
             throw new BootstrapException("OpenMPI's Java bindings (class mpi.MPI, in mpi.jar) are not on the class path"
                     + (startedByMpirun() ? ", although this process was started by mpirun (OMPI_COMM_WORLD_SIZE="
@@ -58,7 +75,7 @@ public final class Bootstraps {
                     + " Or set JSHMEM_BOOTSTRAP=mpi-native (or auto), which needs only OpenMPI's C library.");
         }
         try {
-            return new MpiBootstrap();
+            return new MpiBootstrap(multiple);
         } catch (UnsatisfiedLinkError e) {
             throw new BootstrapException("OpenMPI's Java bindings could not load their native part (libmpi_java.so): "
                     + e.getMessage() + ". java.library.path=" + System.getProperty("java.library.path")

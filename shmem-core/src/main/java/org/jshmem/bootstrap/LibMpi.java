@@ -20,13 +20,16 @@ import org.jshmem.BootstrapException;
  * {@code MPI_Error_string}'s text). One instance per process, made on first use: the handles are
  * final fields of it, so a library named by {@code JSHMEM_MPI_LIBRARY} works like the default one.
  * Start-up only, so the small allocations of the lambdas and arenas here cost nothing that counts.
+ * The remote transport ({@code org.jshmem.remote.MpiRma}) binds its one-sided calls through
+ * {@link #symbol} and {@link #function} of the same instance.
  */
-final class LibMpi {
+public final class LibMpi {
     private static final Linker LINKER = Linker.nativeLinker();
     private static LibMpi loaded;   // guarded by LibMpi.class
 
     /** What was loaded, as given (a soname or a path). */
     final String library;
+    private final SymbolLookup lookup;
     final MemorySegment commWorld;
     final MemorySegment byteType;
     private final MemorySegment infoNull;
@@ -48,6 +51,7 @@ final class LibMpi {
 
     private LibMpi(String library, SymbolLookup lib) {
         this.library = library;
+        this.lookup = lib;
         commWorld = symbol(lib, OpenMpiAbi.COMM_WORLD);
         byteType = symbol(lib, OpenMpiAbi.BYTE);
         infoNull = symbol(lib, OpenMpiAbi.INFO_NULL);
@@ -74,7 +78,7 @@ final class LibMpi {
      *
      * @throws BootstrapException if it cannot be loaded or is not Open MPI's
      */
-    static synchronized LibMpi load(String library) {
+    public static synchronized LibMpi load(String library) {
         String name = library == null || library.isBlank() ? OpenMpiAbi.LIBRARY : library;
         if (loaded != null && loaded.library.equals(name)) {
             return loaded;
@@ -91,6 +95,26 @@ final class LibMpi {
         }
         loaded = new LibMpi(name, lib);
         return loaded;
+    }
+
+    /** What was loaded, as given (a soname or a path), for messages. */
+    public String library() {
+        return library;
+    }
+
+    /** The address of exported global {@code name} (a predefined handle such as {@code ompi_mpi_op_sum}). */
+    public MemorySegment symbol(String name) {
+        return symbol(lookup, name);
+    }
+
+    /** A downcall handle of {@code int name(args...)}, with the linker {@code options}. */
+    public MethodHandle function(String name, MemoryLayout[] args, Linker.Option... options) {
+        return LINKER.downcallHandle(symbol(lookup, name), FunctionDescriptor.of(INT, args), options);
+    }
+
+    /** {@code MPI_COMM_WORLD}. */
+    public MemorySegment commWorld() {
+        return commWorld;
     }
 
     private static MemorySegment symbol(SymbolLookup lib, String name) {
@@ -180,7 +204,7 @@ final class LibMpi {
     }
 
     /** MPI_Error_string's text for {@code code}, or a plain description if that fails too. */
-    String errorString(int code) {
+    public String errorString(int code) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment text = a.allocate(OpenMpiAbi.MAX_ERROR_STRING);
             MemorySegment len = a.allocate(INT);
@@ -222,7 +246,7 @@ final class LibMpi {
     }
 
     /** The exception for {@code what} returning {@code rc}. */
-    BootstrapException failure(String what, int rc) {
+    public BootstrapException failure(String what, int rc) {
         return new BootstrapException(what + " failed in " + library + ": " + errorString(rc) + " (error code " + rc + ")");
     }
 

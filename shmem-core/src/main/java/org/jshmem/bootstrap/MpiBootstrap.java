@@ -17,11 +17,16 @@ final class MpiBootstrap implements Bootstrap {
     private final Placement placement;
     private boolean closed;
 
-    MpiBootstrap() {
+    /** @param multiple ask for MPI_THREAD_MULTIPLE (the remote transport's progress thread calls MPI too) */
+    MpiBootstrap(boolean multiple) {
         try {
             ownsMpi = !MPI.isInitialized();
             if (ownsMpi) {
-                MPI.Init(new String[0]);
+                if (multiple) {
+                    MPI.InitThread(new String[0], MPI.THREAD_MULTIPLE);
+                } else {
+                    MPI.Init(new String[0]);
+                }
             }
             world = MPI.COMM_WORLD;
             int rank = world.getRank();

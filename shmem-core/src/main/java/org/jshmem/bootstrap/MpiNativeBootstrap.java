@@ -13,7 +13,9 @@ import org.jshmem.BootstrapException;
  *
  * <p>Thread level: it asks for {@code MPI_THREAD_SERIALIZED}, because its calls come from whichever
  * thread calls {@code Shmem.init}, {@code close} or a collective checked under {@code JSHMEM_DEBUG}
- * (never two at once: the methods are synchronized), not always the thread that started MPI.
+ * (never two at once: the methods are synchronized), not always the thread that started MPI; and for
+ * {@code MPI_THREAD_MULTIPLE} when the job may use the remote transport, whose progress thread
+ * enters MPI beside the program's threads.
  */
 final class MpiNativeBootstrap implements Bootstrap {
     private final LibMpi mpi;
@@ -23,15 +25,21 @@ final class MpiNativeBootstrap implements Bootstrap {
     private final Placement placement;
     private boolean closed;
 
+    /** Starts with {@code MPI_THREAD_SERIALIZED}. */
     MpiNativeBootstrap(LibMpi mpi) {
+        this(mpi, OpenMpiAbi.THREAD_SERIALIZED);
+    }
+
+    MpiNativeBootstrap(LibMpi mpi, int threadLevel) {
         this.mpi = mpi;
         ownsMpi = !mpi.initialized();
         if (ownsMpi) {
-            int provided = mpi.initThread(OpenMpiAbi.THREAD_SERIALIZED);
-            if (provided < OpenMpiAbi.THREAD_SERIALIZED) {
+            int provided = mpi.initThread(threadLevel);
+            if (provided < threadLevel) {
                 throw new BootstrapException("MPI_Init_thread in " + mpi.library + " provided only "
-                        + OpenMpiAbi.threadLevelName(provided) + "; the mpi-native bootstrap needs MPI_THREAD_SERIALIZED"
-                        + " (its calls may come from more than one thread). Use an Open MPI built with thread support.");
+                        + OpenMpiAbi.threadLevelName(provided) + "; the mpi-native bootstrap needs "
+                        + OpenMpiAbi.threadLevelName(threadLevel) + " (its calls may come from more than one thread)."
+                        + " Use an Open MPI built with thread support.");
             }
         }
         comm = mpi.dupReturningErrors(mpi.commWorld);

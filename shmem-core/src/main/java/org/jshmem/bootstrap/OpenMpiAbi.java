@@ -4,7 +4,8 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Every fact of Open MPI's binary interface that {@link MpiNativeBootstrap} relies on, from
+ * Every fact of Open MPI's binary interface that {@link MpiNativeBootstrap} and the remote
+ * transport ({@code org.jshmem.remote}) rely on, from
  * Open MPI's {@code mpi.h} (Debian 12's Open MPI 4.1.4, the version tested; the other releases
  * whose library is {@code libmpi.so.40}, 3.0 to 5.0, keep the handle scheme). {@code OpenMpiAbiTest}
  * compares them with the installed header.
@@ -15,38 +16,57 @@ import java.lang.foreign.ValueLayout;
  * ({@code libmpi_abi.so}) fixes handles and constants for every implementation, with other values
  * again. Supporting one of them means another class like this one, not changes elsewhere.
  */
-final class OpenMpiAbi {
+public final class OpenMpiAbi {
     private OpenMpiAbi() {
     }
 
     /** The soname, loaded through the dynamic loader's search path. */
-    static final String LIBRARY = "libmpi.so.40";
+    public static final String LIBRARY = "libmpi.so.40";
 
     /** Where Debian and Ubuntu ship {@link #LIBRARY}, for messages. */
-    static final String PACKAGES = "openmpi-bin and libopenmpi3";
+    public static final String PACKAGES = "openmpi-bin and libopenmpi3";
 
     // Predefined handles: MPI_COMM_WORLD is &ompi_mpi_comm_world, and so on (OMPI_PREDEFINED_GLOBAL).
-    static final String COMM_WORLD = "ompi_mpi_comm_world";
-    static final String BYTE = "ompi_mpi_byte";
-    static final String INFO_NULL = "ompi_mpi_info_null";
-    static final String ERRORS_RETURN = "ompi_mpi_errors_return";
+    public static final String COMM_WORLD = "ompi_mpi_comm_world";
+    public static final String BYTE = "ompi_mpi_byte";
+    public static final String INFO_NULL = "ompi_mpi_info_null";
+    public static final String ERRORS_RETURN = "ompi_mpi_errors_return";
+
+    // One-sided communication: the reduction operations and fixed-width integer types of the atomics
+    public static final String OP_SUM = "ompi_mpi_op_sum";
+    public static final String OP_REPLACE = "ompi_mpi_op_replace";
+    public static final String OP_NO_OP = "ompi_mpi_op_no_op";
+    public static final String OP_BAND = "ompi_mpi_op_band";
+    public static final String OP_BOR = "ompi_mpi_op_bor";
+    public static final String OP_BXOR = "ompi_mpi_op_bxor";
+    public static final String INT8 = "ompi_mpi_int8_t";
+    public static final String INT16 = "ompi_mpi_int16_t";
+    public static final String INT32 = "ompi_mpi_int32_t";
+    public static final String INT64 = "ompi_mpi_int64_t";
+    /** {@code MPI_MODE_NOCHECK}: no conflicting lock is held (MPI_Win_lock_all once for the window's life). */
+    public static final int MODE_NOCHECK = 1;
+    /** {@code MPI_ANY_SOURCE}. */
+    public static final int ANY_SOURCE = -1;
+    /** A tag no message of jshmem carries: {@code MPI_Iprobe} on it only drives progress. */
+    public static final int PROGRESS_TAG = 0x6A5;
 
     /** A handle ({@code MPI_Comm}, {@code MPI_Datatype}, ...): a pointer. */
-    static final MemoryLayout HANDLE = ValueLayout.ADDRESS;
+    public static final MemoryLayout HANDLE = ValueLayout.ADDRESS;
     /** C {@code int}: counts, ranks, error codes, enum values. */
-    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
-    static final int SUCCESS = 0;
+    public static final int SUCCESS = 0;
     /** First member of the anonymous enum of split types. */
-    static final int COMM_TYPE_SHARED = 0;
+    public static final int COMM_TYPE_SHARED = 0;
     /** {@code MPI_THREAD_SINGLE, FUNNELED, SERIALIZED, MULTIPLE}: 0 to 3. */
-    static final int THREAD_SERIALIZED = 2;
+    public static final int THREAD_SERIALIZED = 2;
+    public static final int THREAD_MULTIPLE = 3;
     /** {@code MPI_MAX_ERROR_STRING} ({@code OPAL_MAX_ERROR_STRING}). */
-    static final int MAX_ERROR_STRING = 256;
-    static final int MAX_LIBRARY_VERSION_STRING = 256;
+    public static final int MAX_ERROR_STRING = 256;
+    public static final int MAX_LIBRARY_VERSION_STRING = 256;
 
     /** The thread level's name for messages. */
-    static String threadLevelName(int level) {
+    public static String threadLevelName(int level) {
         return switch (level) {
             case 0 -> "MPI_THREAD_SINGLE";
             case 1 -> "MPI_THREAD_FUNNELED";

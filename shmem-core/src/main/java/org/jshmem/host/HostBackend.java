@@ -8,15 +8,21 @@ import org.jshmem.CollectiveTuning;
 import org.jshmem.collectives.CopyCollectives;
 import org.jshmem.node.AlignedMapping;
 import org.jshmem.node.NodeSharedMemory;
+import org.jshmem.remote.RemoteTransport;
 import org.jshmem.spi.Backend;
 import org.jshmem.spi.CollectiveContext;
 import org.jshmem.spi.Collectives;
 
 /**
- * The heap in host shared memory: every PE's heap is a region of the node's shared-memory file,
- * mapped by all of them. Puts and gets are segment copies; atomics and signals are
- * {@link VarHandle} operations on the mapping. Copies complete before they return, so
+ * The heap in host shared memory: every PE's heap is a region of its node's shared-memory file,
+ * mapped by the node's PEs. Puts and gets to a PE of this node are segment copies; atomics and
+ * signals are {@link VarHandle} operations on the mapping. Copies complete before they return, so
  * {@link #quiet()} only needs a full fence, and {@link #fence()} a store-store fence.
+ *
+ * <p>PEs of other nodes (a job across nodes, or peers forced remote by {@code JSHMEM_TRANSPORT} or
+ * {@code JSHMEM_NODE_OF_RANK}) are reached through the node's {@link RemoteTransport} (MPI
+ * one-sided), which {@link #fence()} and {@link #quiet()} also complete; {@link #peerHeap} is null
+ * for them, so {@code ptr} is empty and the collectives are {@link CopyCollectives} over the copies.
  */
 public final class HostBackend implements Backend {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
@@ -25,22 +31,34 @@ public final class HostBackend implements Backend {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final MemorySegment mapping;
-    private final long heapBase;
-    private final long stride;
+    private final long[] base;              // a PE's heap: its offset in the mapping, or (remote) in its node's file
     private final long heapSize;
+    private final int myPe;
     private final MemorySegment local;
-    private final MemorySegment[] peers;
+    private final MemorySegment[] peers;    // null for PEs of other nodes
+    private final RemoteTransport remote;   // null when every PE is on this node
+    private final int nodes;
 
     public HostBackend(NodeSharedMemory shm, long heapSize) {
         this.mapping = shm.mapping();
-        this.heapBase = shm.heapOffset(0);
-        this.stride = shm.heapOffset(1 % Math.max(shm.nPes(), 1)) - heapBase;
         this.heapSize = heapSize;
-        this.local = mapping.asSlice(shm.heapOffset(shm.myPe()), heapSize);
+        this.myPe = shm.myPe();
+        this.local = mapping.asSlice(shm.heapOffset(myPe), heapSize);
+        this.remote = shm.remote().orElse(null);
+        this.nodes = shm.nodes().nodes();
+        this.base = new long[shm.nPes()];
         this.peers = new MemorySegment[shm.nPes()];
         for (int pe = 0; pe < peers.length; pe++) {
-            peers[pe] = mapping.asSlice(shm.heapOffset(pe), heapSize);
+            base[pe] = shm.heapOffset(pe);
+            if (shm.nodes().isLocal(pe)) {
+                peers[pe] = mapping.asSlice(base[pe], heapSize);
+            }
         }
+    }
+
+    /** Whether {@code pe} is on another node: reached through the remote transport. */
+    private boolean isRemote(int pe) {
+        return peers[pe] == null;
     }
 
     /**
@@ -50,24 +68,22 @@ public final class HostBackend implements Backend {
      */
     public void prefault() {
         AlignedMapping.prefault(local);
-        int me = -1;
-        for (int pe = 0; pe < peers.length; pe++) {
-            if (peers[pe].address() == local.address()) {
-                me = pe;
-            }
-        }
         for (int i = 1; i < peers.length; i++) {
-            AlignedMapping.prefault(peers[(me + i) % peers.length]);
+            MemorySegment peer = peers[(myPe + i) % peers.length];
+            if (peer != null) {
+                AlignedMapping.prefault(peer);
+            }
         }
     }
 
     private long at(int pe, long offset) {
-        return heapBase + pe * stride + offset;
+        return base[pe] + offset;
     }
 
     @Override
     public String describe() {
-        return "host shared memory";
+        return remote == null ? "host shared memory"
+                : "host shared memory, MPI one-sided across " + nodes + " nodes (remote transport)";
     }
 
     @Override
@@ -82,21 +98,92 @@ public final class HostBackend implements Backend {
 
     @Override
     public void put(int pe, long offset, MemorySegment src) {
+        if (isRemote(pe)) {
+            remote.put(pe, at(pe, offset), src, false);
+            return;
+        }
         MemorySegment.copy(src, 0, mapping, at(pe, offset), src.byteSize());
     }
 
     @Override
+    public void putNbi(int pe, long offset, MemorySegment src) {
+        if (isRemote(pe)) {
+            remote.put(pe, at(pe, offset), src, true);
+            return;
+        }
+        put(pe, offset, src);
+    }
+
+    @Override
     public void get(MemorySegment dst, int pe, long offset) {
+        if (isRemote(pe)) {
+            remote.get(dst, pe, at(pe, offset), false);
+            return;
+        }
         MemorySegment.copy(mapping, at(pe, offset), dst, 0, dst.byteSize());
     }
 
     @Override
+    public void getNbi(MemorySegment dst, int pe, long offset) {
+        if (isRemote(pe)) {
+            remote.get(dst, pe, at(pe, offset), true);
+            return;
+        }
+        get(dst, pe, offset);
+    }
+
+    @Override
     public void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
-        MemorySegment.copy(mapping, at(srcPe, srcOffset), mapping, at(dstPe, dstOffset), bytes);
+        if (isRemote(dstPe)) {          // the source is this PE's heap
+            remote.put(dstPe, at(dstPe, dstOffset), mapping.asSlice(at(srcPe, srcOffset), bytes), nbi);
+        } else if (isRemote(srcPe)) {   // the destination is this PE's heap
+            remote.get(mapping.asSlice(at(dstPe, dstOffset), bytes), srcPe, at(srcPe, srcOffset), nbi);
+        } else {
+            MemorySegment.copy(mapping, at(srcPe, srcOffset), mapping, at(dstPe, dstOffset), bytes);
+        }
+    }
+
+    @Override
+    public void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes, long nelems) {
+        if (isRemote(pe)) {
+            remote.putStrided(pe, at(pe, offset), destPitch, src, srcPitch, elemBytes, nelems);
+            return;
+        }
+        Backend.super.iput(pe, offset, destPitch, src, srcPitch, elemBytes, nelems);
+    }
+
+    @Override
+    public void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes, long nelems) {
+        if (isRemote(pe)) {
+            remote.getStrided(dst, dstPitch, pe, at(pe, offset), srcPitch, elemBytes, nelems);
+            return;
+        }
+        Backend.super.iget(dst, dstPitch, pe, offset, srcPitch, elemBytes, nelems);
+    }
+
+    @Override
+    public void copyStrided(int dstPe, long dstOffset, long dstPitch, int srcPe, long srcOffset, long srcPitch,
+                            long elemBytes, long nelems) {
+        if (nelems == 0) {
+            return;
+        }
+        if (isRemote(dstPe)) {          // the source is this PE's heap
+            remote.putStrided(dstPe, at(dstPe, dstOffset), dstPitch,
+                    mapping.asSlice(at(srcPe, srcOffset), (nelems - 1) * srcPitch + elemBytes), srcPitch, elemBytes, nelems);
+        } else if (isRemote(srcPe)) {   // the destination is this PE's heap
+            remote.getStrided(mapping.asSlice(at(dstPe, dstOffset), (nelems - 1) * dstPitch + elemBytes), dstPitch,
+                    srcPe, at(srcPe, srcOffset), srcPitch, elemBytes, nelems);
+        } else {
+            Backend.super.copyStrided(dstPe, dstOffset, dstPitch, srcPe, srcOffset, srcPitch, elemBytes, nelems);
+        }
     }
 
     @Override
     public void store(int pe, long offset, int width, long bits) {
+        if (isRemote(pe)) {
+            remote.store(pe, at(pe, offset), width, bits);
+            return;
+        }
         long a = at(pe, offset);
         switch (width) {
             case 1 -> BYTE.setRelease(mapping, a, (byte) bits);
@@ -108,6 +195,9 @@ public final class HostBackend implements Backend {
 
     @Override
     public long load(int pe, long offset, int width) {
+        if (isRemote(pe)) {
+            return remote.load(pe, at(pe, offset), width);
+        }
         long a = at(pe, offset);
         return switch (width) {
             case 1 -> (byte) BYTE.getAcquire(mapping, a) & 0xFFL;
@@ -119,6 +209,9 @@ public final class HostBackend implements Backend {
 
     @Override
     public int atomicInt(AtomicOp op, int pe, long offset, int value, int comparand) {
+        if (isRemote(pe)) {
+            return (int) remote.atomic(op, 4, pe, at(pe, offset), value, comparand);
+        }
         long a = at(pe, offset);
         return switch (op) {
             case FETCH -> (int) INT.getAcquire(mapping, a);
@@ -137,6 +230,9 @@ public final class HostBackend implements Backend {
 
     @Override
     public long atomicLong(AtomicOp op, int pe, long offset, long value, long comparand) {
+        if (isRemote(pe)) {
+            return remote.atomic(op, 8, pe, at(pe, offset), value, comparand);
+        }
         long a = at(pe, offset);
         return switch (op) {
             case FETCH -> (long) LONG.getAcquire(mapping, a);
@@ -153,14 +249,21 @@ public final class HostBackend implements Backend {
         };
     }
 
+    /** Orders the node's copies (a store-store fence) and completes the remote transport's operations (MPI does not order them). */
     @Override
     public void fence() {
         VarHandle.storeStoreFence();
+        if (remote != null) {
+            remote.quiet();
+        }
     }
 
     @Override
     public void quiet() {
         VarHandle.fullFence();
+        if (remote != null) {
+            remote.quiet();
+        }
     }
 
     @Override
@@ -173,11 +276,14 @@ public final class HostBackend implements Backend {
         return peers[pe];
     }
 
-    /** {@link HostCollectives} (direct reads of the peers' heaps), or with {@code JSHMEM_COLLECTIVES=copy} {@link CopyCollectives}. */
+    /**
+     * {@link HostCollectives} (direct reads of the peers' heaps), or with {@code JSHMEM_COLLECTIVES=copy}
+     * or PEs on other nodes {@link CopyCollectives} (over this backend's copies, the remote transport's for those PEs).
+     */
     @Override
     public Collectives collectives(CollectiveContext c) {
         CollectiveTuning tuning = c.config().collectiveTuning();
-        if (tuning.kind() == CollectiveTuning.Kind.AUTO && peerHeap(c.myPe()) != null) {
+        if (tuning.kind() == CollectiveTuning.Kind.AUTO && remote == null) {
             return new HostCollectives(this, c.node(), c.barrier(), tuning);
         }
         return new CopyCollectives(this, c.barrier());

@@ -24,6 +24,12 @@ public final class HostBackendFactory implements BackendFactory {
         return null;
     }
 
+    /** Yes: PEs of other nodes go through the node's remote transport. */
+    @Override
+    public boolean supportsRemotePeers() {
+        return true;
+    }
+
     @Override
     public Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node) {
         HostBackend host = new HostBackend(node, config.symmetricSize());

@@ -6,20 +6,23 @@ package org.jshmem.node;
  *
  * <pre>
  * 0               header: MAGIC (long), VERSION (int), N_PES (int), HEAP_STRIDE (long), CONTROL_SIZE (long)
- * PE_SLOTS        one slot per PE, PE_SLOT_SIZE bytes: pid (long), state (int)
+ * PE_SLOTS        one slot per PE, PE_SLOT_SIZE bytes: pid (long), state (int), heartbeat (long; the
+ *                 remote transport's, counted by the PE's progress thread)
  * SYNC            MAX_TEAMS x N_PES cells of SYNC_CELL bytes: a barrier generation (long) at 0,
  *                 a word a PE shares with its team's members in collectives (long) at SYNC_AUX, and
  *                 one for JSHMEM_DEBUG argument checks at SYNC_CHECK; each cell has its own cache lines
  * STAGE           MAX_TEAMS x N_PES x 2 staging buffers of STAGE_BUFFER bytes: small collectives copy
  *                 their contribution here, so that they need one synchronisation instead of two
- * heap            (host backend only) N_PES heaps, HEAP_STRIDE apart, starting at controlSize(N_PES)
+ * heap            (host backend only) the heaps of the node's PEs (in world order), HEAP_STRIDE apart,
+ *                 starting at controlSize(N_PES)
  * </pre>
  * Each PE writes only its own slot and its own sync cells and reads the others', so no two PEs
- * write the same cache line.
+ * write the same cache line. A job on several nodes has such a block in each node's file, every
+ * PE's slot and cells in each (see {@link NodeSharedMemory}); the heaps are those of the node's PEs.
  */
 public final class ControlDescriptor {
     public static final long MAGIC = 0x4A5348_4D454D31L; // "JSHMEM1"
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public static final long MAGIC_OFFSET = 0;
     public static final long VERSION_OFFSET = 8;
@@ -31,6 +34,7 @@ public final class ControlDescriptor {
     public static final long PE_SLOT_SIZE = 128;
     public static final long SLOT_PID = 0;
     public static final long SLOT_STATE = 8;
+    public static final long SLOT_HEARTBEAT = 16;
 
     /** PE states; written with release order by the PE itself (or its shutdown hook). */
     public static final int STATE_UNSET = 0;

@@ -22,13 +22,22 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jshmem.BootstrapException;
 import org.jshmem.PeFailedException;
+import org.jshmem.ShmemConfig;
 import org.jshmem.bootstrap.Bootstrap;
+import org.jshmem.remote.ProgressThread;
+import org.jshmem.remote.RemoteTransport;
 
 /**
  * The node's shared-memory file: the control block (see {@link ControlDescriptor}) and, for the
- * host backend, every PE's heap. Rank 0 creates it, every PE maps it, and it is unlinked as soon
- * as all have mapped it, so nothing is left in the file system even if a PE is killed; a file left
- * by a job killed during start-up is removed by the next job.
+ * host backend, the heap of every PE of the node. The node's lowest PE creates it, every PE of the
+ * node maps it, and it is unlinked as soon as all have mapped it, so nothing is left in the file
+ * system even if a PE is killed; a file left by a job killed during start-up is removed by the next
+ * job.
+ *
+ * <p>A job on several nodes ({@link NodeMap}) has a file per node, each with the control block of
+ * every PE of the job: a PE writes its control words (barrier generations, shared words, state,
+ * heartbeat) into its own node's file and publishes them into the other nodes' files through the
+ * {@link RemoteTransport}, so that every PE reads every control word locally.
  */
 public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -38,47 +47,56 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
 
     private final Arena arena;
     private final MemorySegment mapping;
+    private final NodeMap nodes;
     private final int nPes;
     private final int myPe;
     private final long heapStride;
     private final long heapBase;
     private final Thread exitHook;
+    private final RemoteTransport remote;   // null: every PE of the job is on this node
+    private ProgressThread progress;
+    private long heartbeat;
+    private boolean finalized;
 
-    private NodeSharedMemory(Arena arena, MemorySegment mapping, int nPes, int myPe, long heapStride) {
+    private NodeSharedMemory(Arena arena, MemorySegment mapping, NodeMap nodes, int myPe, long heapStride,
+                             RemoteTransport remote) {
         this.arena = arena;
         this.mapping = mapping;
-        this.nPes = nPes;
+        this.nodes = nodes;
+        this.nPes = nodes.nPes();
         this.myPe = myPe;
         this.heapStride = heapStride;
         this.heapBase = controlSize(nPes);
+        this.remote = remote;
         this.exitHook = new Thread(this::markFailedIfRunning, "jshmem-exit-PE" + myPe);
     }
 
     /**
-     * Collective: creates (rank 0) or opens the node's file and maps it, with {@code heapBytes} of
-     * heap per PE (0 when the heap lives elsewhere), then registers this PE as running.
+     * Collective: creates (the node's leader, its lowest PE) or opens the node's file and maps it,
+     * with {@code heapBytes} of heap for each PE of the node (0 when the heap lives elsewhere),
+     * then registers this PE as running. When the job spans nodes ({@code nodes}), also opens the
+     * remote transport over the file and starts this PE's {@link ProgressThread}.
      */
-    public static NodeSharedMemory open(Bootstrap boot, Path dir, long heapBytes) {
-        if (boot.localSize() != boot.size()) {
-            throw new BootstrapException("jshmem runs every PE of a job on one node, but this job spans several ("
-                    + boot.size() + " PEs, " + boot.localSize() + " on this node). Start it on one node.");
-        }
+    public static NodeSharedMemory open(Bootstrap boot, NodeMap nodes, ShmemConfig config, long heapBytes) {
         try (StartupGuard guard = StartupGuard.begin(boot)) {   // a PE dying now: named, nothing left behind
-            guard.onFailure(() -> removeStaleFiles(dir));
-            return open(boot, dir, heapBytes, guard);
+            guard.onFailure(() -> removeStaleFiles(config.shmDir()));
+            return open(boot, nodes, config, heapBytes, guard);
         }
     }
 
-    private static NodeSharedMemory open(Bootstrap boot, Path dir, long heapBytes, StartupGuard guard) {
+    private static NodeSharedMemory open(Bootstrap boot, NodeMap nodes, ShmemConfig config, long heapBytes,
+                                         StartupGuard guard) {
+        Path dir = config.shmDir();
         int n = boot.size();
+        int leader = nodes.leader(nodes.myNode());
         long stride = roundUp(Math.max(heapBytes, 0), HEAP_ALIGNMENT);
-        long total = controlSize(n) + n * stride;
+        long total = controlSize(n) + nodes.localCount() * stride;
         String status;
         Path file = null;
-        if (boot.rank() == 0) {
+        if (boot.rank() == leader) {
             try {
                 removeStaleFiles(dir);
-                checkSpace(dir, total, n, heapBytes);
+                checkSpace(dir, total, nodes.localCount(), heapBytes);
                 file = dir.resolve(PREFIX + ProcessHandle.current().pid() + "-"
                         + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()));
                 guard.step("create", "creating the node's shared memory");
@@ -91,11 +109,11 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         } else {
             status = "";
         }
-        String rank0 = exchange(boot, status)[0];
-        if (rank0.startsWith("ERR ")) {
-            throw new BootstrapException("PE 0 could not create the node's shared memory: " + rank0.substring(4));
+        String created = exchange(boot, status)[leader];
+        if (created.startsWith("ERR ")) {
+            throw new BootstrapException("PE " + leader + " could not create the node's shared memory: " + created.substring(4));
         }
-        Path shared = Path.of(rank0.substring(3));
+        Path shared = Path.of(created.substring(3));
         guard.file(shared);
         guard.step("map", "mapping the node's shared memory");
         Arena arena = Arena.ofShared();
@@ -111,7 +129,7 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         }
         guard.step("mapped", "waiting for every PE to map the node's shared memory");
         String[] all = exchange(boot, mapped);   // also: everyone has it mapped, the name is no longer needed
-        if (boot.rank() == 0) {
+        if (boot.rank() == leader) {
             deleteQuietly(shared);
         }
         StringBuilder failures = new StringBuilder();
@@ -125,14 +143,31 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
             throw new BootstrapException("mapping the node's shared memory failed on " + failures);
         }
         guard.step("register", "registering in the node's shared memory");
-        NodeSharedMemory shm = new NodeSharedMemory(arena, mapping, n, boot.rank(), stride);
+        RemoteTransport remote = null;
+        if (nodes.spansNodes()) {
+            int[] leaders = new int[nodes.nodes()];
+            for (int node = 0; node < leaders.length; node++) {
+                leaders[node] = nodes.leader(node);
+            }
+            try {
+                remote = RemoteTransport.open(config.mpiLibrary(), mapping, nodes.myNode(), leaders);
+            } catch (RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+        }
+        NodeSharedMemory shm = new NodeSharedMemory(arena, mapping, nodes, boot.rank(), stride, remote);
         shm.register();
         boot.barrier();                      // every slot is filled before anyone checks liveness
+        if (remote != null) {
+            shm.progress = new ProgressThread(remote, config.remote().progressMicros(), Math.max(1, config.livenessMillis() / 2),
+                    shm::beat, "jshmem-progress-PE" + boot.rank());
+        }
         return shm;
     }
 
-    /** Collective: every PE's string, PE 0's first. */
-    private static String[] exchange(Bootstrap boot, String mine) {
+    /** Collective: every PE's string (at most 512 bytes of UTF-8), PE 0's first. */
+    static String[] exchange(Bootstrap boot, String mine) {
         byte[] buf = Arrays.copyOf(mine.getBytes(StandardCharsets.UTF_8), NAME_BYTES);
         byte[] all = boot.allgather(buf);
         String[] out = new String[boot.size()];
@@ -227,26 +262,32 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         markIfRunning(STATE_FAILED);
     }
 
-    private void markIfRunning(int failedState) {
+    private boolean markIfRunning(int failedState) {
         int state = (int) INT.getAcquire(mapping, slot(myPe) + SLOT_STATE);
         if (state == STATE_RUNNING || state == STATE_CLOSING) {
             INT.setRelease(mapping, slot(myPe) + SLOT_STATE, failedState);
+            return true;
         }
+        return false;
     }
 
     /** Marks this PE as closing: it waits for the others in {@code close()}. */
     public void markClosing() {
-        INT.compareAndSet(mapping, slot(myPe) + SLOT_STATE, STATE_RUNNING, STATE_CLOSING);
+        if (INT.compareAndSet(mapping, slot(myPe) + SLOT_STATE, STATE_RUNNING, STATE_CLOSING)) {
+            publishState(STATE_CLOSING);
+        }
     }
 
     /** Marks this PE finished (a normal {@code close()}); peers stop expecting it. */
     public void markFinalized() {
         INT.setRelease(mapping, slot(myPe) + SLOT_STATE, STATE_FINALIZED);
+        publishState(STATE_FINALIZED);
+        finalized = true;
     }
 
     /** Marks this PE failed: peers waiting for it stop with an error naming it. */
     public void markFailed() {
-        markFailedIfRunning();
+        markFailed(null);
     }
 
     /**
@@ -254,7 +295,34 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
      * after its peers (so that the others name the PE that failed first, not this one), else as failed.
      */
     public void markFailed(Throwable cause) {
-        markIfRunning(cause instanceof PeFailedException ? STATE_FAILED_AFTER_PEERS : STATE_FAILED);
+        int state = cause instanceof PeFailedException ? STATE_FAILED_AFTER_PEERS : STATE_FAILED;
+        if (markIfRunning(state)) {
+            try {
+                publishState(state);
+            } catch (RuntimeException unreachable) {
+                // a peer's node is gone: its PEs learn of this one's failure from its silence
+            }
+        }
+    }
+
+    private void publishState(int state) {
+        if (remote != null) {
+            remote.publish(slot(myPe) + SLOT_STATE, 4, state);
+        }
+    }
+
+    /**
+     * One heartbeat of this PE (its {@link ProgressThread} runs it): a counter in its slot, in
+     * its node's file and published into the others', by which PEs of other nodes tell that it lives.
+     */
+    private void beat() {
+        long hb = ++heartbeat;
+        LONG.setRelease(mapping, slot(myPe) + SLOT_HEARTBEAT, hb);
+        try {
+            remote.publish(slot(myPe) + SLOT_HEARTBEAT, 8, hb);
+        } catch (RuntimeException unreachable) {
+            // a node is gone; the others got the beat, and this PE's waits will name the dead PEs
+        }
     }
 
     /** The whole mapping (control block and heaps). */
@@ -262,9 +330,39 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         return mapping;
     }
 
-    /** Offset in {@link #mapping()} of PE {@code pe}'s heap. */
+    /**
+     * Offset of PE {@code pe}'s heap in its node's file: in {@link #mapping()} for a PE of this
+     * node, the displacement of the {@link #remote()} transport's window for a PE of another.
+     */
     public long heapOffset(int pe) {
-        return heapBase + pe * heapStride;
+        return heapBase + nodes.indexOnNode(pe) * heapStride;
+    }
+
+    /** Which node each PE runs on. */
+    public NodeMap nodes() {
+        return nodes;
+    }
+
+    /** The remote transport to the PEs of other nodes, or empty when the job runs on one node. */
+    public java.util.Optional<RemoteTransport> remote() {
+        return java.util.Optional.ofNullable(remote);
+    }
+
+    /** Enters MPI once when the remote transport runs (waits call it on every spin), else nothing. */
+    public void progress() {
+        if (remote != null) {
+            remote.progress();
+        }
+    }
+
+    @Override
+    public boolean isRemote(int pe) {
+        return !nodes.isLocal(pe);
+    }
+
+    @Override
+    public long heartbeat(int pe) {
+        return (long) LONG.getAcquire(mapping, slot(pe) + SLOT_HEARTBEAT);
     }
 
     @Override
@@ -292,9 +390,9 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         return (long) LONG.getAcquire(mapping, syncCell(nPes, team, pe) + SYNC_GENERATION);
     }
 
-    /** Publishes this PE's barrier generation in team slot {@code team}, with release order. */
+    /** Publishes this PE's barrier generation in team slot {@code team}, with release order (and to the other nodes). */
     public void publishSyncGeneration(int team, long generation) {
-        LONG.setRelease(mapping, syncCell(nPes, team, myPe) + SYNC_GENERATION, generation);
+        publishSyncWord(team, SYNC_GENERATION, generation);
     }
 
     /** A word of the sync cell of {@code pe} in team slot {@code team} ({@code SYNC_AUX} or {@code SYNC_CHECK}), acquire. */
@@ -302,9 +400,13 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         return (long) LONG.getAcquire(mapping, syncCell(nPes, team, pe) + field);
     }
 
-    /** Writes a word of this PE's sync cell in team slot {@code team}, release. */
+    /** Writes a word of this PE's sync cell in team slot {@code team}, release; and into the other nodes' files. */
     public void publishSyncWord(int team, long field, long value) {
-        LONG.setRelease(mapping, syncCell(nPes, team, myPe) + field, value);
+        long at = syncCell(nPes, team, myPe) + field;
+        LONG.setRelease(mapping, at, value);
+        if (remote != null) {
+            remote.publish(at, 8, value);
+        }
     }
 
     /** Offset in {@link #mapping()} of staging buffer {@code which} (0 or 1) of {@code pe} in team slot {@code team}. */
@@ -312,7 +414,11 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         return ControlDescriptor.stageBuffer(nPes, team, pe, which);
     }
 
-    /** Unmaps the file. Call after {@link #markFinalized()} or {@link #markFailed()}. */
+    /**
+     * Stops the progress thread, frees the remote transport's window (collective, after a
+     * {@link #markFinalized()} on every PE; after a failure it is left to the process's exit) and
+     * unmaps the file. Call after {@link #markFinalized()} or {@link #markFailed()}.
+     */
     @Override
     public void close() {
         try {
@@ -320,6 +426,15 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         } catch (IllegalStateException shuttingDown) {
             // the hook runs anyway
         }
-        arena.close();
+        if (progress != null) {
+            progress.close();
+        }
+        if (remote != null) {
+            remote.close(finalized);
+        }
+        if (finalized || remote == null) {
+            arena.close();
+        }
+        // after a failure with the remote transport the mapping stays: MPI may still reach it until exit
     }
 }

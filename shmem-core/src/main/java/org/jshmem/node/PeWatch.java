@@ -10,9 +10,10 @@ import java.util.List;
 import org.jshmem.PeFailedException;
 
 /**
- * Finds PEs that died: a PE whose process is gone, or that marked itself failed (its JVM exited
- * or threw out of main), or that finished ({@code close()}) while this one still waits for it.
- * Cheap to call often: it looks at the processes only once per interval.
+ * Finds PEs that died: a PE whose process is gone (on another node: whose heartbeat stopped), or
+ * that marked itself failed (its JVM exited or threw out of main), or that finished
+ * ({@code close()}) while this one still waits for it. Cheap to call often: it looks at the
+ * processes only once per interval.
  */
 public final class PeWatch {
     /** Where the PEs' states and process ids come from. */
@@ -25,7 +26,20 @@ public final class PeWatch {
 
         /** One of the {@code STATE_*} values of {@link org.jshmem.node.ControlDescriptor}. */
         int state(int pe);
+
+        /** Whether {@code pe} runs on another node: its process cannot be looked at, only its heartbeat. */
+        default boolean isRemote(int pe) {
+            return false;
+        }
+
+        /** The heartbeat counter of a PE of another node, as last published to this node. */
+        default long heartbeat(int pe) {
+            return 0;
+        }
     }
+
+    /** Missed heartbeat intervals (each half the liveness interval) after which a PE of another node counts as dead. */
+    static final int MISSED_BEATS = 10;
 
     /** The name waits in {@code close()} pass as {@code waitingIn}. */
     public static final String CLOSE = "close";
@@ -34,6 +48,9 @@ public final class PeWatch {
     private final long intervalNanos;
     private final ProcessHandle[] handles;
     private final boolean[] leftBefore;
+    private final long[] lastBeat;
+    private final long[] lastBeatSeen;
+    private final long silenceNanos;
     private long lastCheck;
 
     public PeWatch(PeTable table, long intervalMillis) {
@@ -42,6 +59,10 @@ public final class PeWatch {
         this.handles = new ProcessHandle[table.nPes()];
         this.leftBefore = new boolean[table.nPes()];
         this.lastCheck = System.nanoTime();
+        this.lastBeat = new long[table.nPes()];
+        this.lastBeatSeen = new long[table.nPes()];
+        java.util.Arrays.fill(lastBeatSeen, lastCheck);
+        this.silenceNanos = Math.max(1, intervalMillis / 2) * 1_000_000L * MISSED_BEATS;
     }
 
     /** Checks the PEs if an interval has passed since the last check; throws if one is dead. */
@@ -100,7 +121,10 @@ public final class PeWatch {
                 }
                 leftBefore[pe] = true;
             } else if (state != STATE_FINALIZED && !alive(pe)) {
-                reason = "died (its process " + table.pid(pe) + " is gone: killed or crashed)";
+                reason = table.isRemote(pe)
+                        ? "on another node stopped answering (no heartbeat for " + (System.nanoTime() - lastBeatSeen[pe]) / 1_000_000
+                          + " ms: killed, crashed, or its node or the network is down)"
+                        : "died (its process " + table.pid(pe) + " is gone: killed or crashed)";
             }
             if (reason != null) {
                 dead.add(pe);
@@ -131,6 +155,9 @@ public final class PeWatch {
     }
 
     private boolean alive(int pe) {
+        if (table.isRemote(pe)) {
+            return beating(pe);
+        }
         ProcessHandle h = handles[pe];
         if (h == null) {
             long pid = table.pid(pe);
@@ -144,5 +171,17 @@ public final class PeWatch {
             handles[pe] = h;
         }
         return h.isAlive();
+    }
+
+    /** Whether the heartbeat of {@code pe} (on another node) advanced within the last {@link #MISSED_BEATS} intervals. */
+    private boolean beating(int pe) {
+        long beat = table.heartbeat(pe);
+        long now = System.nanoTime();
+        if (beat != lastBeat[pe]) {
+            lastBeat[pe] = beat;
+            lastBeatSeen[pe] = now;
+            return true;
+        }
+        return now - lastBeatSeen[pe] < silenceNanos;
     }
 }

@@ -3,6 +3,10 @@ package org.jshmem.node;
 /**
  * How a PE waits: busy-spin first (lowest latency when every PE has a core), then yield the CPU
  * (PEs that outnumber cores get to run), then park briefly (stop burning a core on long waits).
+ * With the remote transport each step enters MPI, and the wait never parks, as MPI's own blocking
+ * calls poll: the atomics of other nodes aimed at this PE complete only while it is in MPI, so a
+ * park of 20 us (60-80 us with the kernel's timer slack) became their latency (measured: 85 us a
+ * fetch_add against a PE parked in a barrier).
  * Every so often it asks the {@link PeWatch} whether the PEs being waited for are still alive,
  * so a wait on a dead PE ends in an exception instead of a hang.
  *
@@ -15,10 +19,21 @@ public final class Waiter {
 
     private final int spins;
     private final PeWatch watch;
+    private final Runnable progress;
 
     public Waiter(int spinIterations, PeWatch watch) {
+        this(spinIterations, watch, null);
+    }
+
+    /**
+     * @param progress run on every step, or null: the remote transport's progress, so that atomics
+     *                 other nodes aim at this PE complete while it waits (Open MPI applies them
+     *                 only inside an MPI call of the target)
+     */
+    public Waiter(int spinIterations, PeWatch watch, Runnable progress) {
         this.spins = spinIterations;
         this.watch = watch;
+        this.progress = progress;
     }
 
     /**
@@ -36,10 +51,13 @@ public final class Waiter {
      * {@code start + i * stride}, {@code i < size}): only they are checked for liveness.
      */
     public int idle(int step, String waitingIn, int start, int stride, int size) {
+        if (progress != null) {
+            progress.run();
+        }
         if (step < spins) {
             Thread.onSpinWait();
-        } else if (step < spins + YIELDS) {
-            Thread.yield();
+        } else if (step < spins + YIELDS || progress != null) {
+            Thread.yield();   // with the remote transport never parked: a park delays every atomic aimed at this PE
         } else {
             java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
         }

@@ -30,6 +30,15 @@ public interface BackendFactory {
         return kind() == BackendKind.HOST;
     }
 
+    /**
+     * Whether its heaps work with PEs on other nodes (reached through the node's remote
+     * transport). The core refuses, before touching memory, a job across nodes on a backend that
+     * says no.
+     */
+    default boolean supportsRemotePeers() {
+        return false;
+    }
+
     /** Collective: sets up the heap of this kind on every PE. */
     Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node);
 

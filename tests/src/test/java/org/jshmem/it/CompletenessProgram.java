@@ -245,8 +245,11 @@ public final class CompletenessProgram {
         SymmetricSegment longs = s.calloc(4, Long.BYTES);
         SymmetricSegment ints = s.calloc(4, Integer.BYTES);
         for (int i = 0; i < 4; i++) {
-            s.pLong(longs, 8L * i, i + 1, right);
             s.pInt(ints, 4L * i, 10 * (i + 1), right);
+        }
+        s.fence();   // whoever sees the longs sees the ints (blocking p's alone are not ordered: remote transport)
+        for (int i = 0; i < 4; i++) {
+            s.pLong(longs, 8L * i, i + 1, right);
         }
         s.quiet();
         s.waitUntilAllVectorLong(longs, 0, 4, null, Cmp.EQ, new long[] {1, 2, 3, 4});

@@ -76,7 +76,7 @@ class CompletenessTest {
         if (me >= first) {
             e.put("team.config", 2);
             e.put("team.ctxTeam", true);
-            e.put("team.ptr", gpu ? -1 : (2L * 1000 + 8) * 8);
+            e.put("team.ptr", gpu || !MpiJob.sameTestNode(me, first, n) ? -1 : (2L * 1000 + 8) * 8);
             e.put("team.badPe", "PeOutOfRangeException");
             e.put("team.ctxAfterTeamClose", "ShmemStateException");
         }
@@ -88,9 +88,10 @@ class CompletenessTest {
             e.put("team.ctxPut", Arrays.toString(got));
         }
 
-        e.put("ptr.present", !gpu);
-        e.put("ptr.seen", gpu ? -1 : 500 + left);
-        e.put("ptr.size", gpu ? -1 : 32);
+        boolean ptr = !gpu && MpiJob.sameTestNode(me, (me + 1) % n, n);   // no ptr to a PE of another node
+        e.put("ptr.present", ptr);
+        e.put("ptr.seen", ptr ? (MpiJob.sameTestNode(left, me, n) ? 500 + left : 0) : -1);
+        e.put("ptr.size", ptr ? 32 : -1);
         e.put("addr.accessible", true);
         e.put("addr.badPe", false);
         e.put("pe.accessible", true);

@@ -35,6 +35,37 @@ public final class MpiJob {
         if (backend != null && !backend.isBlank()) {
             env.put("JSHMEM_BACKEND", backend);   // run the suite on a GPU heap: -Djshmem.test.backend=cuda
         }
+        env.putAll(transportEnv(System.getProperty("jshmem.test.transport"), np));
+    }
+
+    /**
+     * Whether PEs {@code a} and {@code b} of a job of {@code np} share a node (so {@code ptr} reaches
+     * one from the other) in the transport mode of {@code -Djshmem.test.transport} (see {@link #transportEnv}).
+     */
+    public static boolean sameTestNode(int a, int b, int np) {
+        String mode = System.getProperty("jshmem.test.transport");
+        if (mode == null || mode.isBlank()) {
+            return true;
+        }
+        return mode.equals("remote") ? a == b : a * 2 / np == b * 2 / np;
+    }
+
+    /**
+     * The environment that runs a job of {@code np} PEs on the remote transport in the mode
+     * {@code -Djshmem.test.transport} names: {@code remote}, every peer remote
+     * ({@code JSHMEM_TRANSPORT=remote}); {@code two-nodes}, the PEs split into two "nodes" of
+     * consecutive ranks ({@code JSHMEM_NODE_OF_RANK=0,0,1,1} for 4); unset or blank: none.
+     */
+    public static Map<String, String> transportEnv(String mode, int np) {
+        if (mode == null || mode.isBlank()) {
+            return Map.of();
+        }
+        return switch (mode) {
+            case "remote" -> Map.of("JSHMEM_TRANSPORT", "remote");
+            case "two-nodes" -> Map.of("JSHMEM_NODE_OF_RANK", String.join(",",
+                    java.util.stream.IntStream.range(0, np).mapToObj(pe -> Integer.toString(pe * 2 / np)).toList()));
+            default -> throw new IllegalArgumentException("jshmem.test.transport=" + mode + ": expected remote or two-nodes");
+        };
     }
 
     /** A job of {@code np} PEs running {@code main}. */

@@ -1,0 +1,284 @@
+package org.jshmem.remote;
+
+import static org.jshmem.bootstrap.OpenMpiAbi.HANDLE;
+import static org.jshmem.bootstrap.OpenMpiAbi.INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import org.jshmem.AtomicOp;
+import org.jshmem.BootstrapException;
+import org.jshmem.PeFailedException;
+import org.jshmem.bootstrap.LibMpi;
+import org.jshmem.bootstrap.OpenMpiAbi;
+
+/**
+ * The one-sided calls of Open MPI's C library that {@link RemoteTransport} makes, through FFM, in
+ * the style of the bootstrap's {@code LibMpi} (whose loaded library it shares): passive-target
+ * windows ({@code MPI_Win_create}, {@code MPI_Win_lock_all}), put, get, accumulate, fetch-and-op,
+ * compare-and-swap, the flushes, and {@code MPI_Iprobe} to drive progress. One window per
+ * instance. Every call checks its return code (the window returns errors:
+ * {@code MPI_ERRORS_RETURN}); a failed access names the target PE in a {@link PeFailedException}.
+ */
+final class MpiRma {
+    private static final ValueLayout.OfLong AINT = ValueLayout.JAVA_LONG;   // MPI_Aint: ptrdiff_t
+    private static final MemoryLayout PTR = ValueLayout.ADDRESS;
+
+    private final LibMpi mpi;
+    private final MemorySegment comm;
+    private final MemorySegment[] intType = new MemorySegment[9];   // by width in bytes: 1, 2, 4, 8
+    private final MemorySegment byteType;
+    private final MemorySegment opSum;
+    private final MemorySegment opReplace;
+    private final MemorySegment opNoOp;
+    private final MemorySegment opBand;
+    private final MemorySegment opBor;
+    private final MemorySegment opBxor;
+    private final MethodHandle put;
+    private final MethodHandle get;
+    private final MethodHandle accumulate;
+    private final MethodHandle fetchAndOp;
+    private final MethodHandle compareAndSwap;
+    private final MethodHandle flush;
+    private final MethodHandle flushLocal;
+    private final MethodHandle flushAll;
+    private final MethodHandle iprobe;
+    private final MethodHandle winCreate;
+    private final MethodHandle winSetErrhandler;
+    private final MethodHandle winLockAll;
+    private final MethodHandle winUnlockAll;
+    private final MethodHandle winFree;
+    private final MethodHandle queryThread;
+    private MemorySegment win = MemorySegment.NULL;
+
+    MpiRma(LibMpi mpi) {
+        this.mpi = mpi;
+        comm = mpi.commWorld();
+        byteType = mpi.symbol(OpenMpiAbi.BYTE);
+        intType[1] = mpi.symbol(OpenMpiAbi.INT8);
+        intType[2] = mpi.symbol(OpenMpiAbi.INT16);
+        intType[4] = mpi.symbol(OpenMpiAbi.INT32);
+        intType[8] = mpi.symbol(OpenMpiAbi.INT64);
+        opSum = mpi.symbol(OpenMpiAbi.OP_SUM);
+        opReplace = mpi.symbol(OpenMpiAbi.OP_REPLACE);
+        opNoOp = mpi.symbol(OpenMpiAbi.OP_NO_OP);
+        opBand = mpi.symbol(OpenMpiAbi.OP_BAND);
+        opBor = mpi.symbol(OpenMpiAbi.OP_BOR);
+        opBxor = mpi.symbol(OpenMpiAbi.OP_BXOR);
+        put = fn("MPI_Put", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
+        get = fn("MPI_Get", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
+        accumulate = fn("MPI_Accumulate", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE, HANDLE);
+        fetchAndOp = fn("MPI_Fetch_and_op", PTR, PTR, HANDLE, INT, AINT, HANDLE, HANDLE);
+        compareAndSwap = fn("MPI_Compare_and_swap", PTR, PTR, PTR, HANDLE, INT, AINT, HANDLE);
+        flush = fn("MPI_Win_flush", INT, HANDLE);
+        flushLocal = fn("MPI_Win_flush_local", INT, HANDLE);
+        flushAll = fn("MPI_Win_flush_all", HANDLE);
+        iprobe = fn("MPI_Iprobe", INT, INT, HANDLE, PTR, PTR);
+        winCreate = fn("MPI_Win_create", PTR, AINT, INT, HANDLE, HANDLE, PTR);
+        winSetErrhandler = fn("MPI_Win_set_errhandler", HANDLE, HANDLE);
+        winLockAll = fn("MPI_Win_lock_all", INT, HANDLE);
+        winUnlockAll = fn("MPI_Win_unlock_all", HANDLE);
+        winFree = fn("MPI_Win_free", PTR);
+        queryThread = fn("MPI_Query_thread", PTR);
+    }
+
+    private MethodHandle fn(String name, MemoryLayout... args) {
+        return mpi.function(name, args);
+    }
+
+    // ------------------------------------------------------------------ the window
+
+    /** The thread level MPI was started with ({@code MPI_Query_thread}). */
+    int threadLevel() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(INT);
+            setup("MPI_Query_thread", (int) queryThread.invokeExact(out));
+            return out.get(INT, 0);
+        } catch (BootstrapException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new BootstrapException("MPI_Query_thread could not be called through FFM: " + t, t);
+        }
+    }
+
+    /**
+     * Collective over {@code MPI_COMM_WORLD}: exposes {@code memory} as this process's part of the
+     * window (displacements in bytes), makes its errors return, and opens a passive-target epoch
+     * to every process ({@code MPI_Win_lock_all}) for the window's life.
+     */
+    void createWindow(MemorySegment memory) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(HANDLE);
+            setup("MPI_Win_create of " + memory.byteSize() + " bytes", (int) winCreate.invokeExact(memory, memory.byteSize(),
+                    1, mpi.symbol(OpenMpiAbi.INFO_NULL), comm, out));
+            win = out.get(ValueLayout.ADDRESS, 0);
+            setup("MPI_Win_set_errhandler(MPI_ERRORS_RETURN)",
+                    (int) winSetErrhandler.invokeExact(win, mpi.symbol(OpenMpiAbi.ERRORS_RETURN)));
+            setup("MPI_Win_lock_all", (int) winLockAll.invokeExact(OpenMpiAbi.MODE_NOCHECK, win));
+        } catch (BootstrapException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new BootstrapException("creating the remote transport's MPI window failed: " + t, t);
+        }
+    }
+
+    /** Collective: ends the epoch and frees the window. */
+    void freeWindow() {
+        try (Arena a = Arena.ofConfined()) {
+            setup("MPI_Win_unlock_all", (int) winUnlockAll.invokeExact(win));
+            MemorySegment p = a.allocate(HANDLE);
+            p.set(ValueLayout.ADDRESS, 0, win);
+            setup("MPI_Win_free", (int) winFree.invokeExact(p));
+        } catch (BootstrapException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new BootstrapException("freeing the remote transport's MPI window failed: " + t, t);
+        }
+    }
+
+    private void setup(String what, int rc) {
+        if (rc != OpenMpiAbi.SUCCESS) {
+            throw mpi.failure(what, rc);
+        }
+    }
+
+    // ------------------------------------------------------------------ one-sided calls
+
+    /** {@code MPI_Put} of {@code bytes} from {@code src} to {@code rank}'s window at {@code disp}; not complete until a flush. */
+    void put(MemorySegment src, int bytes, int rank, long disp) {
+        int rc;
+        try {
+            rc = (int) put.invokeExact(src, bytes, byteType, rank, disp, bytes, byteType, win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Put", t);
+        }
+        check(rc, "MPI_Put", rank);
+    }
+
+    /** {@code MPI_Get} of {@code bytes} from {@code rank}'s window at {@code disp} into {@code dst}; not complete until a flush. */
+    void get(MemorySegment dst, int bytes, int rank, long disp) {
+        int rc;
+        try {
+            rc = (int) get.invokeExact(dst, bytes, byteType, rank, disp, bytes, byteType, win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Get", t);
+        }
+        check(rc, "MPI_Get", rank);
+    }
+
+    /**
+     * {@code MPI_Accumulate} of one integer of {@code width} bytes from {@code operand} with
+     * {@code op} ({@code SET}: replace; {@code ADD}, {@code AND}, {@code OR}, {@code XOR}).
+     */
+    void accumulate(MemorySegment operand, int width, AtomicOp op, int rank, long disp) {
+        int rc;
+        MemorySegment type = intType[width];
+        try {
+            rc = (int) accumulate.invokeExact(operand, 1, type, rank, disp, 1, type, mpiOp(op), win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Accumulate", t);
+        }
+        check(rc, "MPI_Accumulate", rank);
+    }
+
+    /** {@code MPI_Fetch_and_op}: the old value into {@code result}; {@code FETCH} is {@code MPI_NO_OP}, {@code SWAP} {@code MPI_REPLACE}. */
+    void fetchAndOp(MemorySegment operand, MemorySegment result, int width, AtomicOp op, int rank, long disp) {
+        int rc;
+        try {
+            rc = (int) fetchAndOp.invokeExact(operand, result, intType[width], rank, disp, mpiOp(op), win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Fetch_and_op", t);
+        }
+        check(rc, "MPI_Fetch_and_op", rank);
+    }
+
+    /** {@code MPI_Compare_and_swap}: the old value into {@code result}. */
+    void compareAndSwap(MemorySegment value, MemorySegment compare, MemorySegment result, int width, int rank, long disp) {
+        int rc;
+        try {
+            rc = (int) compareAndSwap.invokeExact(value, compare, result, intType[width], rank, disp, win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Compare_and_swap", t);
+        }
+        check(rc, "MPI_Compare_and_swap", rank);
+    }
+
+    private MemorySegment mpiOp(AtomicOp op) {
+        return switch (op) {
+            case FETCH -> opNoOp;
+            case SET, SWAP -> opReplace;
+            case ADD, FETCH_ADD -> opSum;
+            case AND, FETCH_AND -> opBand;
+            case OR, FETCH_OR -> opBor;
+            case XOR, FETCH_XOR -> opBxor;
+            case COMPARE_SWAP -> throw new IllegalArgumentException("compare-and-swap has its own call");
+        };
+    }
+
+    /** {@code MPI_Win_flush}: every operation to {@code rank} is complete at the target. */
+    void flush(int rank) {
+        int rc;
+        try {
+            rc = (int) flush.invokeExact(rank, win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Win_flush", t);
+        }
+        check(rc, "MPI_Win_flush", rank);
+    }
+
+    /** {@code MPI_Win_flush_local}: the buffers of every operation to {@code rank} may be reused. */
+    void flushLocal(int rank) {
+        int rc;
+        try {
+            rc = (int) flushLocal.invokeExact(rank, win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Win_flush_local", t);
+        }
+        check(rc, "MPI_Win_flush_local", rank);
+    }
+
+    /** {@code MPI_Win_flush_all}: every operation to every target is complete there. */
+    void flushAll() {
+        int rc;
+        try {
+            rc = (int) flushAll.invokeExact(win);
+        } catch (Throwable t) {
+            throw unexpected("MPI_Win_flush_all", t);
+        }
+        check(rc, "MPI_Win_flush_all", -1);
+    }
+
+    /** Enters MPI so that it applies operations other processes target this one with ({@code MPI_Iprobe} on an unused tag). */
+    void progress(MemorySegment flagOut) {
+        try {
+            int rc = (int) iprobe.invokeExact(OpenMpiAbi.ANY_SOURCE, OpenMpiAbi.PROGRESS_TAG, comm, flagOut, MemorySegment.NULL);
+            check(rc, "MPI_Iprobe", -1);
+        } catch (PeFailedException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw unexpected("MPI_Iprobe", t);
+        }
+    }
+
+    private void check(int rc, String what, int rank) {
+        if (rc != OpenMpiAbi.SUCCESS) {
+            String text = mpi.errorString(rc);
+            if (rank < 0) {
+                throw new PeFailedException("the remote transport's " + what + " failed: " + text + " (MPI error code " + rc
+                        + "). A PE on another node may have died; the job cannot continue.", java.util.List.of());
+            }
+            throw new PeFailedException("PE " + rank + " could not be reached through the remote transport: " + what
+                    + " failed: " + text + " (MPI error code " + rc + "). It or its node may have died; the job cannot"
+                    + " continue: stop it and look at the output of PE " + rank + ".", java.util.List.of(rank));
+        }
+    }
+
+    private static RuntimeException unexpected(String what, Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        return new IllegalStateException(what + " could not be called through FFM: " + t, t);
+    }
+}

@@ -1,0 +1,63 @@
+package org.jshmem.remote;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A daemon thread per PE while the remote transport runs: every {@code intervalMicros} it enters
+ * MPI ({@link RemoteTransport#progress()}), so that atomics other nodes aim at this PE complete
+ * while the PE computes outside jshmem (Open MPI applies them only inside an MPI call of the
+ * target), and every {@code beatMillis} it runs {@code beat}, the PE's heartbeat, by which PEs of
+ * other nodes tell that it is alive. It stops at {@link #close()}. When MPI reports a failure (a
+ * peer died) it stops entering MPI for progress but keeps the heartbeat going, so that the
+ * survivors do not take one another for dead.
+ */
+public final class ProgressThread implements AutoCloseable {
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    /**
+     * Starts the thread.
+     *
+     * @param transport      the transport to drive
+     * @param intervalMicros how often it enters MPI
+     * @param beatMillis     how often it runs {@code beat}
+     * @param beat           the heartbeat; may publish through the transport
+     * @param name           the thread's name
+     */
+    public ProgressThread(RemoteTransport transport, long intervalMicros, long beatMillis, Runnable beat, String name) {
+        long intervalNanos = intervalMicros * 1_000L;
+        long beatNanos = beatMillis * 1_000_000L;
+        thread = Thread.ofPlatform().daemon().name(name).unstarted(() -> {
+            long nextBeat = System.nanoTime();
+            boolean progressing = true;
+            while (running) {
+                if (progressing) {
+                    try {
+                        transport.progress();
+                    } catch (RuntimeException e) {
+                        progressing = false;   // MPI reports a dead peer: the PE's waits name it; the heartbeat goes on
+                    }
+                }
+                long now = System.nanoTime();
+                if (now - nextBeat >= 0) {
+                    beat.run();                // never throws: a node it cannot reach does not stop the others' beats
+                    nextBeat = now + beatNanos;
+                }
+                LockSupport.parkNanos(intervalNanos);
+            }
+        });
+        thread.start();
+    }
+
+    /** Stops the thread and waits for it (it leaves MPI before this returns). */
+    @Override
+    public void close() {
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(java.time.Duration.ofSeconds(2));   // not forever: a call to a dead peer may not return
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
