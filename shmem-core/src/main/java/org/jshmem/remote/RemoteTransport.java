@@ -15,12 +15,11 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * in the target's node file: a heap byte of PE p is reached at rank p, a control word of a node at
  * its leader's rank. The window is locked once ({@code MPI_Win_lock_all}) for its life.
  *
- * <p>Completion, as OpenSHMEM asks it: a blocking put returns when its source may be reused
- * ({@code MPI_Win_flush_local}), a blocking get when its data is here; stores, loads and atomics
- * are complete at the target when they return ({@code MPI_Win_flush}); everything is complete at
- * the targets after {@link #quiet()} ({@code MPI_Win_flush_all}), which is also the fence (MPI
- * orders neither puts among themselves nor puts with accumulates). Sources and destinations on the
- * Java heap go through a per-thread native staging buffer.
+ * <p>Completion: blocking puts and gets, stores, loads and atomics are complete at the target
+ * when they return ({@code MPI_Win_flush} of the target); the non-blocking puts and gets from
+ * native memory are completed by {@link #quiet()} ({@code MPI_Win_flush_all}), which is also the
+ * fence (MPI orders neither puts among themselves nor puts with accumulates). Sources and
+ * destinations on the Java heap go through a per-thread native staging buffer.
  *
  * <p>Progress: Open MPI 4.1's osc/rdma puts and gets reach a target on this machine without the
  * target's help (single-copy), but applies atomics at the target only while the target is inside
@@ -87,7 +86,7 @@ public final class RemoteTransport implements AutoCloseable {
 
     // ------------------------------------------------------------------ heap data
 
-    /** Copies {@code src} to {@code pe}'s node file at {@code disp}; src reusable on return unless {@code nbi}; complete at the target after {@link #quiet()}. */
+    /** Copies {@code src} to {@code pe}'s node file at {@code disp}; complete at the target unless {@code nbi} (then {@link #quiet()}). */
     public void put(int pe, long disp, MemorySegment src, boolean nbi) {
         long n = src.byteSize();
         if (src.isNative()) {
@@ -96,7 +95,7 @@ public final class RemoteTransport implements AutoCloseable {
                 rma.put(src.asSlice(done, len), len, pe, disp + done);
             }
             if (!nbi) {
-                rma.flushLocal(pe);
+                rma.flush(pe);
             }
             return;
         }
@@ -105,7 +104,7 @@ public final class RemoteTransport implements AutoCloseable {
             int len = (int) Math.min(STAGING_BYTES, n - done);
             MemorySegment.copy(src, done, stage, 0, len);
             rma.put(stage, len, pe, disp + done);
-            rma.flushLocal(pe);                // the staging buffer is reused next
+            rma.flush(pe);                     // the staging buffer is reused next
         }
     }
 
@@ -132,7 +131,7 @@ public final class RemoteTransport implements AutoCloseable {
     }
 
     /**
-     * Strided put, its source reusable on return: element i ({@code elemBytes}) from {@code src}
+     * Strided put, complete at the target on return: element i ({@code elemBytes}) from {@code src}
      * at {@code i * srcPitch} to {@code disp + i * destPitch}. The elements are gathered into the
      * staging buffer and put back to back, with one flush per buffer, not one per element.
      */
@@ -152,7 +151,7 @@ public final class RemoteTransport implements AutoCloseable {
                 MemorySegment.copy(src, (first + k) * srcPitch, stage, k * elemBytes, elemBytes);
                 rma.put(stage.asSlice(k * elemBytes, elemBytes), (int) elemBytes, pe, disp + (first + k) * destPitch);
             }
-            rma.flushLocal(pe);
+            rma.flush(pe);
         }
     }
 
