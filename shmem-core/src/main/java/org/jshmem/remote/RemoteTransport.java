@@ -3,6 +3,7 @@ package org.jshmem.remote;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import org.jshmem.AtomicOp;
 import org.jshmem.BootstrapException;
 import org.jshmem.bootstrap.LibMpi;
@@ -194,6 +195,9 @@ public final class RemoteTransport implements AutoCloseable {
                 return 0;
             }
             case COMPARE_SWAP -> {
+                if (width == 4) {
+                    return compareSwapInt(s, pe, disp, (int) value, (int) comparand);
+                }
                 put(s.compare, width, comparand);
                 rma.compareAndSwap(s.operand, s.compare, s.result, width, pe, disp);
             }
@@ -201,6 +205,39 @@ public final class RemoteTransport implements AutoCloseable {
         }
         rma.flush(pe);
         return width == 4 ? s.result.get(ValueLayout.JAVA_INT, 0) : s.result.get(LONG, 0);
+    }
+
+    /**
+     * A 4-byte compare-and-swap done as 8-byte ones on the aligned long that holds the int. Open MPI
+     * 4.1's osc/rdma applies a 4-byte {@code MPI_Compare_and_swap} as a get, a compare and a put,
+     * which is not atomic with respect to the target PE's own CPU atomics on the int (its local
+     * PEs' atomics are CPU atomics): in {@code scripts/remote/mpi_atomicity_probe.c} it lost 7000 to
+     * 10000 of the target's 60000 adds, and jshmem's queue lock lost its tail that way and hung. Its 8-byte
+     * compare-and-swap, like its other atomics, is a CPU atomic at the target, so this one is too.
+     */
+    private long compareSwapInt(Scratch s, int pe, long disp, int value, int comparand) {
+        long wordDisp = disp & ~7L;
+        int byteInWord = (int) (disp - wordDisp);
+        int shift = Byte.SIZE * (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? byteInWord : 4 - byteInWord);
+        long mask = 0xFFFF_FFFFL << shift;
+        rma.fetchAndOp(s.operand, s.result, 8, AtomicOp.FETCH, pe, wordDisp);
+        rma.flush(pe);
+        long seen = s.result.get(LONG, 0);
+        while (true) {
+            int old = (int) (seen >>> shift);
+            if (old != comparand) {
+                return old;                  // the 8-byte read is the compare's atomic moment
+            }
+            s.operand.set(LONG, 0, (seen & ~mask) | (((long) value << shift) & mask));
+            s.compare.set(LONG, 0, seen);
+            rma.compareAndSwap(s.operand, s.compare, s.result, 8, pe, wordDisp);
+            rma.flush(pe);
+            long now = s.result.get(LONG, 0);
+            if (now == seen) {
+                return old;
+            }
+            seen = now;                      // the other int of the long, or this one, changed: retry
+        }
     }
 
     /** Atomic store of the low {@code width} (1, 2, 4, 8) bytes of {@code bits}, complete at the target on return. */

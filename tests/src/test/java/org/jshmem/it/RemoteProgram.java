@@ -23,6 +23,12 @@ public final class RemoteProgram {
     static final int WORDS = 4096;
     static final int ROUNDS = 50;
 
+    /** One compare-and-swap increment of the int at {@code offset} of PE 0; 1 if it took. */
+    private static int casIncrement(Shmem s, SymmetricSegment words, long offset) {
+        int old = s.atomicFetchInt(words, offset, 0);
+        return s.atomicCompareSwapInt(words, offset, old, old + 1, 0) == old ? 1 : 0;
+    }
+
     public static void main(String[] args) {
         try (Shmem s = Shmem.init()) {
             int me = s.myPe();
@@ -59,7 +65,8 @@ public final class RemoteProgram {
             }
             s.barrierAll();
 
-            // 2. Every PE adds ADDS times to PE 0's word 2 and, alternately by compare-and-swap, to word 3.
+            // 2. Every PE adds to PE 0's word 2 and int 8 (ADDS times), and by compare-and-swap to word 3
+            //    (ADDS / 10 times).
             for (int i = 0; i < ADDS; i++) {
                 s.atomicFetchAddLong(words, 16, 1, 0);
                 s.atomicAddInt(words, 32, 1, 0);
@@ -70,11 +77,29 @@ public final class RemoteProgram {
                     done++;
                 }
             }
+            // Ints too, with PE 0 incrementing its own int (CPU atomics) for as long as the others run:
+            // Open MPI's 4-byte compare-and-swap is not atomic with the target's CPU atomics.
+            long ownIncrements = 0;
+            if (me == 0) {
+                while (s.atomicFetchInt(words, 40, 0) < n - 1) {
+                    ownIncrements += casIncrement(s, words, 36);
+                    for (long t = System.nanoTime(); System.nanoTime() - t < 2_000; ) {
+                        Thread.onSpinWait();   // paced: spread over the others' run, not ahead of it
+                    }
+                }
+            } else {
+                for (int done = 0; done < ADDS / 10; ) {
+                    done += casIncrement(s, words, 36);
+                }
+                s.atomicAddInt(words, 40, 1, 0);
+            }
             s.barrierAll();
             if (me == 0) {
                 report(me, "sumAdds", words.local().get(ValueLayout.JAVA_LONG, 16));
                 report(me, "sumIntAdds", words.local().get(ValueLayout.JAVA_INT, 32));
                 report(me, "sumCas", words.local().get(ValueLayout.JAVA_LONG, 24));
+                report(me, "sumIntCas", words.local().get(ValueLayout.JAVA_INT, 36));
+                report(me, "intCasExpected", (long) (n - 1) * (ADDS / 10) + ownIncrements);
             }
 
             // 3. Put with signal around the ring, ROUNDS times: the data must be there with the signal.

@@ -47,6 +47,7 @@ class RemoteTransportTest {
         assertEquals(Long.toString((long) n * RemoteProgram.ADDS), r.value(0, "sumAdds"), "no lost fetch_add");
         assertEquals(Long.toString((long) n * RemoteProgram.ADDS), r.value(0, "sumIntAdds"), "no lost int add");
         assertEquals(Long.toString((long) n * RemoteProgram.ADDS / 10), r.value(0, "sumCas"), "no lost compare-and-swap");
+        assertEquals(r.value(0, "intCasExpected"), r.value(0, "sumIntCas"), "no lost int compare-and-swap");
         assertEquals("0", r.value(0, "fenceViolations"), "a put after a fence never seen before the put before it");
         for (int pe = 0; pe < n; pe++) {
             assertEquals(java.util.List.of(), ShmFiles.ofJob(ShmFiles.DEFAULT_DIR, r.longValue(pe, "pid")), "files left");
