@@ -23,6 +23,11 @@
 #                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
+#   gpu-run.sh tp                      the tensor-parallel targets (issues 14, 19) on 2 PEs: the PyTorch anchor
+#                                      (anchors/run-torch.sh), then all_scatter fp16 8192^3, all_gather_gemm fp16
+#                                      8192x11008x4096, gemm_reduce_scatter and all_reduce bf16, fused beside the
+#                                      reference path, validated, then 100 back-to-back calls validated again;
+#                                      then GpuCollectivesBench to 64 MB (reduce-scatter's bus bandwidth)
 #   gpu-run.sh cmd ...                 any command with the environment set
 # Logs go to $OUT when it is set.
 set -uo pipefail
@@ -148,6 +153,24 @@ case $step in
           --warmup 3 --path fused --csv "$out/gemm-fused-${np}pe.csv" 2>&1 | tee -a "$out/gemm-fused-${np}pe.log"
       done
     done
+    mps_stop ;;
+  tp)
+    [ "$(gpu_count)" -lt 2 ] && mps_start
+    echo "== PyTorch anchor on $(gpu_count) GPU(s)"
+    (export PATH=/opt/torch/.venv/bin:$PATH; timeout 240 bash "$here/anchors/run-torch.sh") 2>&1 | tee "$out/torch-anchor.log"
+    for case in "all_scatter fp16 8192x8192x8192" "all_gather_gemm fp16 8192x11008x4096" \
+                "gemm_reduce_scatter bf16 8192x8192x4096" "all_reduce bf16 8192x8192x8192"; do
+      set -- $case
+      echo "== gemm $1 $3 $2, 2 PEs on $(gpu_count) GPU(s)"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=4G timeout 150 mpirun -np 2 --oversubscribe java \
+        --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
+        org.jshmem.gemm.cli.GemmMain -c $1 --shapes $3 --dtype $2 --validate --reference --iters 20 --warmup 5 \
+        --back-to-back 100 --path fused --csv "$out/tp-fused.csv" 2>&1 | tee -a "$out/tp.log"
+    done
+    echo "== GpuCollectivesBench to 64 MB, 2 PEs on $(gpu_count) GPU(s)"
+    env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G timeout 150 mpirun -np 2 --oversubscribe java \
+      --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
+      org.jshmem.perf.gpu.GpuCollectivesBench "$out/tp-coll.csv" 64M 3 2>&1 | tee "$out/tp-coll.log"
     mps_stop ;;
   cmd) "$@" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
