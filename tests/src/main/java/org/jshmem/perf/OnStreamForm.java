@@ -1,14 +1,18 @@
 package org.jshmem.perf;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import org.jshmem.Cmp;
+import org.jshmem.DType;
+import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemStream;
 import org.jshmem.SignalOp;
 import org.jshmem.SymmetricSegment;
+import org.jshmem.Team;
 
 /**
  * Operations enqueued on a GPU stream ({@code --form on_stream}, GPU heaps only), timed with GPU
@@ -33,12 +37,15 @@ import org.jshmem.SymmetricSegment;
  *   <li>{@code barrier_latency}: every PE enqueues n {@code barrierAllOnStream} (op
  *       {@code barrier_all}) or {@code syncAllOnStream} ({@code sync_all}); 1000, as the anchor's
  *       {@code barrier_all_on_stream} loop.</li>
+ *   <li>{@code reduce}, {@code fcollect}, {@code reduce_scatter}: every PE enqueues n
+ *       {@code reduceOnStream}, {@code fcollectOnStream} or {@code reduceScatterOnStream} of the
+ *       world team back to back, as the anchor's {@code float_sum_reduce_on_stream} and
+ *       {@code float_fcollect_on_stream} loops (200 below 1 MB, 20 from 1 MB). The sources hold
+ *       ones; one call's result is checked before the timed loop.</li>
  * </ul>
  *
- * <p>Collectives on a stream ({@code Team.reduceOnStream}, {@code fcollectOnStream},
- * {@code reduceScatterOnStream}, {@code fcollectSignalOnStream}, as NVSHMEM's {@code *_on_stream})
- * are timed by {@link org.jshmem.perf.gpu.GpuCollectivesBench} (bus bandwidth beside NCCL's and
- * NVSHMEM's), not by this form yet.
+ * <p>{@link org.jshmem.perf.gpu.GpuCollectivesBench} times the same collectives with their bus
+ * bandwidth and the signalled gather beside them.
  */
 public final class OnStreamForm implements Form {
     /** The NVSHMEM anchor's bandwidth sizes: 4 KB to 256 MB by 4. */
@@ -48,6 +55,7 @@ public final class OnStreamForm implements Form {
 
     private static final Set<String> BANDWIDTH = Set.of("put_bw", "get_bw", "put_nbi_bw", "get_nbi_bw",
             "put_bibw", "get_bibw", "put_nbi_bibw", "get_nbi_bibw");
+    private static final Set<String> COLLECTIVES = Set.of("reduce", "fcollect", "reduce_scatter");
 
     private GpuClock clock;
 
@@ -59,7 +67,8 @@ public final class OnStreamForm implements Form {
     @Override
     public String description() {
         return "operations enqueued on a GPU stream (putOnStream, getOnStream, putSignalOnStream +"
-                + " signalWaitUntilOnStream, barrierAllOnStream, syncAllOnStream), timed with GPU events as NVSHMEM's"
+                + " signalWaitUntilOnStream, barrierAllOnStream, syncAllOnStream, reduceOnStream, fcollectOnStream,"
+                + " reduceScatterOnStream), timed with GPU events as NVSHMEM's"
                 + " *_on_stream figures; NVSHMEM's sizes and iterations; GPU heaps only";
     }
 
@@ -70,7 +79,8 @@ public final class OnStreamForm implements Form {
 
     @Override
     public boolean supports(Benchmark b) {
-        return BANDWIDTH.contains(b.name()) || b.name().equals("put_signal_latency") || b.name().equals("barrier_latency");
+        return BANDWIDTH.contains(b.name()) || COLLECTIVES.contains(b.name()) || b.name().equals("put_signal_latency")
+                || b.name().equals("barrier_latency");
     }
 
     @Override
@@ -91,6 +101,9 @@ public final class OnStreamForm implements Form {
         String name = c.benchmark().name();
         if (BANDWIDTH.contains(name)) {
             return anchorTransfers(c.size());
+        }
+        if (COLLECTIVES.contains(name)) {
+            return c.size() < (1 << 20) ? 200 : 20;
         }
         return switch (name) {
             case "put_signal_latency" -> 2000;
@@ -122,6 +135,12 @@ public final class OnStreamForm implements Form {
                     + " GPU events on PE 0 / (2 n)";
             case "barrier_latency" -> "every PE enqueues n barrierAllOnStream (barrier_all) or syncAllOnStream"
                     + " (sync_all); GPU events on PE 0 / n (NVSHMEM's barrier_all_on_stream loop)";
+            case "reduce" -> "every PE enqueues n team_world.reduceOnStream(op, type, dest, src, size / element size)"
+                    + " back to back; GPU events on PE 0 / n (NVSHMEM's float_sum_reduce_on_stream loop)";
+            case "fcollect" -> "every PE enqueues n team_world.fcollectOnStream(dest, src, size / element size):"
+                    + " n PEs x size into dest; GPU events on PE 0 / n (NVSHMEM's float_fcollect_on_stream loop)";
+            case "reduce_scatter" -> "every PE enqueues n team_world.reduceScatterOnStream(sum, type, dest, src,"
+                    + " size / element size per PE): src holds n blocks of size; GPU events on PE 0 / n";
             default -> b.method();
         };
     }
@@ -138,6 +157,7 @@ public final class OnStreamForm implements Form {
         return switch (name) {
             case "put_signal_latency" -> putSignalPingPong(c.size(), ctx, clock);
             case "barrier_latency" -> barrier(c.op(), ctx, clock);
+            case "reduce", "fcollect", "reduce_scatter" -> collective(c, ctx, clock);
             default -> throw new IllegalArgumentException("the on_stream form does not implement " + name);
         };
     }
@@ -216,6 +236,52 @@ public final class OnStreamForm implements Form {
             });
             default -> throw new IllegalArgumentException("the on_stream form has no barrier op " + op);
         };
+    }
+
+    /** One collective on the stream, enqueued by every PE; checked once (result of ones), then timed. */
+    private static TimedLoop collective(Case c, PerfContext ctx, GpuClock clock) {
+        Shmem shmem = ctx.shmem();
+        Team world = shmem.teamWorld();
+        ShmemStream st = clock.stream();
+        int n = ctx.nPes();
+        String name = c.benchmark().name();
+        DType type = DType.valueOf(c.type().toUpperCase(Locale.ROOT));
+        ReduceOp op = name.equals("fcollect") ? null : ReduceOp.valueOf(c.op().toUpperCase(Locale.ROOT));
+        long count = c.size() / type.byteSize();
+        long srcBytes = name.equals("reduce_scatter") ? c.size() * n : c.size();
+        long dstBytes = name.equals("fcollect") ? c.size() * n : c.size();
+        SymmetricSegment src = ctx.src().asSlice(0, srcBytes);
+        SymmetricSegment dst = ctx.dst().asSlice(0, dstBytes);
+        Runnable call = switch (name) {
+            case "reduce" -> () -> world.reduceOnStream(op, type, dst, src, count, st);
+            case "fcollect" -> () -> world.fcollectOnStream(dst, src, count, type, st);
+            default -> () -> world.reduceScatterOnStream(op, type, dst, src, count, st);
+        };
+        byte[] one = Ones.of(type);
+        byte[] ones = new byte[(int) Math.min(srcBytes, 1L << 20)];
+        for (int i = 0; i < ones.length; i += one.length) {
+            System.arraycopy(one, 0, ones, i, one.length);
+        }
+        for (long at = 0; at < srcBytes; at += ones.length) {
+            shmem.put(src, at, ones, 0, (int) Math.min(ones.length, srcBytes - at), ctx.me());
+        }
+        shmem.barrierAll();
+        call.run();
+        st.synchronize();
+        double want = op == null ? 1 : Ones.reduced(op, n);
+        for (long k : new long[] {0, dstBytes / type.byteSize() / 2, dstBytes / type.byteSize() - 1}) {
+            double got = Ones.read(shmem, dst, k, type);
+            if (got != want) {
+                throw new IllegalStateException(name + " on stream of " + c.size() + " bytes of " + c.type() + ": element "
+                        + k + " on PE " + ctx.me() + " is " + got + ", expected " + want);
+            }
+        }
+        shmem.barrierAll();
+        return iters -> clock.time(() -> {
+            for (long i = 0; i < iters; i++) {
+                call.run();
+            }
+        });
     }
 
     @Override

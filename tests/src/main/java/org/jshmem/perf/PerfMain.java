@@ -187,6 +187,13 @@ public final class PerfMain implements Callable<Integer> {
             }
             options = new RunOptions(sizes, min, max, factor, iterations, reps, warmup, warmupMillis, ops, types);
             List<Benchmark> measured = chosen.stream().filter(theForm::supports).toList();
+            if (measured.isEmpty()) {
+                Form f = theForm;
+                throw new IllegalArgumentException("the " + f.name() + " form implements none of " + chosen.stream()
+                        .map(b -> b.name() + " (forms: " + Forms.all().stream().filter(g -> g.supports(b)).map(Form::name)
+                                .collect(Collectors.joining(", ")) + ")").collect(Collectors.joining(", "))
+                        + "; choose one of those forms with --form");
+            }
             checkFilters(measured.isEmpty() ? chosen : measured, ops, theForm::ops, "operation");
             checkFilters(measured.isEmpty() ? chosen : measured, types, theForm::types, "type");
             for (Benchmark b : chosen) {

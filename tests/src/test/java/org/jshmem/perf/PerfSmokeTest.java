@@ -176,6 +176,21 @@ class PerfSmokeTest {
         assertTrue(r.linesWith("put_bw: ").isEmpty(), r::toString);
     }
 
+    /** A form that implements none of the chosen benchmarks: refused before the heap exists, naming the forms that do. */
+    @Test
+    void aFormThatImplementsNoneOfTheBenchmarksIsRefused() {
+        JobResult r = MpiJob.of(2, PerfMain.class).env("JSHMEM_BACKEND", "host")
+                .args("alltoall", "--form", "on_stream", "--sizes", "8", "--iters", "1", "--progress", "never")
+                .timeout(Duration.ofSeconds(120))
+                .run();
+        assertFalse(r.timedOut(), r::toString);
+        assertEquals(2, r.exitCode(), r::toString);
+        List<String> refusals = r.linesWith("perf: the on_stream form implements none of alltoall (forms: host);"
+                + " choose one of those forms with --form");
+        assertEquals(1, refusals.size(), r::toString);
+        assertTrue(r.linesWith("symmetric heap size").isEmpty(), r::toString);
+    }
+
     @Test
     void csvIsCommentedAndHasTheDocumentedHeader() throws IOException {
         List<String> lines = Files.readAllLines(dir.resolve("out.csv"));
