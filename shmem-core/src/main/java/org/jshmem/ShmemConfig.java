@@ -44,8 +44,9 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_REDUCE_ONESHOT_MAX}</td><td>8K</td><td>host reductions over n PEs of b bytes with
  *     (n-1) x b at most this reduce the whole vector on every PE (one-shot); larger ones reduce a 1/n
  *     slice each and gather the slices (two-shot); 0: always two-shot above the staged size</td></tr>
- * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies up to this size run as
- *     a copy kernel on the SMs (faster for medium sizes), larger ones on the copy engine</td></tr>
+ * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies within one GPU (PEs
+ *     sharing it) up to this size run as a copy kernel on the SMs, larger ones on a copy engine; copies
+ *     between GPUs always use a copy engine (faster at every size measured over NVLink)</td></tr>
  * <tr><td>{@code JSHMEM_GPU_REDUCE_ONESHOT_MAX}</td><td>256K</td><td>GPU reductions over n PEs of b bytes
  *     with (n-1) x b at most this (and not in place) are one-shot: every PE reads every member's whole
  *     source; larger ones, and in place, two-shot: each PE reduces its 1/n slice and stores it into every

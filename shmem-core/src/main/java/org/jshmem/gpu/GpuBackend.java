@@ -51,6 +51,8 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final Shim.DeviceInfo deviceInfo;
     /** PEs of the job on this PE's device (1 unless several share a GPU, e.g. under MPS). */
     private final int pesOnDevice;
+    /** Whether PE i's heap is on this PE's device: on-stream copies to or from other devices use a copy engine. */
+    private final boolean[] onMyDevice;
     private final long heapBytes;
     private final long[] peerBase;
     private final MemorySegment stream;       // the default channel's: collectives and set-up work run on it too
@@ -81,7 +83,12 @@ public final class GpuBackend implements Backend, StreamCapability {
         }
         Shim.setDevice(device);
         this.deviceInfo = Shim.deviceInfo(device);
-        this.pesOnDevice = pesOnDevice(boot, deviceInfo.pciAddress());
+        this.onMyDevice = onMyDevice(boot, deviceInfo.pciAddress());
+        int same = 0;
+        for (boolean b : onMyDevice) {
+            same += b ? 1 : 0;
+        }
+        this.pesOnDevice = same;
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
         this.smCopyMax = config.smCopyMaxBytes();
         this.main = new GpuChannel(this, Shim.streamCreate());
@@ -221,13 +228,12 @@ public final class GpuBackend implements Backend, StreamCapability {
         return Math.max(1, deviceInfo.multiprocessors() / pesOnDevice);
     }
 
-    private static int pesOnDevice(Bootstrap boot, String pciAddress) {
+    private static boolean[] onMyDevice(Bootstrap boot, String pciAddress) {
         byte[] mine = Arrays.copyOf(pciAddress.getBytes(StandardCharsets.US_ASCII), PCI_ADDRESS_BYTES);
         byte[] all = boot.allgather(mine);
-        int same = 0;
+        boolean[] same = new boolean[boot.size()];
         for (int pe = 0; pe < boot.size(); pe++) {
-            same += Arrays.equals(all, pe * PCI_ADDRESS_BYTES, (pe + 1) * PCI_ADDRESS_BYTES, mine, 0, PCI_ADDRESS_BYTES)
-                    ? 1 : 0;
+            same[pe] = Arrays.equals(all, pe * PCI_ADDRESS_BYTES, (pe + 1) * PCI_ADDRESS_BYTES, mine, 0, PCI_ADDRESS_BYTES);
         }
         return same;
     }
@@ -402,10 +408,10 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     // ---------------------------------------------------------------- on-stream operations
 
-    /** Enqueues a copy between heaps: SM kernel up to the configured size, copy engine above. */
+    /** Enqueues a copy between heaps: see {@link #copy}. */
     @Override
     public void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment onStream) {
-        copy(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, onStream);
+        copy(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, onMyDevice[dstPe] && onMyDevice[srcPe], onStream);
     }
 
     @Override
@@ -433,12 +439,17 @@ public final class GpuBackend implements Backend, StreamCapability {
     public void copyExternalOnStream(int pe, long heapOffset, MemorySegment external, boolean toHeap, long bytes,
                                      MemorySegment onStream) {
         MemorySegment heap = address(pe, heapOffset);
-        copy(toHeap ? heap : external, toHeap ? external : heap, bytes, onStream);
+        copy(toHeap ? heap : external, toHeap ? external : heap, bytes, onMyDevice[pe], onStream);
     }
 
-    /** Small copies on the SMs (launch latency beats the copy engine's set-up), large ones on a copy engine. */
-    private void copy(MemorySegment dst, MemorySegment src, long bytes, MemorySegment onStream) {
-        if (bytes <= smCopyMax) {
+    /**
+     * Copies within this PE's device up to {@code JSHMEM_SM_COPY_MAX} on the SMs, larger ones and
+     * every copy to or from another device on a copy engine. On 2 x H200 (NVLink) the copy engine
+     * moved 4 KB to 4 MB between the GPUs 1.1-2x faster than the SM kernel; between two PEs sharing
+     * one H200 under MPS neither was clearly faster below 4 MB and the SM kernel led at 4 MB.
+     */
+    private void copy(MemorySegment dst, MemorySegment src, long bytes, boolean withinDevice, MemorySegment onStream) {
+        if (withinDevice && bytes <= smCopyMax) {
             Shim.copySmAsync(dst, src, bytes, smBlocks(bytes), onStream);
         } else {
             Shim.memcpyAsync(dst, src, bytes, onStream);
