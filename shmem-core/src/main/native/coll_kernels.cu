@@ -32,6 +32,7 @@
 #include <pthread.h>
 
 #include "gpu.h"
+#include "chained_launch.h"
 #include "shim_internal.h"
 
 #if JSHMEM_ARCH_HIP
@@ -70,6 +71,7 @@ static int jshmemk_sms = 1;
 /* Team sync of one block: gen += step, with a quiet first if `quiet`. */
 __global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
     jshmemk_coll_sync(int slot, int quiet, unsigned step) {
+  jshmemk_chain_start();
   jshmemi_team_sync_block_step(JSHMEMK_COLL_FN, slot, quiet != 0, step);
 }
 
@@ -81,6 +83,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_reduce_fused(int slot, void *dest, const void *src, size_t nelems, int mode) {
+  jshmemk_chain_start();
   if (mode == JSHMEMK_SCATTER)
     (void)jshmemi_reducescatter_block<E, OP>(JSHMEMK_COLL_FN, slot, dest, src, nelems);
   else
@@ -140,6 +143,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_pull_fused(int slot, jshmemi_pull_plan plan) {
+  jshmemk_chain_start();
   jshmemi_pull_block(JSHMEMK_COLL_FN, slot, plan);
 }
 
@@ -153,8 +157,8 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 /* ---- host helpers ------------------------------------------------------------------------ */
 
 static int coll_sync(int slot, int quiet, unsigned step, gpuStream_t st) {
-  jshmemk_coll_sync<<<1, JSHMEMK_COLL_SYNC_THREADS, 0, st>>>(slot, quiet, step);
-  GPU_TRY_LAUNCH("jshmemk_coll_sync");
+  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_coll_sync, JSHMEMK_COLL_SYNC_THREADS, st, slot, quiet, step),
+                "launch of jshmemk_coll_sync");
   return 0;
 }
 
@@ -212,8 +216,9 @@ static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, i
     return 0;
   }
   if (blocks <= 0) {
-    jshmemk_reduce_fused<E, OP><<<1, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, mode);
-    GPU_TRY_LAUNCH("jshmemk_reduce_fused");
+    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_reduce_fused<E, OP>, JSHMEMK_COLL_THREADS, st, slot, dest, src,
+                                         nelems, mode),
+                  "launch of jshmemk_reduce_fused");
     return 0;
   }
   jshmemk_reduce_grid<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, mode);
@@ -373,8 +378,8 @@ static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan 
     return rc;
   }
   if (blocks <= 0) {
-    jshmemk_pull_fused<<<1, JSHMEMK_COLL_THREADS, 0, st>>>(slot, *p);
-    GPU_TRY_LAUNCH("jshmemk_pull_fused");
+    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_pull_fused, JSHMEMK_COLL_THREADS, st, slot, *p),
+                  "launch of jshmemk_pull_fused");
     return 0;
   }
   jshmemk_pull_grid<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, *p);

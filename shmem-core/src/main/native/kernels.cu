@@ -14,6 +14,7 @@
 #include <jshmem/jshmem.h>
 
 #include "gpu.h"
+#include "chained_launch.h"
 #include "shim_internal.h"
 
 #if JSHMEM_ARCH_HIP
@@ -75,6 +76,7 @@ __global__ void __launch_bounds__(JSHMEMK_COPY_THREADS)
 __global__ void __launch_bounds__(1024)
     jshmemk_put_signal_block(void *dst, const void *src, size_t bytes, uint64_t *sig,
                              uint64_t value, int sig_op) {
+  jshmemk_chain_start();
   jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, threadIdx.x, blockDim.x);
   jshmemi_group_release_fence();
   __syncthreads();
@@ -84,21 +86,29 @@ __global__ void __launch_bounds__(1024)
 /* The signal after a copy kernel on the same stream (the copy's stores are complete and visible
  * when the next kernel of the stream starts; the release orders them before the signal). */
 __global__ void jshmemk_signal(uint64_t *sig, uint64_t value, int sig_op) {
+  jshmemk_chain_start();
   jshmemi_signal(sig, value, sig_op);
 }
 
 /* One thread spins (acquire, system scope) until *sig cmp value. */
 __global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
+  jshmemk_chain_start();
   (void)jshmemi_wait_until((const unsigned long long *)sig, cmp, (unsigned long long)value);
 }
 
 __global__ void __launch_bounds__(JSHMEMK_BARRIER_THREADS)
     jshmemk_team_sync(int slot, int quiet) {
+  /* Launched plainly (chaining it showed no gain, chained_launch.h); this lets a chained kernel
+   * after it be scheduled early. */
+  jshmemk_chain_start();
   jshmemi_team_sync_block(quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async", slot,
                           quiet != 0);
 }
 
-__global__ void jshmemk_quiet() { jshmem_quiet(); }
+__global__ void jshmemk_quiet() {
+  jshmemk_chain_start();
+  jshmem_quiet();
+}
 
 /* ---- host functions ----------------------------------------------------------------------- */
 
@@ -200,13 +210,13 @@ int jshmem_rt_put_signal_async(void *dst, const void *src, size_t bytes, uint64_
                           dst == NULL ? "dst" : "src", bytes);
   gpuStream_t st = (gpuStream_t)stream;
   if (bytes <= JSHMEMK_PUT_SIGNAL_ONE_BLOCK_BYTES) {
-    jshmemk_put_signal_block<<<1, 1024, 0, st>>>(dst, src, bytes, sig_remote, value, sig_op);
-    GPU_TRY_LAUNCH("jshmemk_put_signal_block");
+    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_put_signal_block, 1024, st, dst, src, bytes, sig_remote, value,
+                                         sig_op),
+                  "launch of jshmemk_put_signal_block");
     return 0;
   }
   if (jshmem_rt_copy_sm_async(dst, src, bytes, 0, stream) != 0) return -1;
-  jshmemk_signal<<<1, 1, 0, st>>>(sig_remote, value, sig_op);
-  GPU_TRY_LAUNCH("jshmemk_signal");
+  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_signal, 1, st, sig_remote, value, sig_op), "launch of jshmemk_signal");
   return 0;
 }
 
@@ -220,8 +230,8 @@ int jshmem_rt_signal_wait_async(uint64_t *sig_local, int cmp, uint64_t value, vo
                           (void *)sig_local);
   if (cmp < JSHMEM_CMP_EQ || cmp > JSHMEM_CMP_LE)
     return jshmem_rt_fail("jshmem_rt_signal_wait_async: unknown comparison %d", cmp);
-  jshmemk_signal_wait<<<1, 1, 0, (gpuStream_t)stream>>>(sig_local, cmp, value);
-  GPU_TRY_LAUNCH("jshmemk_signal_wait");
+  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_signal_wait, 1, (gpuStream_t)stream, sig_local, cmp, value),
+                "launch of jshmemk_signal_wait");
   return 0;
 }
 
@@ -247,8 +257,7 @@ int jshmem_rt_sync_async(int team_slot, void *stream) {
  * copies' stores before later work starts, so the runtime needs this only where it wants an
  * explicit fence (e.g. before the host reads peers' data without a stream sync). */
 int jshmem_rt_quiet_async(void *stream) {
-  jshmemk_quiet<<<1, 1, 0, (gpuStream_t)stream>>>();
-  GPU_TRY_LAUNCH("jshmemk_quiet");
+  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_quiet, 1, (gpuStream_t)stream), "launch of jshmemk_quiet");
   return 0;
 }
 

@@ -47,6 +47,9 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies within one GPU (PEs
  *     sharing it) up to this size run as a copy kernel on the SMs, larger ones on a copy engine; copies
  *     between GPUs always use a copy engine (faster at every size measured over NVLink)</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_LAUNCH_CHAINING}</td><td>1</td><td>CUDA heaps on compute capability 9.0+: the
+ *     runtime's one-block stream kernels use programmatic dependent launch (scheduled while the stream's
+ *     previous kernel finishes); 0 launches them plainly. Read by the native runtime, not by this class</td></tr>
  * <tr><td>{@code JSHMEM_GPU_REDUCE_ONESHOT_MAX}</td><td>256K</td><td>GPU reductions over n PEs of b bytes
  *     with (n-1) x b at most this (and not in place) are one-shot: every PE reads every member's whole
  *     source; larger ones, and in place, two-shot: each PE reduces its 1/n slice and stores it into every
