@@ -135,7 +135,8 @@ class PerfUnitTest {
             Benchmark barrier = Registry.find("barrier_latency").orElseThrow();
             assertEquals(List.of("barrier_all", "sync_all"), defaults.cases(barrier, f).stream().map(Case::op).toList());
             assertEquals(1000, defaults.iterationsOf(defaults.cases(barrier, f).getFirst(), f));
-            assertFalse(f.supports(Registry.find("reduce").orElseThrow()), "no collectives on a stream yet");
+            assertEquals(f == onStream, f.supports(Registry.find("reduce").orElseThrow()),
+                    f.name() + ": collectives run on a stream, not from device code");
             assertFalse(f.method(put).equals(put.method()), "its own method text");
         }
         Benchmark p = Registry.find("p_latency").orElseThrow();
@@ -145,6 +146,15 @@ class PerfUnitTest {
         assertEquals(List.of("fetch_add/long"), defaults.cases(Registry.find("atomic_latency").orElseThrow(), device)
                 .stream().map(c -> c.op() + "/" + c.type()).toList());
         assertFalse(onStream.supports(p));
+        for (String name : List.of("reduce", "fcollect", "reduce_scatter")) {
+            Benchmark coll = Registry.find(name).orElseThrow();
+            assertTrue(onStream.supports(coll), name);
+            // the anchor's *_on_stream loops: 200 calls below 1 MB, 20 from 1 MB
+            assertEquals(200, defaults.iterationsOf(new Case(coll, coll.ops().getFirst(), coll.types().getFirst(), 1024),
+                    onStream), name);
+            assertEquals(20, defaults.iterationsOf(new Case(coll, coll.ops().getFirst(), coll.types().getFirst(), 1 << 20),
+                    onStream), name);
+        }
         assertEquals(1, new RunOptions(null, null, null, null, null, 5, 1, 0, Set.of("raw"), Set.of("int"))
                 .cases(p, device).size());
         // the host form keeps the benchmarks' own cases
