@@ -3,6 +3,7 @@
 #
 #   scripts/anchor-to-csv.sh [--runs N] [-o FILE] [LOG...]              OpenSHMEM (CPU)
 #   scripts/anchor-to-csv.sh --nvshmem [--runs N] [-o FILE] [LOG...]    NVSHMEM (GPU machine)
+#   scripts/anchor-to-csv.sh --nccl [-o FILE] LOG...                     NCCL and torch symm (run-symm.sh's output)
 #
 # OpenSHMEM: runs shared/anchors/run-oshmem.sh (OpenMPI's OpenSHMEM, 2 PEs) N times (default 5), or
 # reads the anchor output saved in LOG files instead, and writes one row per figure: put_bw/get_bw
@@ -19,6 +20,11 @@
 # per size (bytes per PE, no barrier per call). Each anchor run reports the median of 5 repetitions
 # (bandwidth, barrier on stream) or one timing.
 #
+# NCCL (--nccl): reads the saved output of shared/anchors/run-symm.sh (bf16 sum all-reduce on a
+# stream, sizes in bytes, 50 calls, median of 5) and writes reduce rows of two libraries: nccl
+# (dist.all_reduce) and torch_symm (the faster of PyTorch's one-shot and two-shot symmetric-memory
+# all-reduce). The PE count is the anchor's world size.
+#
 # The CSV's median, min and max are over the runs (repetitions = runs). Writes to stdout unless -o is
 # given. Anchor directory: $JSHMEM_ANCHORS, else ./anchors beside this script, ../shared/anchors or
 # /work/shared/anchors.
@@ -29,9 +35,10 @@ runs= out=- logs=() kind=oshmem
 while [ $# -gt 0 ]; do
   case $1 in
     --nvshmem) kind=nvshmem; shift ;;
+    --nccl) kind=nccl; shift ;;
     --runs) runs=$2; shift 2 ;;
     -o) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "anchor-to-csv.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) logs+=("$1"); shift ;;
   esac
@@ -52,6 +59,28 @@ stats_awk='
       printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%g,%g,%g\n", f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], m, f[9], med, a[1], a[m]
     }
   }'
+if [ "$kind" = nccl ]; then
+  [ ${#logs[@]} -gt 0 ] || { echo "anchor-to-csv.sh: --nccl reads saved run-symm.sh output: give its LOG files" >&2; exit 2; }
+  version=$(grep -h -m1 '^torch .* ws ' "${logs[@]}" | head -1 || true)
+  [ -n "$version" ] || { echo "anchor-to-csv.sh: no 'torch <version> ws <n>' line in ${logs[*]}: not run-symm.sh output" >&2; exit 1; }
+  {
+    echo "# NCCL and torch symmetric-memory all-reduce (shared/anchors/symm_anchor.py): $version; $(date -u +%Y-%m-%d), ${#logs[@]} run(s)"
+    echo "# bf16 sum on a stream, 50 calls, median of 5 in each run; median/min/max over runs. torch_symm: the faster of one-shot and two-shot."
+    echo "$csv_header"
+    awk '
+      /^torch .* ws / { pes = $NF + 0; next }
+      NF == 5 && $1 ~ /^[0-9]+$/ {
+        print "nccl,reduce,on_stream,sum,bf16," pes "," $1 ",50,us|" $2
+        best = ""
+        if ($3 != "nan") best = $3 + 0
+        if ($4 != "nan" && (best == "" || $4 + 0 < best)) best = $4 + 0
+        if (best != "") print "torch_symm,reduce,on_stream,sum,bf16," pes "," $1 ",50,us|" best
+      }
+    ' "${logs[@]}" | awk "$stats_awk" | sort -s -t, -k1,1
+  } > "$tmp/out.csv"
+  if [ "$out" = - ]; then cat "$tmp/out.csv"; else mkdir -p "$(dirname "$out")"; cp "$tmp/out.csv" "$out"; echo "wrote $out" >&2; fi
+  exit 0
+fi
 if [ "$kind" = nvshmem ]; then
   if [ ${#logs[@]} -eq 0 ]; then
     anchors=${JSHMEM_ANCHORS:-}

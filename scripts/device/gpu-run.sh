@@ -13,8 +13,10 @@
 #   gpu-run.sh bench-coll [max [reps]] GPU collectives benchmark (GpuCollectivesBench), 2 PEs: default
 #                                      thresholds, then reductions always two-shot, always one-shot,
 #                                      and no copy engines; CSV and log per run in $OUT
-#   gpu-run.sh scaling [counts]        GpuCollectivesBench on 2, 4 and 8 PEs (or the counts given), up to
-#                                      16 MB, one CSV per count, and the bus bandwidth chart (ScalingChart)
+#   gpu-run.sh scaling [counts]        GpuCollectivesBench on 2, 4 and 8 PEs (or the counts given; at most one
+#                                      PE per GPU where there are several), up to 64 MB (SCALING_MAX), one CSV per
+#                                      count, each after the NVSHMEM and NCCL anchors at that count
+#                                      (SCALING_ANCHORS=0 skips them), and the bus bandwidth chart (ScalingChart)
 #   gpu-run.sh gemm [shapes]           gemm-ext on this GPU: the cuBLAS anchor, then the GEMM alone on one PE
 #                                      (every anchor shape, bf16 and fp16, validated against cuBLAS), in
 #                                      the same run; CSVs and charts in $OUT
@@ -109,16 +111,34 @@ case $step in
     done
     mps_stop ;;
   scaling)
-    [ "$(gpu_count)" -lt 2 ] && mps_start
+    # PEs never outnumber GPUs where there are several (oversubscribed GPUs would measure time-slicing);
+    # on one GPU every count shares it under MPS. Each count: the anchors, then jshmem, interleaved.
+    gpus=$(gpu_count); counts=()
     for n in ${1:-2 4 8}; do
-      echo "== GpuCollectivesBench, $n PEs on $(gpu_count) GPU(s)"
-      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=512M timeout 150 mpirun -np "$n" --oversubscribe java \
+      if [ "$gpus" -ge 2 ] && [ "$n" -gt "$gpus" ]; then echo "== $n PEs: skipped, this machine has $gpus GPUs"; else counts+=("$n"); fi
+    done
+    [ "$gpus" -lt 2 ] && mps_start
+    for n in ${counts[@]+"${counts[@]}"}; do
+      if [ "${SCALING_ANCHORS:-1}" = 1 ] && [ "$gpus" -ge 2 ]; then
+        echo "== NVSHMEM anchor, $n PEs"
+        bash "$here/anchors/run-nvshmem.sh" "$n" > "$out/anchor-nvshmem-${n}pe.log" 2>&1
+        bash "$here/anchor-to-csv.sh" --nvshmem -o "$out/nvshmem-${n}pe.csv" "$out/anchor-nvshmem-${n}pe.log" \
+          || { tail -5 "$out/anchor-nvshmem-${n}pe.log"; rm -f "$out/nvshmem-${n}pe.csv"; }
+        echo "== NCCL / torch symm anchor, $n PEs"
+        bash "$here/anchors/run-symm.sh" "$n" 2>&1 | tee "$out/anchor-symm-${n}pe.log"
+        bash "$here/anchor-to-csv.sh" --nccl -o "$out/nccl-${n}pe.csv" "$out/anchor-symm-${n}pe.log" || rm -f "$out/nccl-${n}pe.csv"
+      fi
+      echo "== GpuCollectivesBench, $n PEs on $gpus GPU(s)"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G timeout 150 mpirun -np "$n" --oversubscribe java \
         --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
-        org.jshmem.perf.gpu.GpuCollectivesBench "$out/gpu-coll-${n}pe.csv" 16M 3 2>&1 | tee "$out/gpu-coll-${n}pe.log"
+        org.jshmem.perf.gpu.GpuCollectivesBench "$out/gpu-coll-${n}pe.csv" "${SCALING_MAX:-64M}" 3 2>&1 | tee "$out/gpu-coll-${n}pe.log"
     done
     mps_stop
-    java -cp "$cp" org.jshmem.perf.ScalingChart -o "$out/busbw-vs-pes.png" --sizes 64K,1M,16M \
-      --title "GPU collectives on $(gpu_count) GPU(s): bus bandwidth against PEs" "$out"/gpu-coll-*pe.csv ;;
+    # prints the points; the PNG needs fonts, which GPU machines may lack (then draw it on the build machine)
+    java -cp "$cp" org.jshmem.perf.ScalingChart -o "$out/busbw-vs-pes.png" --sizes 1M,64M \
+      --title "GPU collectives on $gpus GPU(s): bus bandwidth against PEs" "$out"/gpu-coll-*pe.csv \
+      $(ls "$out"/nvshmem-*pe.csv "$out"/nccl-*pe.csv 2>/dev/null) 2>&1 | grep -v "^\s*at " \
+      || { rm -f "$out/busbw-vs-pes.png"; echo "no chart here: run ScalingChart (see its javadoc) on the CSVs in $out"; } ;;
   gemm)
     bash "$here/anchors/run-gemm.sh" 2>&1 | tee "$out/anchor-cublas.csv"
     for tile in ${GEMM_TILES:-default}; do

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
 /**
  * Bus bandwidth against PE count, from CSVs of runs with different PE counts: the suite's CSVs
  * ({@code perf ... --csv}; the collectives' latency turned into bus bandwidth) and
- * {@code GpuCollectivesBench}'s (which has a bus bandwidth column). One line per collective and
+ * {@code GpuCollectivesBench}'s (which has a bus bandwidth column), and anchors turned into the suite's
+ * schema by {@code scripts/anchor-to-csv.sh} (NVSHMEM, NCCL). One line per library, collective and
  * message size; writes a PNG and prints the points.
  *
  * <pre>java -cp 'build/lib/*' org.jshmem.perf.ScalingChart -o scaling.png --sizes 8K,1M cpu-*.csv gpu-*.csv</pre>
@@ -36,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "scaling-chart", mixinStandardHelpOptions = true,
         description = "Bus bandwidth of the collectives against the number of PEs, as a PNG chart.")
 public final class ScalingChart implements Callable<Integer> {
-    @Parameters(paramLabel = "CSV", arity = "1..*", description = "Result files: perf's CSVs and GpuCollectivesBench's.")
+    @Parameters(paramLabel = "CSV", arity = "1..*", description = "Result files: perf's CSVs, GpuCollectivesBench's and anchor-to-csv.sh's.")
     private List<Path> files;
 
     @Option(names = {"-o", "--output"}, paramLabel = "PNG", required = true, description = "The chart to write.")
@@ -100,12 +101,12 @@ public final class ScalingChart implements Callable<Integer> {
     private static List<Point> gpuBench(List<String> lines, List<Long> sizes) {
         List<Point> points = new ArrayList<>();
         for (String l : lines) {
-            String[] f = l.split(",");   // collective,form,bytes,iters,us_per_call,busbw_GBps,algorithm,pes
+            String[] f = l.split(",");   // collective,form,bytes,iters,us_per_call,busbw_GBps,algorithm,pes (algorithm may hold commas)
             boolean data = !l.startsWith("#") && !l.startsWith("collective,") && f.length >= 8;
             if (!data || !sizes.contains(Long.parseLong(f[2]))) {
                 continue;
             }
-            points.add(new Point(f[0] + " " + f[1] + " " + Sizes.format(Long.parseLong(f[2])), Integer.parseInt(f[7]),
+            points.add(new Point("jshmem " + f[0] + " " + f[1] + " " + Sizes.format(Long.parseLong(f[2])), Integer.parseInt(f[f.length - 1]),
                     Double.parseDouble(f[5])));
         }
         return points;

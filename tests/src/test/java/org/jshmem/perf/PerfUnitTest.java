@@ -253,4 +253,37 @@ class PerfUnitTest {
         assertEquals(9, b.rows().stream().filter(r -> r.benchmark().equals("reduce")).count());
         assertEquals(8, b.rows().stream().filter(r -> r.benchmark().equals("fcollect")).count(), "64 MB had none");
     }
+
+    @Test
+    void anchorScriptTurnsTheSymmAnchorIntoNcclAndTorchRows() throws Exception {
+        Path log = Path.of(getClass().getResource("/perf/symm-anchor-output.txt").toURI());
+        Path csv = dir.resolve("nccl.csv");
+        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
+        Process p = new ProcessBuilder("bash", script.toString(), "--nccl", "-o", csv.toString(), log.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        List<Row> rows = Csv.read(csv);
+        assertEquals(6, rows.size());
+        assertTrue(rows.stream().allMatch(r -> r.pes() == 4 && r.benchmark().equals("reduce") && r.type().equals("bf16")));
+        Row nccl1k = rows.stream().filter(r -> r.library().equals("nccl") && r.sizeBytes() == 1024).findFirst().orElseThrow();
+        assertEquals(30.5, nccl1k.median(), 1e-9);
+        // torch_symm is the faster of one-shot and two-shot; a nan (one-shot refused at 64 MB) is skipped
+        List<Double> symm = rows.stream().filter(r -> r.library().equals("torch_symm")).map(Row::median).toList();
+        assertEquals(List.of(8.8, 30.0, 280.0), symm);
+        // and the chart turns them into bus bandwidth like the suite's reduce: 2(n-1)/n x bytes / t
+        List<ScalingChart.Point> pts = ScalingChart.read(csv, List.of(64L << 20));
+        assertEquals(2, pts.size());
+        assertEquals("nccl reduce sum bf16 on_stream 64M", pts.getFirst().line());
+        assertEquals(1.5 * (64L << 20) / 300e3, pts.getFirst().busGBps(), 1e-9);
+    }
+
+    @Test
+    void anchorScriptRefusesANcclRunWithoutItsLog() throws Exception {
+        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
+        Process p = new ProcessBuilder("bash", script.toString(), "--nccl").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(2, p.waitFor(), out);
+        assertTrue(out.contains("run-symm.sh"), out);
+    }
 }
