@@ -17,10 +17,11 @@
  *          and awaits gen+1 without writing the generation cell, so all blocks agree on it and none
  *          waits for another block), then does its share; then a one-block kernel syncs at gen+2
  *          with a quiet (jshmemi_team_sync_block_step(.., 2)). For large sizes.
- *   copy engine (pull collectives): a one-block sync kernel (gen+1), every peer's piece as a
- *          memcpyAsync on side streams forked from and joined back into the caller's stream with
- *          events (so they overlap), this PE's own piece by an SM copy kernel on the caller's
- *          stream meanwhile, a one-block sync kernel (gen+2).
+ *   copy engine (pull collectives): a one-block sync kernel (gen+1), every peer's piece (pulled,
+ *          or for fcollect, collect and alltoall by default this PE's pieces pushed)
+ *          as a memcpyAsync on side streams forked from and joined back into the caller's stream
+ *          with events (JSHMEM_GPU_COLL_CE_LANES of them at once), this PE's own piece by an SM
+ *          copy kernel on the caller's stream meanwhile, a one-block sync kernel (gen+2).
  * Kernel boundaries order a stream's work (the previous kernel's stores, peers' included, are
  * complete before the next kernel starts), and the sync kernels' releases are cumulative over it.
  * A team of one PE: reductions are a plain copy (no sync); the other collectives run as above
@@ -30,6 +31,8 @@
 #include <jshmem/jshmem.h>
 
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "gpu.h"
 #include "chained_launch.h"
@@ -56,6 +59,12 @@
 #define JSHMEMK_LOCAL_BYTES_PER_BLOCK (256u << 10)
 /* Side streams for the copy-engine pulls of peers' pieces. */
 #define JSHMEMK_SIDE_STREAMS 8
+/* How many of them run at once unless JSHMEM_GPU_COLL_CE_LANES says otherwise (see ce_lanes). */
+#define JSHMEMK_CE_LANES_DEFAULT 1
+/* Whether the copy engines pull or push unless JSHMEM_GPU_COLL_CE_MODE says otherwise (see ce_push).
+ * 4 x H200, fcollect of 64 MB per PE on one lane, interleaved: 2 PEs pull 209.4-210.0 us, push
+ * 198.0-199.5; 4 PEs pull 582.6 us, push 554.7-556.0. */
+#define JSHMEMK_CE_MODE_DEFAULT "push"
 
 /* The function name device-side debug reports give. */
 #define JSHMEMK_COLL_FN "jshmem_rt_coll"
@@ -313,11 +322,77 @@ static int side_init(void) {
   return 0;
 }
 
-/* With jshmemk_side_lock held: entry sync, the peers' pieces on copy engines (side streams, so
- * that they overlap), this PE's own piece by an SM copy kernel on the caller's stream (at the same
- * time, without taking an engine from the pulls), exit sync. */
-static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, gpuStream_t st) {
-  if (side_init() != 0) return -1;
+/* Side streams the copy-engine copies are spread over: JSHMEM_GPU_COLL_CE_LANES (1..8), read once;
+ * -1 (after jshmem_rt_fail) for a value out of range. On one lane the pulls run one after the
+ * other in rotated order, so at each moment every PE is read (written) by exactly one other. On
+ * 4 x H200, fcollect of 64 MB per PE: one lane 582.6 us, three 996 us (pulls); 554.7-556.0 against
+ * 945.6 (pushes). */
+static int ce_lanes(const char *fn) {
+  static int lanes = 0;
+  if (lanes == 0) {
+    const char *v = getenv("JSHMEM_GPU_COLL_CE_LANES");
+    char *end = NULL;
+    long x = v != NULL && v[0] != 0 ? strtol(v, &end, 10) : JSHMEMK_CE_LANES_DEFAULT;
+    if (v != NULL && v[0] != 0 && (*end != 0 || x < 1 || x > JSHMEMK_SIDE_STREAMS))
+      return jshmem_rt_fail("%s: JSHMEM_GPU_COLL_CE_LANES=%s: give a whole number of side streams from 1 to %d",
+                            fn, v, JSHMEMK_SIDE_STREAMS);
+    lanes = (int)x;
+  }
+  return lanes;
+}
+
+/* Whether the copy engines push this PE's pieces into the members' dests instead of pulling the
+ * members' pieces (fcollect, collect and alltoall, where every member sends to every member):
+ * JSHMEM_GPU_COLL_CE_MODE=push | pull, read once; -1 (after jshmem_rt_fail) for another value. A
+ * write over NVLink carries its data with the request, a read needs a request one way and the data
+ * the other, so when every PE moves data both ways at once pushes leave more of each link for data.
+ * Broadcast always pulls. */
+static int ce_push(const char *fn) {
+  static int push = -1;
+  if (push < 0) {
+    const char *v = getenv("JSHMEM_GPU_COLL_CE_MODE");
+    if (v == NULL || v[0] == 0 || strcmp(v, JSHMEMK_CE_MODE_DEFAULT) == 0) {
+      push = strcmp(JSHMEMK_CE_MODE_DEFAULT, "push") == 0;
+    } else if (strcmp(v, "push") == 0 || strcmp(v, "pull") == 0) {
+      push = strcmp(v, "push") == 0;
+    } else {
+      return jshmem_rt_fail("%s: JSHMEM_GPU_COLL_CE_MODE=%s: give push or pull", fn, v);
+    }
+  }
+  return push;
+}
+
+/* Enqueues one piece: a copy engine on the next side stream for a peer's, an SM copy kernel on the
+ * caller's stream for this PE's own (at the same time, without taking an engine from the others). */
+static int ce_piece(char *dst, const char *src, size_t len, int local, int lanes, int *next, int *used,
+                    gpuStream_t st) {
+  if (local) {
+    size_t want = (len + JSHMEMK_LOCAL_BYTES_PER_BLOCK - 1) / JSHMEMK_LOCAL_BYTES_PER_BLOCK;
+    int blocks = want > (size_t)jshmemk_sms ? jshmemk_sms : (int)want;
+    jshmemk_copy_local<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(dst, src, len);
+    GPU_TRY_LAUNCH("jshmemk_copy_local");
+    return 0;
+  }
+  int j = (*next)++ % lanes;
+  if (!used[j]) {
+    GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_fork, 0));
+    used[j] = 1;
+  }
+  GPU_TRY(gpuMemcpyAsync(dst, src, len, gpuMemcpyDefault, jshmemk_side[j]));
+  return 0;
+}
+
+/* With jshmemk_side_lock held: entry sync, the pieces on copy engines (side streams, see
+ * ce_lanes) in rotated order, each PE starting with the member after itself, exit sync. Pulls
+ * bring member i's piece into dest + at[i]; pushes (ce_push, where push_stride >= 0: every member
+ * sends to every member, its piece for member i at src + i * push_stride) write this PE's piece
+ * into dest + at[me] of every member. */
+static int pull_ce_locked(const char *fn, int slot, int me, const jshmemi_pull_plan *p, long long push_stride,
+                          gpuStream_t st) {
+  int lanes = ce_lanes(fn);
+  int push = lanes < 0 ? -1 : ce_push(fn);
+  if (push < 0 || side_init() != 0) return -1;
+  push = push && push_stride >= 0;
   const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
   if (coll_sync(slot, 0, 1, st) != 0) return -1;
   GPU_TRY(gpuEventRecord(jshmemk_fork, st));
@@ -326,23 +401,21 @@ static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, gpuStrea
   for (int k = 0; k < p->count; k++) {
     int i = p->first + (me + 1 + k) % p->count;
     int pe = t->start + i * t->stride;
-    size_t len = (size_t)(p->at[i + 1] - p->at[i]);
-    char *dst = jshmemk_coll_host.heap_base + p->dst_off + p->at[i];
-    const char *src = jshmemk_coll_host.peer_base[pe] + p->src_off + p->src_skip;
-    if (len == 0 || dst == src) continue;
-    if (pe == jshmemk_coll_host.my_pe) {
-      size_t want = (len + JSHMEMK_LOCAL_BYTES_PER_BLOCK - 1) / JSHMEMK_LOCAL_BYTES_PER_BLOCK;
-      int blocks = want > (size_t)jshmemk_sms ? jshmemk_sms : (int)want;
-      jshmemk_copy_local<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(dst, src, len);
-      GPU_TRY_LAUNCH("jshmemk_copy_local");
-    } else {
-      int j = next++ % JSHMEMK_SIDE_STREAMS;
-      if (!used[j]) {
-        GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_fork, 0));
-        used[j] = 1;
-      }
-      GPU_TRY(gpuMemcpyAsync(dst, src, len, gpuMemcpyDefault, jshmemk_side[j]));
+    int local = pe == jshmemk_coll_host.my_pe;
+    char *dst;
+    const char *src;
+    size_t len;
+    if (push) {   /* this PE's piece into member i's dest */
+      len = (size_t)(p->at[me + 1] - p->at[me]);
+      dst = jshmemk_coll_host.peer_base[pe] + p->dst_off + p->at[me];
+      src = jshmemk_coll_host.heap_base + p->src_off + (size_t)i * (size_t)push_stride;
+    } else {      /* member i's piece into this PE's dest */
+      len = (size_t)(p->at[i + 1] - p->at[i]);
+      dst = jshmemk_coll_host.heap_base + p->dst_off + p->at[i];
+      src = jshmemk_coll_host.peer_base[pe] + p->src_off + p->src_skip;
     }
+    if (len == 0 || dst == src) continue;
+    if (ce_piece(dst, src, len, local, lanes, &next, used, st) != 0) return -1;
   }
   for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
     if (used[j]) {
@@ -356,7 +429,7 @@ static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, gpuStrea
 /* Checks the plan's pieces against the heap (destination bytes up to at[last], source pieces on
  * every member) and enqueues the collective. */
 static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan *p,
-                      unsigned long long src_piece_max, int blocks, int copy_engine,
+                      unsigned long long src_piece_max, int blocks, int copy_engine, long long push_stride,
                       gpuStream_t st) {
   unsigned long long dst_end = p->at[p->first + p->count];
   if (p->dst_off < JSHMEM_INTERNAL_SIZE || p->dst_off > jshmemk_coll_host.heap_size ||
@@ -373,7 +446,7 @@ static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan 
   if (dst_end == 0) return 0;
   if (copy_engine) {
     pthread_mutex_lock(&jshmemk_side_lock);
-    int rc = pull_ce_locked(slot, me, p, st);
+    int rc = pull_ce_locked(fn, slot, me, p, push_stride, st);
     pthread_mutex_unlock(&jshmemk_side_lock);
     return rc;
   }
@@ -473,7 +546,8 @@ static int jshmemk_rs_done_made = 0;
 static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, void *dest,
                                    const void *src, size_t nper, size_t block, int blocks,
                                    gpuStream_t st) {
-  if (side_init() != 0) return -1;
+  int lanes = ce_lanes("jshmem_rt_coll_reducescatter_async");
+  if (lanes < 0 || side_init() != 0) return -1;
   if (!jshmemk_rs_done_made) {
     GPU_TRY(gpuEventCreateWithFlags(&jshmemk_rs_done, gpuEventDisableTiming));
     GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
@@ -502,7 +576,7 @@ static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, v
     }
     char *dst = (char *)jshmemk_rs_scratch + (size_t)i * block;
     b.at[i] = dst;
-    int j = k % JSHMEMK_SIDE_STREAMS;
+    int j = k % lanes;
     if (!used[j]) {
       GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_fork, 0));
       GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_rs_done, 0));
@@ -586,7 +660,7 @@ int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, si
   (void)gpuGetLastError();
   jshmemi_pull_plan p;
   plan_blocks(&p, n, doff, soff, bytes, 0);
-  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, 0, (gpuStream_t)stream);
 }
 
 /* collect: member i's piece (offsets[i+1] - offsets[i] bytes, from the start of its src) goes to
@@ -617,7 +691,7 @@ int jshmem_rt_coll_collect_async(int team_slot, void *dest, const void *src, con
   p.first = 0;
   p.count = n;
   (void)gpuGetLastError();
-  return pull_async(fn, team_slot, me, &p, piece_max, blocks, copy_engine, (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, piece_max, blocks, copy_engine, 0, (gpuStream_t)stream);
 }
 
 /* alltoall: block j (bytes_per_pe) of team PE i's src goes to block i of team PE j's dest. */
@@ -635,7 +709,8 @@ int jshmem_rt_coll_alltoall_async(int team_slot, void *dest, const void *src, si
   (void)gpuGetLastError();
   jshmemi_pull_plan p;
   plan_blocks(&p, n, doff, soff, bytes_per_pe, (unsigned long long)me * bytes_per_pe);
-  return pull_async(fn, team_slot, me, &p, bytes_per_pe, blocks, copy_engine, (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, bytes_per_pe, blocks, copy_engine, (long long)bytes_per_pe,
+                    (gpuStream_t)stream);
 }
 
 /* broadcast: dest = team PE root's `bytes` of src on every member; dest == src allowed. */
@@ -657,7 +732,7 @@ int jshmem_rt_coll_broadcast_async(int team_slot, void *dest, const void *src, s
   p.at[root + 1] = bytes;
   p.first = root;
   p.count = 1;
-  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, -1, (gpuStream_t)stream);
 }
 
 /* Releases the side streams and events of the copy-engine collectives (made on first use). Work

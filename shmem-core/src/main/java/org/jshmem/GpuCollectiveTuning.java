@@ -37,6 +37,8 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
 
     /** Most blocks the runtime launches a kernel with (its check, {@code JSHMEMK_COLL_MAX_BLOCKS}). */
     public static final int MAX_BLOCKS_LIMIT = 65535;
+    /** Most side streams the copy-engine pulls can be spread over ({@code JSHMEM_GPU_COLL_CE_LANES}, native). */
+    public static final int CE_LANES_LIMIT = 8;
 
     /**
      * Defaults, set by reasoning from the raw figures of 2 x H200 in {@code ANCHORS.md} (not yet

@@ -155,6 +155,16 @@ class ShmemConfigTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MIN", "lots")));
         assertTrue(e.getMessage().contains("JSHMEM_GPU_COLL_CE_MIN=lots"), e.getMessage());
+        for (String lanes : new String[] {"0", "9", "two"}) {
+            e = assertThrows(IllegalArgumentException.class,
+                    () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_LANES", lanes)));
+            assertTrue(e.getMessage().contains("JSHMEM_GPU_COLL_CE_LANES=" + lanes), e.getMessage());
+        }
+        ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_LANES", "8"));   // the most side streams there are
+        e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "both")));
+        assertTrue(e.getMessage().contains("JSHMEM_GPU_COLL_CE_MODE=both") && e.getMessage().contains("pull or push"),
+                e.getMessage());
+        ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "push"));
     }
 
     @Test

@@ -36,8 +36,10 @@ import org.jshmem.gpu.shim.Shim;
  *     (off by default: slower wherever measured) the copy engines pull the peers' blocks into a
  *     local scratch buffer in rotated order, then a local kernel reduces them (seed 004's shape).</li>
  * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
- *     the members' sources: with an SM kernel, or with the copy engines when the pieces reach
- *     {@link GpuCollectiveTuning#copyEngineMin()}.</li>
+ *     the members' sources with an SM kernel; or, when the pieces reach
+ *     {@link GpuCollectiveTuning#copyEngineMin()}, the copy engines move them one after the other in
+ *     rotated order, pushing each PE's pieces to the members (fcollect, collect, alltoall) or pulling
+ *     them (broadcast, or {@code JSHMEM_GPU_COLL_CE_MODE=pull}; see {@code coll_kernels.cu}).</li>
  * <li>Shapes: up to {@link GpuCollectiveTuning#oneBlockMax()} bytes one kernel of one block with
  *     both synchronisations inside; above, a kernel of many blocks and a one-block synchronisation
  *     kernel.</li>

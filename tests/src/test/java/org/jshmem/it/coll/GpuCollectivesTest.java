@@ -68,28 +68,48 @@ class GpuCollectivesTest {
                 "world", "strided:1:1:1");
     }
 
+    /**
+     * 4 PEs, every piece on the copy engines, pulled and pushed, one after the other on one side
+     * stream (the default) and spread over three: every schedule of {@code JSHMEM_GPU_COLL_CE_LANES}
+     * and {@code JSHMEM_GPU_COLL_CE_MODE} delivers every member's piece to its place, on the world
+     * and a strided team.
+     */
+    @Test
+    void copyEnginePullsAndPushesOnOneLaneAndOnSeveralWithFourPes() {
+        for (String[] lanesMode : new String[][] {{"1", "pull"}, {"3", "pull"}, {"1", "push"}, {"3", "push"}}) {
+            check(4, "7,20011", "1,3001", Map.of("JSHMEM_GPU_COLL_CE_MIN", "1", "JSHMEM_GPU_REDUCESCATTER_CE_MIN", "1",
+                    "JSHMEM_GPU_COLL_CE_LANES", lanesMode[0], "JSHMEM_GPU_COLL_CE_MODE", lanesMode[1]),
+                    "GPU_collectives", "world", "strided:0:2:2");
+        }
+    }
+
     private void check(String reduceSizes, String otherSizes, Map<String, String> env, String describes,
+                       String... teams) {
+        check(NP, reduceSizes, otherSizes, env, describes, teams);
+    }
+
+    private void check(int np, String reduceSizes, String otherSizes, Map<String, String> env, String describes,
                        String... teams) {
         List<String> args = new ArrayList<>(List.of(reduceSizes, otherSizes));
         args.addAll(List.of(teams));
         String backend = System.getProperty("jshmem.test.backend");
-        MpiJob job = MpiJob.of(NP, GpuCollectivesProgram.class).args(args.toArray(String[]::new))
+        MpiJob job = MpiJob.of(np, GpuCollectivesProgram.class).args(args.toArray(String[]::new))
                 .env("JSHMEM_BACKEND", backend != null && !backend.isBlank() ? backend : "cuda")
                 .timeout(Duration.ofSeconds(600));
         env.forEach(job::env);
-        JobResult r = RankOutput.run(job, NP);
+        JobResult r = RankOutput.run(job, np);
         if (!r.succeeded()) {
             fail("job failed: " + r);
         }
         List<String> problems = new ArrayList<>();
-        int checked = CollectivesCheck.verify(r, NP, reduceSizes, otherSizes, List.of(ReduceOp.values()), teams,
+        int checked = CollectivesCheck.verify(r, np, reduceSizes, otherSizes, List.of(ReduceOp.values()), teams,
                 List.of("host/", "stream/"), problems);
         CollectivesCheck refs = new CollectivesCheck();
-        int[] world = {0, 1};
+        int[] world = java.util.stream.IntStream.range(0, np).toArray();
         String misaligned = refs.crc("misaligned", () -> Reference.reduce(DType.FLOAT, ReduceOp.SUM, world,
                 GpuCollectivesProgram.MISALIGNED,
                 CollectivesProgram.seed("misaligned", DType.FLOAT, GpuCollectivesProgram.MISALIGNED)));
-        for (int pe = 0; pe < NP; pe++) {
+        for (int pe = 0; pe < np; pe++) {
             Map<String, String> got = r.reports(pe);
             String how = got.getOrDefault("collectives", "?");
             if (!how.startsWith(describes)) {
@@ -97,7 +117,7 @@ class GpuCollectivesTest {
             }
             for (String spec : teams) {
                 for (String label : CollectivesCheck.labels(spec)) {
-                    if (CollectivesCheck.members(label, NP, pe) == null) {
+                    if (CollectivesCheck.members(label, np, pe) == null) {
                         continue;
                     }
                     for (long n : GpuCollectivesProgram.CHAIN_SIZES) {
@@ -118,7 +138,7 @@ class GpuCollectivesTest {
                     + String.join("\n  ", problems.subList(0, Math.min(25, problems.size()))));
         }
         assertTrue(checked > 0, "nothing checked");
-        System.out.println("[gpu coll] " + NP + " PEs " + String.join(" ", teams) + " " + env + ": " + checked
+        System.out.println("[gpu coll] " + np + " PEs " + String.join(" ", teams) + " " + env + ": " + checked
                 + " results checked against the reference in " + r.elapsed().toMillis() + " ms of job");
     }
 }
