@@ -1,7 +1,5 @@
 package org.jshmem.perf;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Locale;
 import org.jshmem.DType;
@@ -118,7 +116,7 @@ public final class CollectiveFamily implements BenchmarkFamily {
         DType type = DType.valueOf(upper(c.type()));
         SymmetricSegment dst = ctx.dst().asSlice(0, c.size());
         SymmetricSegment src = ctx.src().asSlice(0, c.size());
-        fillWithOnes(src, type);
+        Ones.fill(shmem, src, type);
         long count = c.size() / type.byteSize();
         return timed(shmem, () -> world.reduce(op, type, dst, src, count));
     }
@@ -129,35 +127,9 @@ public final class CollectiveFamily implements BenchmarkFamily {
         DType type = DType.valueOf(upper(c.type()));
         SymmetricSegment dst = ctx.dst().asSlice(0, c.size());
         SymmetricSegment src = ctx.src().asSlice(0, c.size() * ctx.nPes());
-        fillWithOnes(src, type);
+        Ones.fill(shmem, src, type);
         long count = c.size() / type.byteSize();
         return timed(shmem, () -> world.reduceScatter(ReduceOp.SUM, type, dst, src, count));
     }
 
-    /**
-     * Sets every element of this PE's {@code src} to 1 of its type (a local write; the harness's
-     * barrier before the first repetition publishes it), so that floating-point reductions work on
-     * normal numbers, not the subnormals that the bytes of the default fill would make.
-     */
-    static void fillWithOnes(SymmetricSegment src, DType type) {
-        MemorySegment m;
-        try {
-            m = src.local();
-        } catch (org.jshmem.ShmemStateException gpuHeap) {
-            return;     // not host memory: a GPU form fills its own buffers
-        }
-        long n = m.byteSize() / type.byteSize();
-        for (long i = 0; i < n; i++) {
-            switch (type) {
-                case BYTE -> m.set(ValueLayout.JAVA_BYTE, i, (byte) 1);
-                case SHORT -> m.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) 1);
-                case INT -> m.setAtIndex(ValueLayout.JAVA_INT, i, 1);
-                case LONG -> m.setAtIndex(ValueLayout.JAVA_LONG, i, 1L);
-                case FLOAT -> m.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1f);
-                case DOUBLE -> m.setAtIndex(ValueLayout.JAVA_DOUBLE, i, 1d);
-                case FP16 -> m.setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16(1f));
-                case BF16 -> m.setAtIndex(ValueLayout.JAVA_SHORT, i, DType.floatToBf16(1f));
-            }
-        }
-    }
 }

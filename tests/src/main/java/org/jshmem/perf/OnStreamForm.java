@@ -257,14 +257,7 @@ public final class OnStreamForm implements Form {
             case "fcollect" -> () -> world.fcollectOnStream(dst, src, count, type, st);
             default -> () -> world.reduceScatterOnStream(op, type, dst, src, count, st);
         };
-        byte[] one = Ones.of(type);
-        byte[] ones = new byte[(int) Math.min(srcBytes, 1L << 20)];
-        for (int i = 0; i < ones.length; i += one.length) {
-            System.arraycopy(one, 0, ones, i, one.length);
-        }
-        for (long at = 0; at < srcBytes; at += ones.length) {
-            shmem.put(src, at, ones, 0, (int) Math.min(ones.length, srcBytes - at), ctx.me());
-        }
+        Ones.fill(shmem, src, type);
         shmem.barrierAll();
         call.run();
         st.synchronize();

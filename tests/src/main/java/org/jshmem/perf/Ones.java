@@ -7,8 +7,12 @@ import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
 
-/** The value 1 in each element type, and what a reduction of ones over n PEs gives: the collectives' check. */
-final class Ones {
+/**
+ * The value 1 in each element type, and what a reduction of ones over n PEs gives: the collectives'
+ * sources and check (ones keep floating-point reductions on normal numbers, where the bytes of the
+ * default fill would make subnormals).
+ */
+public final class Ones {
     private Ones() {
     }
 
@@ -26,6 +30,11 @@ final class Ones {
             case BF16 -> b.putShort(DType.floatToBf16(1f));
         }
         return b.array();
+    }
+
+    /** Sets every element of this PE's {@code seg} (host or GPU heap) to 1 of {@code type}, with puts, then quiet. */
+    public static void fill(Shmem shmem, SymmetricSegment seg, DType type) {
+        PerfContext.putRepeated(shmem, seg, of(type));
     }
 
     /** {@code op} over n ones: n for sum, n mod 2 for xor, 1 for the rest. */

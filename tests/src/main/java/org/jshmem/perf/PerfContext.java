@@ -1,6 +1,5 @@
 package org.jshmem.perf;
 
-import java.util.Arrays;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemStateException;
 import org.jshmem.SymmetricSegment;
@@ -120,12 +119,25 @@ public final class PerfContext {
         try {
             seg.local().fill(value);
         } catch (ShmemStateException gpuHeap) {
-            byte[] chunk = new byte[(int) Math.min(seg.byteSize(), 4L << 20)];
-            Arrays.fill(chunk, value);
-            for (long at = 0; at < seg.byteSize(); at += chunk.length) {
-                shmem.put(seg, at, chunk, 0, (int) Math.min(chunk.length, seg.byteSize() - at), me);
-            }
+            putRepeated(shmem, seg, new byte[] {value});
         }
+    }
+
+    /**
+     * Writes {@code element} over and over into this PE's {@code seg} (any heap, GPU included)
+     * with puts of up to 4 MiB, then quiet. {@code seg}'s size must be a multiple of the element's.
+     */
+    static void putRepeated(Shmem shmem, SymmetricSegment seg, byte[] element) {
+        long size = seg.byteSize();
+        int e = element.length;
+        byte[] chunk = new byte[(int) Math.min(size, (4L << 20) / e * e)];
+        for (int i = 0; i < chunk.length; i += e) {
+            System.arraycopy(element, 0, chunk, i, e);
+        }
+        for (long at = 0; at < size; at += chunk.length) {
+            shmem.put(seg, at, chunk, 0, (int) Math.min(chunk.length, size - at), shmem.myPe());
+        }
+        shmem.quiet();
     }
 
     /** Collective: zeroes every PE's destination buffer, so that a transfer case's check sees only its own bytes. */

@@ -3,9 +3,6 @@ package org.jshmem.perf.gpu;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +19,7 @@ import org.jshmem.SymmetricSegment;
 import org.jshmem.Team;
 import org.jshmem.gpu.GpuBackend;
 import org.jshmem.GpuCollectiveTuning;
+import org.jshmem.perf.Ones;
 
 /**
  * GPU collectives against the NVSHMEM anchor ({@code ../shared/anchors/nvshmem_anchor.cu}), timed
@@ -86,7 +84,7 @@ public final class GpuCollectivesBench {
         SymmetricSegment dest = shmem.malloc(maxBytes * n);
         SymmetricSegment signals = shmem.calloc(n, Long.BYTES);
         long[] signal = {0};   // a new value per signalled gather: no reset between calls
-        fillOnes(src, maxBytes);
+        Ones.fill(shmem, src, DType.FLOAT);
         shmem.barrierAll();
         if (me == 0) {
             System.out.println("# jshmem GpuCollectivesBench: " + shmem.describe() + ", " + n + " PEs");
@@ -249,20 +247,6 @@ public final class GpuCollectivesBench {
     }
 
     // ---------------------------------------------------------------- data
-
-    private void fillOnes(SymmetricSegment seg, long bytes) {
-        try (Arena a = Arena.ofConfined()) {
-            long chunk = Math.min(bytes, 4L << 20);
-            MemorySegment ones = a.allocate(chunk, 64);
-            for (long i = 0; i < chunk / Float.BYTES; i++) {
-                ones.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1.0f);
-            }
-            for (long at = 0; at < bytes; at += chunk) {
-                shmem.put(seg, at, ones.asSlice(0, Math.min(chunk, bytes - at)), shmem.myPe());
-            }
-            shmem.quiet();
-        }
-    }
 
     /** The first and last elements of {@code count} floats of seg must be {@code want}. */
     private void check(String what, SymmetricSegment seg, long count, float want) {
