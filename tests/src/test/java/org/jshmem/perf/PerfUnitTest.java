@@ -204,11 +204,7 @@ class PerfUnitTest {
     void anchorScriptTurnsAnchorOutputIntoABaseline() throws Exception {
         Path log = Path.of(getClass().getResource("/perf/oshmem-anchor-output.txt").toURI());
         Path csv = dir.resolve("anchor.csv");
-        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
-        Process p = new ProcessBuilder("bash", script.toString(), "-o", csv.toString(), log.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
+        anchorToCsv(0, "-o", csv.toString(), log.toString());
         Baseline b = Baseline.load(csv);
         assertEquals("openshmem", b.label());
         Row put4k = new Row("jshmem", "put_bw", "host", "put", "byte", 2, 4096, 20000, 5, "GB/s", 1, 1, 1);
@@ -224,11 +220,7 @@ class PerfUnitTest {
     void anchorScriptTurnsNvshmemOutputIntoABaselineOfEachForm() throws Exception {
         Path log = Path.of(getClass().getResource("/perf/nvshmem-anchor-output.txt").toURI());
         Path csv = dir.resolve("nvshmem.csv");
-        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
-        Process p = new ProcessBuilder("bash", script.toString(), "--nvshmem", "-o", csv.toString(), log.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
+        anchorToCsv(0, "--nvshmem", "-o", csv.toString(), log.toString());
         Baseline b = Baseline.load(csv);
         assertEquals("nvshmem", b.label());
         Row device = new Row("jshmem", "put_bw", "device", "put", "byte", 2, 256L << 20, 10, 5, "GB/s", 1, 1, 1);
@@ -258,11 +250,7 @@ class PerfUnitTest {
     void anchorScriptTurnsTheSymmAnchorIntoNcclAndTorchRows() throws Exception {
         Path log = Path.of(getClass().getResource("/perf/symm-anchor-output.txt").toURI());
         Path csv = dir.resolve("nccl.csv");
-        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
-        Process p = new ProcessBuilder("bash", script.toString(), "--nccl", "-o", csv.toString(), log.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
+        anchorToCsv(0, "--nccl", "-o", csv.toString(), log.toString());
         List<Row> rows = Csv.read(csv);
         assertEquals(6, rows.size());
         assertTrue(rows.stream().allMatch(r -> r.pes() == 4 && r.benchmark().equals("reduce") && r.type().equals("bf16")));
@@ -280,10 +268,18 @@ class PerfUnitTest {
 
     @Test
     void anchorScriptRefusesANcclRunWithoutItsLog() throws Exception {
-        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
-        Process p = new ProcessBuilder("bash", script.toString(), "--nccl").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(2, p.waitFor(), out);
+        String out = anchorToCsv(2, "--nccl");
         assertTrue(out.contains("run-symm.sh"), out);
+    }
+
+    /** Runs scripts/anchor-to-csv.sh with {@code args}, asserts its exit status and returns its output. */
+    private static String anchorToCsv(int wantStatus, String... args) throws Exception {
+        Path script = Path.of(System.getProperty("jshmem.home", "."), "scripts", "anchor-to-csv.sh");
+        List<String> command = new java.util.ArrayList<>(List.of("bash", script.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(wantStatus, p.waitFor(), out);
+        return out;
     }
 }
