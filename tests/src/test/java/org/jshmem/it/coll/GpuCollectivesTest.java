@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * back to back on one stream, a reused team slot, and misaligned elements. Further jobs move the
  * thresholds so that every shape runs every collective: many blocks + two-shot + copy engines;
  * one fused block + one-shot; a few blocks (long grid-stride loops); and the copy collectives for
- * the blocking forms ({@code JSHMEM_COLLECTIVES=copy}).
+ * the blocking forms ({@code JSHMEM_COLLECTIVES=copy}). One job of 4 PEs runs the copy engines'
+ * schedules (pulls and pushes, one side stream and several).
  */
 @Tag("gpu")
 class GpuCollectivesTest {
