@@ -20,7 +20,7 @@
  *   copy engine (pull collectives): a one-block sync kernel (gen+1), every peer's piece (pulled,
  *          or for fcollect, collect and alltoall by default this PE's pieces pushed)
  *          as a memcpyAsync on side streams forked from and joined back into the caller's stream
- *          with events (JSHMEM_GPU_COLL_CE_LANES of them at once), this PE's own piece by an SM
+ *          with events (ce_lanes of them at once), this PE's own piece by an SM
  *          copy kernel on the caller's stream meanwhile, a one-block sync kernel (gen+2).
  * Kernel boundaries order a stream's work (the previous kernel's stores, peers' included, are
  * complete before the next kernel starts), and the sync kernels' releases are cumulative over it.
@@ -31,8 +31,6 @@
 #include <jshmem/jshmem.h>
 
 #include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "gpu.h"
 #include "chained_launch.h"
@@ -57,14 +55,9 @@
 #define JSHMEMK_COLL_MAX_BLOCKS 65535
 /* Bytes per block of the SM copy of this PE's own piece in the copy-engine shape. */
 #define JSHMEMK_LOCAL_BYTES_PER_BLOCK (256u << 10)
-/* Side streams for the copy-engine pulls of peers' pieces. */
+/* Side streams the copy-engine copies of peers' pieces may be spread over: the most ce_lanes a
+ * caller may ask for (org.jshmem.GpuCollectiveTuning.CE_LANES_LIMIT). */
 #define JSHMEMK_SIDE_STREAMS 8
-/* How many of them run at once unless JSHMEM_GPU_COLL_CE_LANES says otherwise (see ce_lanes). */
-#define JSHMEMK_CE_LANES_DEFAULT 1
-/* Whether the copy engines pull or push unless JSHMEM_GPU_COLL_CE_MODE says otherwise (see ce_push).
- * 4 x H200, fcollect of 64 MB per PE on one lane, interleaved: 2 PEs pull 209.4-210.0 us, push
- * 198.0-199.5; 4 PEs pull 582.6 us, push 554.7-556.0. */
-#define JSHMEMK_CE_MODE_DEFAULT "push"
 
 /* The function name device-side debug reports give. */
 #define JSHMEMK_COLL_FN "jshmem_rt_coll"
@@ -322,44 +315,17 @@ static int side_init(void) {
   return 0;
 }
 
-/* Side streams the copy-engine copies are spread over: JSHMEM_GPU_COLL_CE_LANES (1..8), read once;
- * -1 (after jshmem_rt_fail) for a value out of range. On one lane the pulls run one after the
- * other in rotated order, so at each moment every PE is read (written) by exactly one other. On
- * 4 x H200, fcollect of 64 MB per PE: one lane 582.6 us, three 996 us (pulls); 554.7-556.0 against
- * 945.6 (pushes). */
-static int ce_lanes(const char *fn) {
-  static int lanes = 0;
-  if (lanes == 0) {
-    const char *v = getenv("JSHMEM_GPU_COLL_CE_LANES");
-    char *end = NULL;
-    long x = v != NULL && v[0] != 0 ? strtol(v, &end, 10) : JSHMEMK_CE_LANES_DEFAULT;
-    if (v != NULL && v[0] != 0 && (*end != 0 || x < 1 || x > JSHMEMK_SIDE_STREAMS))
-      return jshmem_rt_fail("%s: JSHMEM_GPU_COLL_CE_LANES=%s: give a whole number of side streams from 1 to %d",
-                            fn, v, JSHMEMK_SIDE_STREAMS);
-    lanes = (int)x;
-  }
-  return lanes;
-}
-
-/* Whether the copy engines push this PE's pieces into the members' dests instead of pulling the
- * members' pieces (fcollect, collect and alltoall, where every member sends to every member):
- * JSHMEM_GPU_COLL_CE_MODE=push | pull, read once; -1 (after jshmem_rt_fail) for another value. A
- * write over NVLink carries its data with the request, a read needs a request one way and the data
- * the other, so when every PE moves data both ways at once pushes leave more of each link for data.
- * Broadcast always pulls. */
-static int ce_push(const char *fn) {
-  static int push = -1;
-  if (push < 0) {
-    const char *v = getenv("JSHMEM_GPU_COLL_CE_MODE");
-    if (v == NULL || v[0] == 0 || strcmp(v, JSHMEMK_CE_MODE_DEFAULT) == 0) {
-      push = strcmp(JSHMEMK_CE_MODE_DEFAULT, "push") == 0;
-    } else if (strcmp(v, "push") == 0 || strcmp(v, "pull") == 0) {
-      push = strcmp(v, "push") == 0;
-    } else {
-      return jshmem_rt_fail("%s: JSHMEM_GPU_COLL_CE_MODE=%s: give push or pull", fn, v);
-    }
-  }
-  return push;
+/* Checks a caller's ce_lanes (1..JSHMEMK_SIDE_STREAMS). On one lane the copies run one after the
+ * other in rotated order, so at each moment every PE is read (written) by exactly one other: on
+ * 4 x H200, fcollect of 64 MB per PE, one lane pulled in 582.6 us, three in 996 us. Pushes (this
+ * PE's pieces written into the members' dests) beat pulls where every member sends to every
+ * member: a write over NVLink carries its data with the request, a read needs a request one way
+ * and the data the other (2 PEs: pull 209.4-210.0 us, push 198.0-199.5; 4 PEs: 582.6 against
+ * 554.7-556.0). Org.jshmem.GpuCollectiveTuning picks both (JSHMEM_GPU_COLL_CE_LANES / _CE_MODE). */
+static int ce_lanes_ok(const char *fn, int lanes) {
+  if (lanes < 1 || lanes > JSHMEMK_SIDE_STREAMS)
+    return jshmem_rt_fail("%s: %d copy-engine lanes asked, give 1 to %d", fn, lanes, JSHMEMK_SIDE_STREAMS);
+  return 0;
 }
 
 /* Enqueues one piece: a copy engine on the next side stream for a peer's, an SM copy kernel on the
@@ -382,17 +348,15 @@ static int ce_piece(char *dst, const char *src, size_t len, int local, int lanes
   return 0;
 }
 
-/* With jshmemk_side_lock held: entry sync, the pieces on copy engines (side streams, see
- * ce_lanes) in rotated order, each PE starting with the member after itself, exit sync. Pulls
- * bring member i's piece into dest + at[i]; pushes (ce_push, where push_stride >= 0: every member
- * sends to every member, its piece for member i at src + i * push_stride) write this PE's piece
- * into dest + at[me] of every member. */
-static int pull_ce_locked(const char *fn, int slot, int me, const jshmemi_pull_plan *p, long long push_stride,
+/* With jshmemk_side_lock held: entry sync, the pieces on copy engines (`lanes` side streams, see
+ * ce_lanes_ok) in rotated order, each PE starting with the member after itself, exit sync. Pulls
+ * bring member i's piece into dest + at[i]; pushes (push_stride >= 0: every member sends to every
+ * member, its piece for member i at src + i * push_stride) write this PE's piece into dest + at[me]
+ * of every member. */
+static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, int lanes, long long push_stride,
                           gpuStream_t st) {
-  int lanes = ce_lanes(fn);
-  int push = lanes < 0 ? -1 : ce_push(fn);
-  if (push < 0 || side_init() != 0) return -1;
-  push = push && push_stride >= 0;
+  if (side_init() != 0) return -1;
+  int push = push_stride >= 0;
   const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
   if (coll_sync(slot, 0, 1, st) != 0) return -1;
   GPU_TRY(gpuEventRecord(jshmemk_fork, st));
@@ -429,7 +393,7 @@ static int pull_ce_locked(const char *fn, int slot, int me, const jshmemi_pull_p
 /* Checks the plan's pieces against the heap (destination bytes up to at[last], source pieces on
  * every member) and enqueues the collective. */
 static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan *p,
-                      unsigned long long src_piece_max, int blocks, int copy_engine, long long push_stride,
+                      unsigned long long src_piece_max, int blocks, int ce_lanes, long long push_stride,
                       gpuStream_t st) {
   unsigned long long dst_end = p->at[p->first + p->count];
   if (p->dst_off < JSHMEM_INTERNAL_SIZE || p->dst_off > jshmemk_coll_host.heap_size ||
@@ -443,10 +407,11 @@ static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan 
                           fn, p->src_off, p->src_skip, src_piece_max);
   if (blocks > JSHMEMK_COLL_MAX_BLOCKS)
     return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
+  if (ce_lanes != 0 && ce_lanes_ok(fn, ce_lanes) != 0) return -1;
   if (dst_end == 0) return 0;
-  if (copy_engine) {
+  if (ce_lanes != 0) {
     pthread_mutex_lock(&jshmemk_side_lock);
-    int rc = pull_ce_locked(fn, slot, me, p, push_stride, st);
+    int rc = pull_ce_locked(slot, me, p, ce_lanes, push_stride, st);
     pthread_mutex_unlock(&jshmemk_side_lock);
     return rc;
   }
@@ -544,10 +509,9 @@ static gpuEvent_t jshmemk_rs_done;
 static int jshmemk_rs_done_made = 0;
 
 static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, void *dest,
-                                   const void *src, size_t nper, size_t block, int blocks,
+                                   const void *src, size_t nper, size_t block, int blocks, int lanes,
                                    gpuStream_t st) {
-  int lanes = ce_lanes("jshmem_rt_coll_reducescatter_async");
-  if (lanes < 0 || side_init() != 0) return -1;
+  if (side_init() != 0) return -1;
   if (!jshmemk_rs_done_made) {
     GPU_TRY(gpuEventCreateWithFlags(&jshmemk_rs_done, gpuEventDisableTiming));
     GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
@@ -602,11 +566,11 @@ static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, v
  * order) of src[i * nper + k], k < nper. src: n * nper elements, dest: nper, not overlapping;
  * both this PE's addresses in its heap, aligned to the element size. blocks: 0 = one fused block
  * (small sizes), else a kernel of that many blocks plus a sync kernel (the SM shape reads the
- * peers' blocks in place); copy_engine != 0: the peers' blocks pulled by the copy engines into
- * a local scratch buffer (kept and grown; freed by jshmem_rt_coll_release), then a local
+ * peers' blocks in place); ce_lanes > 0: the peers' blocks pulled by the copy engines (on that
+ * many side streams) into a local scratch buffer (kept and grown; freed by jshmem_rt_coll_release), then a local
  * reduction kernel of `blocks` blocks (0: one per SM). */
 int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *dest, const void *src,
-                                       size_t nper, int blocks, int copy_engine, void *stream) {
+                                       size_t nper, int blocks, int ce_lanes, void *stream) {
   const char *fn = "jshmem_rt_coll_reducescatter_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -628,6 +592,7 @@ int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *d
     return jshmem_rt_fail("%s: dest and src overlap", fn);
   if (blocks > JSHMEMK_COLL_MAX_BLOCKS)
     return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
+  if (ce_lanes != 0 && ce_lanes_ok(fn, ce_lanes) != 0) return -1;
   if (nper == 0) return 0;
   gpuStream_t st = (gpuStream_t)stream;
   (void)gpuGetLastError(); /* a stale "not ready" of a stream query is not this launch's error */
@@ -635,9 +600,9 @@ int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *d
     GPU_TRY(gpuMemcpyAsync(dest, src, block, gpuMemcpyDefault, st));
     return 0;
   }
-  if (copy_engine) {
+  if (ce_lanes != 0) {
     pthread_mutex_lock(&jshmemk_side_lock);
-    int rc = reducescatter_ce_locked(team_slot, dtype, op, me, n, dest, src, nper, block, blocks, st);
+    int rc = reducescatter_ce_locked(team_slot, dtype, op, me, n, dest, src, nper, block, blocks, ce_lanes, st);
     pthread_mutex_unlock(&jshmemk_side_lock);
     return rc;
   }
@@ -646,9 +611,10 @@ int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *d
 }
 
 /* fcollect: dest (n * bytes) = every member's `bytes` of src, in team order. blocks as for reduce;
- * copy_engine != 0: the pieces as memcpyAsync (blocks ignored). */
+ * ce_lanes > 0: the pieces as memcpyAsync on that many side streams (blocks ignored), pushed where
+ * ce_push != 0, else pulled. */
 int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, size_t bytes,
-                                  int blocks, int copy_engine, void *stream) {
+                                  int blocks, int ce_lanes, int ce_push, void *stream) {
   const char *fn = "jshmem_rt_coll_fcollect_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -660,14 +626,14 @@ int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, si
   (void)gpuGetLastError();
   jshmemi_pull_plan p;
   plan_blocks(&p, n, doff, soff, bytes, 0);
-  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, 0, (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, bytes, blocks, ce_lanes, ce_push ? 0 : -1, (gpuStream_t)stream);
 }
 
 /* collect: member i's piece (offsets[i+1] - offsets[i] bytes, from the start of its src) goes to
  * dest + offsets[i]. offsets: a host array of team-size + 1 byte offsets, offsets[0] = 0, not
  * decreasing, the same on every member. */
 int jshmem_rt_coll_collect_async(int team_slot, void *dest, const void *src, const size_t *offsets,
-                                 int blocks, int copy_engine, void *stream) {
+                                 int blocks, int ce_lanes, int ce_push, void *stream) {
   const char *fn = "jshmem_rt_coll_collect_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -691,12 +657,12 @@ int jshmem_rt_coll_collect_async(int team_slot, void *dest, const void *src, con
   p.first = 0;
   p.count = n;
   (void)gpuGetLastError();
-  return pull_async(fn, team_slot, me, &p, piece_max, blocks, copy_engine, 0, (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, piece_max, blocks, ce_lanes, ce_push ? 0 : -1, (gpuStream_t)stream);
 }
 
 /* alltoall: block j (bytes_per_pe) of team PE i's src goes to block i of team PE j's dest. */
 int jshmem_rt_coll_alltoall_async(int team_slot, void *dest, const void *src, size_t bytes_per_pe,
-                                  int blocks, int copy_engine, void *stream) {
+                                  int blocks, int ce_lanes, int ce_push, void *stream) {
   const char *fn = "jshmem_rt_coll_alltoall_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -709,13 +675,13 @@ int jshmem_rt_coll_alltoall_async(int team_slot, void *dest, const void *src, si
   (void)gpuGetLastError();
   jshmemi_pull_plan p;
   plan_blocks(&p, n, doff, soff, bytes_per_pe, (unsigned long long)me * bytes_per_pe);
-  return pull_async(fn, team_slot, me, &p, bytes_per_pe, blocks, copy_engine, (long long)bytes_per_pe,
-                    (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, bytes_per_pe, blocks, ce_lanes,
+                    ce_push ? (long long)bytes_per_pe : -1, (gpuStream_t)stream);
 }
 
 /* broadcast: dest = team PE root's `bytes` of src on every member; dest == src allowed. */
 int jshmem_rt_coll_broadcast_async(int team_slot, void *dest, const void *src, size_t bytes, int root,
-                                   int blocks, int copy_engine, void *stream) {
+                                   int blocks, int ce_lanes, void *stream) {
   const char *fn = "jshmem_rt_coll_broadcast_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -732,7 +698,7 @@ int jshmem_rt_coll_broadcast_async(int team_slot, void *dest, const void *src, s
   p.at[root + 1] = bytes;
   p.first = root;
   p.count = 1;
-  return pull_async(fn, team_slot, me, &p, bytes, blocks, copy_engine, -1, (gpuStream_t)stream);
+  return pull_async(fn, team_slot, me, &p, bytes, blocks, ce_lanes, -1, (gpuStream_t)stream);
 }
 
 /* Releases the side streams and events of the copy-engine collectives (made on first use). Work

@@ -161,26 +161,28 @@ void jshmem_rt_free_buffer(void *buffer);
 /* ---- collectives on a stream (coll_kernels.cu) ----
  * Over the team in team_slot (this PE a member; every member enqueues the same calls in the same
  * order). dest/src: this PE's addresses in its heap. blocks: 0 = one fused one-block kernel (small
- * sizes), n > 0 = a kernel of n blocks and a one-block sync kernel; copy_engine != 0: peers'
- * pieces move as memcpyAsync pulls on side streams joined back into `stream`, this PE's own piece
- * by an SM copy kernel on `stream` meanwhile (blocks ignored). Codes:
+ * sizes), n > 0 = a kernel of n blocks and a one-block sync kernel; ce_lanes > 0: the pieces
+ * move as memcpyAsync on that many side streams (1 to 8) joined back into `stream`, one after the
+ * other in rotated order on one lane, this PE's own piece by an SM copy kernel on `stream`
+ * meanwhile (blocks ignored); 0: SM kernels. ce_push != 0: fcollect, collect and alltoall push
+ * this PE's pieces into the members' dests instead of pulling theirs (broadcast always pulls). Codes:
  * JSHMEM_DTYPE_* (org.jshmem.DType), JSHMEM_REDUCE_* (org.jshmem.ReduceOp). */
 int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src, size_t nelems,
                                 int two_shot, int blocks, void *stream);
 int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, size_t bytes, int blocks,
-                                  int copy_engine, void *stream);
+                                  int ce_lanes, int ce_push, void *stream);
 /* Reduce-scatter: team PE i gets block i (nper elements) of the reduction of the members' n * nper
- * element sources; copy_engine != 0: peers' blocks pulled by copy engines into a local scratch,
- * then a local reduction of `blocks` blocks. */
+ * element sources; ce_lanes > 0: peers' blocks pulled by copy engines on that many side streams
+ * into a local scratch, then a local reduction of `blocks` blocks. */
 int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *dest, const void *src,
-                                       size_t nper, int blocks, int copy_engine, void *stream);
+                                       size_t nper, int blocks, int ce_lanes, void *stream);
 /* offsets: team size + 1 byte offsets into dest (host array), offsets[0] = 0. */
 int jshmem_rt_coll_collect_async(int team_slot, void *dest, const void *src, const size_t *offsets, int blocks,
-                                 int copy_engine, void *stream);
+                                 int ce_lanes, int ce_push, void *stream);
 int jshmem_rt_coll_alltoall_async(int team_slot, void *dest, const void *src, size_t bytes_per_pe, int blocks,
-                                  int copy_engine, void *stream);
+                                  int ce_lanes, int ce_push, void *stream);
 int jshmem_rt_coll_broadcast_async(int team_slot, void *dest, const void *src, size_t bytes, int root, int blocks,
-                                   int copy_engine, void *stream);
+                                   int ce_lanes, void *stream);
 /* Destroys the side streams/events of the copy-engine collectives (made on first use). */
 int jshmem_rt_coll_release(void);
 

@@ -4,8 +4,9 @@ package org.jshmem;
  * Where the GPU collectives ({@code org.jshmem.gpu.GpuCollectives}) switch algorithm; read from the environment
  * by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_GPU_REDUCE_ONESHOT_MAX},
  * {@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}, {@code JSHMEM_GPU_COLL_CE_MIN},
- * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}, {@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}). Every member of a team must run with the same values: the
- * members of a reduction must agree on one-shot or two-shot.
+ * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}, {@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}, {@code JSHMEM_GPU_COLL_CE_LANES},
+ * {@code JSHMEM_GPU_COLL_CE_MODE}). Every member of a team must run with the same values: the
+ * members of a reduction must agree on one-shot or two-shot, those of an fcollect on push or pull.
  *
  * @param reduceOneShotMax bytes: a reduction of {@code b} bytes over {@code n} PEs with
  *                         {@code (n-1) x b} at most this, and not in place, is one-shot (every PE
@@ -18,8 +19,8 @@ package org.jshmem;
  *                         many blocks plus a one-block synchronisation kernel
  * @param copyEngineMin    bytes: fcollect, collect, alltoall and broadcast whose pieces (bytes per
  *                         member) are at least this move them with the copy engines
- *                         ({@code cudaMemcpyAsync} pulls, the peers' pieces on side streams, so that
- *                         they overlap); smaller ones with SM kernels; 0: never the copy engines
+ *                         ({@code cudaMemcpyAsync}, see {@code ceLanes} and {@code cePush}); smaller
+ *                         ones with SM kernels; 0: never the copy engines
  * @param maxBlocks        most blocks of a many-block kernel; 0: one per multiprocessor of this PE's
  *                         share of its device (all of them, or 1/k when k PEs share it: the blocks
  *                         wait for the peers' kernels, which must find room) (the kernels use up to
@@ -29,15 +30,24 @@ package org.jshmem;
  *                         locally; 0 (the default): never. Measured on 2 x H200 and one H100, the
  *                         SM kernel that reads the peers' blocks in place was faster at every size
  *                         (64 MB: 286 against 230 GB/s bus bandwidth over NVLink)
+ * @param ceLanes          side streams (1 to {@link #CE_LANES_LIMIT}) the copy-engine copies are
+ *                         spread over; on 1 they run one after the other in rotated order, so that
+ *                         each PE is read or written by one peer at a time (4 x H200, fcollect of
+ *                         64 MB per PE: 582.6 us on one lane against 996 us on three)
+ * @param cePush           whether the copy engines of fcollect, collect and alltoall write this
+ *                         PE's pieces into the members' destinations (push) rather than bring
+ *                         theirs into this PE's (pull); a write carries its data with the request,
+ *                         a read needs a request each way: 5-6% faster at 64 MB on 2 and 4 x H200.
+ *                         Broadcast always pulls
  */
 public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks,
-                                  long reduceScatterCopyEngineMin) {
+                                  long reduceScatterCopyEngineMin, int ceLanes, boolean cePush) {
     /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 rounds). */
     public static final long BYTES_PER_BLOCK = 64 << 10;
 
     /** Most blocks the runtime launches a kernel with (its check, {@code JSHMEMK_COLL_MAX_BLOCKS}). */
     public static final int MAX_BLOCKS_LIMIT = 65535;
-    /** Most side streams the copy-engine pulls can be spread over ({@code JSHMEM_GPU_COLL_CE_LANES}, native). */
+    /** Most side streams the copy-engine copies can be spread over (the runtime's {@code JSHMEMK_SIDE_STREAMS}). */
     public static final int CE_LANES_LIMIT = 8;
 
     /**
@@ -49,7 +59,7 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
      * 256 KiB; the copy engine reaches 365 GB/s one way only from about 16 MB (219 at 1 MB), so SM
      * kernels below 8 MiB per piece.
      */
-    public static final GpuCollectiveTuning DEFAULT = new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0);
+    public static final GpuCollectiveTuning DEFAULT = new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0, 1, true);
 
     public GpuCollectiveTuning {
         if (reduceOneShotMax < 0 || oneBlockMax < 0 || copyEngineMin < 0 || maxBlocks < 0
@@ -58,16 +68,25 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
                     + MAX_BLOCKS_LIMIT + " blocks): reduce one-shot max " + reduceOneShotMax + ", one-block max "
                     + oneBlockMax + ", copy-engine min " + copyEngineMin + ", max blocks " + maxBlocks);
         }
+        if (ceLanes < 1 || ceLanes > CE_LANES_LIMIT) {
+            throw new IllegalArgumentException("copy-engine lanes must be 1 to " + CE_LANES_LIMIT + ", not " + ceLanes);
+        }
     }
 
-    /** The thresholds with the reduce-scatter on SM kernels only (its copy-engine form off). */
+    /**
+     * The thresholds with the reduce-scatter on SM kernels only (its copy-engine form off) and the
+     * copy engines pushing on one lane.
+     */
     public GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks) {
-        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, 0);
+        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, 0, 1, true);
     }
 
-    /** Whether a reduce-scatter with blocks of {@code bytesPerBlock} pulls them with the copy engines. */
-    public boolean reduceScatterCopyEngine(long bytesPerBlock) {
-        return reduceScatterCopyEngineMin > 0 && bytesPerBlock >= reduceScatterCopyEngineMin;
+    /**
+     * The copy-engine lanes for a reduce-scatter with blocks of {@code bytesPerBlock}: {@link #ceLanes()}
+     * where it pulls them with the copy engines, 0 where the SM kernel reads them in place.
+     */
+    public int reduceScatterCopyEngineLanes(long bytesPerBlock) {
+        return reduceScatterCopyEngineMin > 0 && bytesPerBlock >= reduceScatterCopyEngineMin ? ceLanes : 0;
     }
 
     /** Whether a reduction of {@code bytes} over {@code members} PEs runs two-shot (always in place). */
@@ -99,12 +118,18 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
         return copyEngineMin > 0 && bytesPerPiece >= copyEngineMin;
     }
 
+    /** The copy-engine lanes for pieces of {@code bytesPerPiece}: {@link #ceLanes()}, or 0 for SM kernels. */
+    public int copyEngineLanes(long bytesPerPiece) {
+        return copyEngine(bytesPerPiece) ? ceLanes : 0;
+    }
+
     /** One line for benchmark headers. */
     public String describe() {
         return "reduce one-shot while (n-1) x bytes <= " + reduceOneShotMax + " (two-shot above and in place); one"
                 + " fused block up to " + oneBlockMax + " B, above that " + (maxBlocks > 0 ? "up to " + maxBlocks
                 : "one per SM") + " blocks; copy engines " + (copyEngineMin > 0 ? "from " + copyEngineMin
-                + " B per piece" : "never") + "; reduce-scatter copy engines " + (reduceScatterCopyEngineMin > 0
+                + " B per piece, " + (cePush ? "pushed" : "pulled") + " on " + ceLanes + " lane" + (ceLanes > 1 ? "s" : "")
+                : "never") + "; reduce-scatter copy engines " + (reduceScatterCopyEngineMin > 0
                 ? "from " + reduceScatterCopyEngineMin + " B per block" : "never");
     }
 }

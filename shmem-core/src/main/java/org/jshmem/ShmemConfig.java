@@ -61,15 +61,13 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_GPU_COLL_CE_MIN}</td><td>8M</td><td>GPU fcollect, collect, alltoall and broadcast
  *     with pieces (bytes per member) of at least this move them with the copy engines (pieces pushed
  *     or pulled in rotated order); smaller ones with SM kernels. 0: never the copy engines</td></tr>
- * <tr><td>{@code JSHMEM_GPU_COLL_CE_LANES}</td><td>1</td><td>side streams (1 to 8) the copy-engine pulls of
- *     the peers' pieces are spread over; on 1 they run one after the other, so each PE is read by one peer
- *     at a time (faster on 4 x H200 than pulling from every peer at once). Checked here, read by the
- *     native runtime</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_COLL_CE_LANES}</td><td>1</td><td>side streams (1 to 8) the GPU collectives'
+ *     copy-engine copies are spread over; on 1 they run one after the other, so each PE is written (read)
+ *     by one peer at a time (faster on 4 x H200 than moving every peer's piece at once)</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_CE_MODE}</td><td>push</td><td>{@code push}: for fcollect, collect and
  *     alltoall the copy engines write this PE's pieces into the members' destinations (5-6% faster than
  *     pulling at 64 MB on 2 and 4 x H200: a write carries its data with the request); {@code pull}: they
- *     bring the members' pieces into this PE's destination, as broadcast always does. Checked here, read by
- *     the native runtime</td></tr>
+ *     bring the members' pieces into this PE's destination, as broadcast always does</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_MAX_BLOCKS}</td><td>0</td><td>most blocks of a many-block GPU collective
  *     kernel; 0: one per multiprocessor</td></tr>
  * <tr><td>{@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}</td><td>0</td><td>GPU reduce-scatter with blocks (bytes per
@@ -239,9 +237,6 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
 
     /** The settings described by {@code env}, a map of environment variables. */
     public static ShmemConfig fromMap(Map<String, String> env) {
-        // read by the native runtime; checked here so that a bad value stops init, not a collective
-        read(env, "JSHMEM_GPU_COLL_CE_LANES", 1, ShmemConfig::parseCeLanes);
-        read(env, "JSHMEM_GPU_COLL_CE_MODE", "push", ShmemConfig::parseCeMode);
         return new ShmemConfig(
                 read(env, "JSHMEM_SYMMETRIC_SIZE", DEFAULT_SYMMETRIC_SIZE, ShmemConfig::parseSize),
                 read(env, "JSHMEM_BACKEND", BackendKind.AUTO, v -> parseEnum(BackendKind.class, v)),
@@ -268,7 +263,9 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_GPU_COLL_MAX_BLOCKS", GpuCollectiveTuning.DEFAULT.maxBlocks(),
                                 ShmemConfig::parseMaxBlocks),
                         read(env, "JSHMEM_GPU_REDUCESCATTER_CE_MIN",
-                                GpuCollectiveTuning.DEFAULT.reduceScatterCopyEngineMin(), ShmemConfig::parseSizeOrZero)),
+                                GpuCollectiveTuning.DEFAULT.reduceScatterCopyEngineMin(), ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_GPU_COLL_CE_LANES", GpuCollectiveTuning.DEFAULT.ceLanes(), ShmemConfig::parseCeLanes),
+                        read(env, "JSHMEM_GPU_COLL_CE_MODE", GpuCollectiveTuning.DEFAULT.cePush(), ShmemConfig::parseCePush)),
                 read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag),
                 read(env, "JSHMEM_MPI_LIBRARY", "", v -> v),
                 new RemoteSettings(
@@ -376,11 +373,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         return n;
     }
 
-    private static String parseCeMode(String value) {
-        if (!value.equals("pull") && !value.equals("push")) {
-            throw new IllegalArgumentException("expected pull or push");
-        }
-        return value;
+    /** {@code push} or {@code pull}: whether the copy engines push. */
+    private static boolean parseCePush(String value) {
+        return switch (value) {
+            case "push" -> true;
+            case "pull" -> false;
+            default -> throw new IllegalArgumentException("expected pull or push");
+        };
     }
 
     private static long parseSizeOrZero(String text) {

@@ -45,9 +45,23 @@ class GpuCollectiveTuningTest {
     }
 
     @Test
+    void copyEngineLanesAreZeroForSmKernelsElseTheSettingsLanes() {
+        GpuCollectiveTuning three = new GpuCollectiveTuning(0, 0, 8 << 20, 0, 4 << 20, 3, false);
+        assertEquals(0, three.copyEngineLanes((8 << 20) - 1));
+        assertEquals(3, three.copyEngineLanes(8 << 20));
+        assertEquals(0, three.reduceScatterCopyEngineLanes((4 << 20) - 1));
+        assertEquals(3, three.reduceScatterCopyEngineLanes(4 << 20));
+        assertEquals(0, T.reduceScatterCopyEngineLanes(Long.MAX_VALUE));   // off by default
+        assertTrue(three.describe().contains("pulled on 3 lanes"), three.describe());
+        assertTrue(T.describe().contains("pushed on 1 lane;"), T.describe());
+    }
+
+    @Test
     void rejectsNegativeAndTooManyBlocks() {
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(-1, 0, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 65536));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 0, true));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 9, true));
         assertTrue(T.describe().contains("one per SM"), T.describe());
     }
 }

@@ -160,11 +160,16 @@ class ShmemConfigTest {
                     () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_LANES", lanes)));
             assertTrue(e.getMessage().contains("JSHMEM_GPU_COLL_CE_LANES=" + lanes), e.getMessage());
         }
-        ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_LANES", "8"));   // the most side streams there are
+        assertEquals(8, ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_LANES", "8"))   // the most side streams there are
+                .gpuCollectiveTuning().ceLanes());
         e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "both")));
         assertTrue(e.getMessage().contains("JSHMEM_GPU_COLL_CE_MODE=both") && e.getMessage().contains("pull or push"),
                 e.getMessage());
-        ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "push"));
+        assertTrue(ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "push")).gpuCollectiveTuning().cePush());
+        assertFalse(ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "pull")).gpuCollectiveTuning().cePush());
+        GpuCollectiveTuning byDefault = ShmemConfig.fromMap(Map.of()).gpuCollectiveTuning();
+        assertEquals(1, byDefault.ceLanes());
+        assertTrue(byDefault.cePush());
     }
 
     @Test

@@ -38,8 +38,9 @@ import org.jshmem.gpu.shim.Shim;
  * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
  *     the members' sources with an SM kernel; or, when the pieces reach
  *     {@link GpuCollectiveTuning#copyEngineMin()}, the copy engines move them one after the other in
- *     rotated order, pushing each PE's pieces to the members (fcollect, collect, alltoall) or pulling
- *     them (broadcast, or {@code JSHMEM_GPU_COLL_CE_MODE=pull}; see {@code coll_kernels.cu}).</li>
+ *     rotated order ({@link GpuCollectiveTuning#ceLanes()}), pushing each PE's pieces to the members
+ *     (fcollect, collect, alltoall) or pulling them (broadcast, or where
+ *     {@link GpuCollectiveTuning#cePush()} is off; see {@code coll_kernels.cu}).</li>
  * <li>Shapes: up to {@link GpuCollectiveTuning#oneBlockMax()} bytes one kernel of one block with
  *     both synchronisations inside; above, a kernel of many blocks and a one-block synchronisation
  *     kernel.</li>
@@ -206,7 +207,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         long block = nelemsPerPe * type.byteSize();
         // the kernel reads every member's block: size its grid by the n blocks it brings in
         Shim.collReduceScatter(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelemsPerPe,
-                tuning.blocks(block * t.size(), smShare), tuning.reduceScatterCopyEngine(block), stream);
+                tuning.blocks(block * t.size(), smShare), tuning.reduceScatterCopyEngineLanes(block), stream);
     }
 
     /** Like {@link #fcollect}, queued on {@code stream}. */
@@ -216,7 +217,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             return;
         }
         Shim.collFcollect(t.slot(), at(dest), at(src), bytes, tuning.blocks(bytes * t.size(), smShare),
-                tuning.copyEngine(bytes), stream);
+                tuning.copyEngineLanes(bytes), tuning.cePush(), stream);
     }
 
     /**
@@ -242,7 +243,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             }
             offsets.setAtIndex(JAVA_LONG, n, sum);
             Shim.collCollect(t.slot(), at(dest), at(src), offsets, tuning.blocks(total, smShare),
-                    tuning.copyEngine(total / n), stream);
+                    tuning.copyEngineLanes(total / n), tuning.cePush(), stream);
         }
     }
 
@@ -280,7 +281,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             return;
         }
         Shim.collAlltoall(t.slot(), at(dest), at(src), bytesPerPe, tuning.blocks(bytesPerPe * t.size(), smShare),
-                tuning.copyEngine(bytesPerPe), stream);
+                tuning.copyEngineLanes(bytesPerPe), tuning.cePush(), stream);
     }
 
     /** Like {@link #broadcast}, queued on {@code stream}. */
@@ -290,7 +291,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             return;
         }
         Shim.collBroadcast(t.slot(), at(dest), at(src), bytes, root, tuning.blocks(bytes, smShare),
-                tuning.copyEngine(bytes), stream);
+                tuning.copyEngineLanes(bytes), stream);
     }
 
     /** A barrier of the team on {@code stream}: the stream's earlier work is complete on every member first. */

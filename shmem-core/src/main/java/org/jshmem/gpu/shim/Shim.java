@@ -86,11 +86,11 @@ public final class Shim {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
                     ADDRESS));
     private static final MethodHandle COLL_FCOLLECT = h("jshmem_rt_coll_fcollect_async", FunctionDescriptor.of(JAVA_INT,
-            JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
+            JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_COLLECT = h("jshmem_rt_coll_collect_async", FunctionDescriptor.of(JAVA_INT,
-            JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+            JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_ALLTOALL = h("jshmem_rt_coll_alltoall_async", FunctionDescriptor.of(JAVA_INT,
-            JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
+            JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_BROADCAST = h("jshmem_rt_coll_broadcast_async", FunctionDescriptor.of(JAVA_INT,
             JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_RELEASE = h("jshmem_rt_coll_release", FunctionDescriptor.of(JAVA_INT));
@@ -422,7 +422,8 @@ public final class Shim {
 
     // ---------------------------------------------------------------- collectives on a stream (coll_kernels.cu)
     // Codes: DType and ReduceOp ordinals (JSHMEM_DTYPE_*, JSHMEM_REDUCE_*). blocks 0: one fused
-    // block; n > 0: a kernel of n blocks and a sync kernel. copyEngine: pulls as memcpyAsync.
+    // block; n > 0: a kernel of n blocks and a sync kernel. ceLanes > 0: the pieces as memcpyAsync
+    // on that many side streams (blocks ignored); push: this PE's pieces written to the members.
 
     public static void collReduce(int slot, int dtype, int op, MemorySegment dest, MemorySegment src, long nelems,
                                   boolean twoShot, int blocks, MemorySegment stream) {
@@ -435,13 +436,12 @@ public final class Shim {
         check(rc, "reduction on a stream");
     }
 
-    /** Reduce-scatter of {@code nelemsPerPe} elements per member; copyEngine: peers' blocks pulled by copy engines, reduced locally. */
+    /** Reduce-scatter of {@code nelemsPerPe} elements per member; ceLanes > 0: peers' blocks pulled by copy engines, reduced locally. */
     public static void collReduceScatter(int slot, int dtype, int op, MemorySegment dest, MemorySegment src,
-                                         long nelemsPerPe, int blocks, boolean copyEngine, MemorySegment stream) {
+                                         long nelemsPerPe, int blocks, int ceLanes, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_REDUCE_SCATTER.invokeExact(slot, dtype, op, dest, src, nelemsPerPe, blocks,
-                    copyEngine ? 1 : 0, stream);
+            rc = (int) COLL_REDUCE_SCATTER.invokeExact(slot, dtype, op, dest, src, nelemsPerPe, blocks, ceLanes, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -449,10 +449,10 @@ public final class Shim {
     }
 
     public static void collFcollect(int slot, MemorySegment dest, MemorySegment src, long bytes, int blocks,
-                                    boolean copyEngine, MemorySegment stream) {
+                                    int ceLanes, boolean push, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_FCOLLECT.invokeExact(slot, dest, src, bytes, blocks, copyEngine ? 1 : 0, stream);
+            rc = (int) COLL_FCOLLECT.invokeExact(slot, dest, src, bytes, blocks, ceLanes, push ? 1 : 0, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -461,10 +461,10 @@ public final class Shim {
 
     /** {@code offsets}: native array of team size + 1 {@code size_t} byte offsets into dest. */
     public static void collCollect(int slot, MemorySegment dest, MemorySegment src, MemorySegment offsets, int blocks,
-                                   boolean copyEngine, MemorySegment stream) {
+                                   int ceLanes, boolean push, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_COLLECT.invokeExact(slot, dest, src, offsets, blocks, copyEngine ? 1 : 0, stream);
+            rc = (int) COLL_COLLECT.invokeExact(slot, dest, src, offsets, blocks, ceLanes, push ? 1 : 0, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -472,10 +472,10 @@ public final class Shim {
     }
 
     public static void collAlltoall(int slot, MemorySegment dest, MemorySegment src, long bytesPerPe, int blocks,
-                                    boolean copyEngine, MemorySegment stream) {
+                                    int ceLanes, boolean push, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_ALLTOALL.invokeExact(slot, dest, src, bytesPerPe, blocks, copyEngine ? 1 : 0, stream);
+            rc = (int) COLL_ALLTOALL.invokeExact(slot, dest, src, bytesPerPe, blocks, ceLanes, push ? 1 : 0, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -483,10 +483,10 @@ public final class Shim {
     }
 
     public static void collBroadcast(int slot, MemorySegment dest, MemorySegment src, long bytes, int root, int blocks,
-                                     boolean copyEngine, MemorySegment stream) {
+                                     int ceLanes, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_BROADCAST.invokeExact(slot, dest, src, bytes, root, blocks, copyEngine ? 1 : 0, stream);
+            rc = (int) COLL_BROADCAST.invokeExact(slot, dest, src, bytes, root, blocks, ceLanes, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }

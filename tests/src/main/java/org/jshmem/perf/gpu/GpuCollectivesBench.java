@@ -231,7 +231,7 @@ public final class GpuCollectivesBench {
     }
 
     private String reduceScatterAlgorithm(long block) {
-        if (tuning.reduceScatterCopyEngine(block)) {
+        if (tuning.reduceScatterCopyEngineLanes(block) > 0) {
             return "copy engines";
         }
         int blocks = tuning.blocks(block * n, sms);
