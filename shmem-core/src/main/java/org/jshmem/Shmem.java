@@ -816,7 +816,7 @@ public final class Shmem
     /**
      * Collective: completes this PE's operations, waits until every PE has closed, and releases
      * the heap. Safe to call twice. If another PE died, throws {@link PeFailedException} after
-     * releasing what it can.
+     * releasing what it can (at once when a wait of this PE already reported a death).
      */
     @Override
     public void close() {
@@ -824,11 +824,17 @@ public final class Shmem
             return;
         }
         RuntimeException failure = null;
+        PeFailedException death = watch.deathSeen();   // a PE died: the others cannot all close
         try {
-            node.markClosing();
+            if (death == null) {
+                node.markClosing();
+            }
             closeContexts(null);
             java.util.List.copyOf(registeredBuffers).forEach(RegisteredBuffer::close);
             backend.quiet();
+            if (death != null) {
+                throw new PeFailedException(death.getMessage(), death.failedPes());
+            }
             barrier.sync(ControlDescriptor.CLOSE_SLOT, 0, 1, nPes, PeWatch.CLOSE);
             node.markFinalized();
         } catch (RuntimeException e) {

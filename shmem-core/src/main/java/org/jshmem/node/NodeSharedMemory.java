@@ -55,6 +55,7 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
     private final Thread exitHook;
     private final RemoteTransport remote;   // null: every PE of the job is on this node
     private ProgressThread progress;
+    private RemoteWatchdog watchdog;
     private long heartbeat;
     private boolean finalized;
 
@@ -162,6 +163,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         if (remote != null) {
             shm.progress = new ProgressThread(remote, config.remote().progressMicros(), Math.max(1, config.livenessMillis() / 2),
                     shm::beat, "jshmem-progress-PE" + boot.rank());
+            shm.watchdog = new RemoteWatchdog(remote, new PeWatch(shm, config.livenessMillis()), config.livenessMillis(),
+                    () -> shm.markIfRunning(STATE_FAILED_AFTER_PEERS), boot.rank(), System.err);
         }
         return shm;
     }
@@ -416,8 +419,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
 
     /**
      * Stops the progress thread, frees the remote transport's window (collective, after a
-     * {@link #markFinalized()} on every PE; after a failure it is left to the process's exit) and
-     * unmaps the file. Call after {@link #markFinalized()} or {@link #markFailed()}.
+     * {@link #markFinalized()} on every PE; after a failure it is left to the process's exit), stops
+     * the {@link RemoteWatchdog} and unmaps the file. Call after {@link #markFinalized()} or {@link #markFailed()}.
      */
     @Override
     public void close() {
@@ -431,6 +434,9 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         }
         if (remote != null) {
             remote.close(finalized);
+        }
+        if (watchdog != null) {
+            watchdog.close();   // last: a call above may be the one that does not return
         }
         if (finalized || remote == null) {
             arena.close();

@@ -55,6 +55,9 @@ public final class PeWatch {
     private final boolean[] leftBefore;
     private final long[] lastBeat;
     private final long[] lastBeatSeen;
+    private final long[] afterSeen;   // when a PE was first seen stopped after others failed; 0: not yet
+    private final boolean spansNodes;
+    private PeFailedException deathSeen;
     private final long silenceNanos;
     private long lastCheck;
 
@@ -66,8 +69,15 @@ public final class PeWatch {
         this.lastCheck = System.nanoTime();
         this.lastBeat = new long[table.nPes()];
         this.lastBeatSeen = new long[table.nPes()];
+        this.afterSeen = new long[table.nPes()];
+        this.spansNodes = java.util.stream.IntStream.range(0, table.nPes()).anyMatch(table::isRemote);
         java.util.Arrays.fill(lastBeatSeen, lastCheck);
         this.silenceNanos = Math.max(1, intervalMillis / 2) * 1_000_000L * MISSED_BEATS;
+    }
+
+    /** How long a PE of another node may be silent (no heartbeat) before it counts as dead. */
+    public long silenceNanos() {
+        return silenceNanos;
     }
 
     /** Checks the PEs if an interval has passed since the last check; throws if one is dead. */
@@ -94,7 +104,9 @@ public final class PeWatch {
      * a wait its last write completes is not reported; while this PE itself closes
      * ({@code waitingIn} is {@link #CLOSE}), closing and closed PEs are expected. PEs that stopped
      * only because others failed are named only when no other cause is left to name: a survivor
-     * slow to look must still name the PE that failed first.
+     * slow to look must still name the PE that failed first. When the job spans nodes, such a PE is
+     * named only once a heartbeat silence has passed since it was first seen so: the PE that failed
+     * first may be one whose death shows here only by its silence.
      */
     public void checkNow(String waitingIn) {
         checkNow(waitingIn, 0, 1, table.nPes());
@@ -106,6 +118,7 @@ public final class PeWatch {
         List<Integer> dead = new ArrayList<>();
         List<String> why = new ArrayList<>();
         List<Integer> after = new ArrayList<>();
+        boolean anyDied = false;
         for (int i = 0, pe = start; i < size; i++, pe += stride) {
             if (pe == table.myPe()) {
                 continue;
@@ -114,11 +127,20 @@ public final class PeWatch {
             boolean leaving = state == STATE_CLOSING || state == STATE_FINALIZED;
             String reason = null;
             if (state == STATE_FAILED_AFTER_PEERS) {
-                after.add(pe);
+                if (afterSeen[pe] == 0) {
+                    afterSeen[pe] = System.nanoTime() | 1;
+                }
+                // with PEs on other nodes, the PE that failed first may be one whose death only its
+                // silence tells here: give that silence time to show before naming this one
+                if (!spansNodes || System.nanoTime() - afterSeen[pe] >= silenceNanos) {
+                    after.add(pe);
+                }
                 continue;
             }
+            boolean died = false;
             if (state == STATE_FAILED) {
                 reason = "exited with an error";
+                died = true;
             } else if (leaving && !inClose) {
                 if (leftBefore[pe]) {
                     reason = state == STATE_CLOSING ? "is closing jshmem (in close())" : "has closed jshmem";
@@ -126,6 +148,7 @@ public final class PeWatch {
                 }
                 leftBefore[pe] = true;
             } else if (state != STATE_FINALIZED && !alive(pe)) {
+                died = true;
                 reason = table.isRemote(pe)
                         ? "on another node stopped answering (no heartbeat for " + (System.nanoTime() - lastBeatSeen[pe]) / 1_000_000
                           + " ms: killed, crashed, or its node or the network is down)"
@@ -134,6 +157,7 @@ public final class PeWatch {
             if (reason != null) {
                 dead.add(pe);
                 why.add("PE " + pe + " " + reason);
+                anyDied |= died;
             }
         }
         if (dead.isEmpty()) {
@@ -143,10 +167,23 @@ public final class PeWatch {
             }
         }
         if (!dead.isEmpty()) {
-            throw new PeFailedException(String.join("; ", why) + ", while PE " + table.myPe() + " was waiting in "
-                    + waitingIn + ". The job cannot continue: stop it and look at the output of "
+            PeFailedException e = new PeFailedException(String.join("; ", why) + ", while PE " + table.myPe()
+                    + " was waiting in " + waitingIn + ". The job cannot continue: stop it and look at the output of "
                     + (dead.size() == 1 ? "PE " + dead.get(0) : "PEs " + dead) + ".", dead);
+            if (anyDied && deathSeen == null) {
+                deathSeen = e;
+            }
+            throw e;
         }
+    }
+
+    /**
+     * The first failure this watch reported that names a PE that died or exited with an error (not
+     * one that only closed early), or null: after it this PE cannot close with the others, and
+     * announcing that it closes would make the PEs of other nodes name it instead of the dead PE.
+     */
+    public PeFailedException deathSeen() {
+        return deathSeen;
     }
 
     /** Whether PE {@code pe} is running: this PE, or one that has not failed, left or closed and whose process lives. */

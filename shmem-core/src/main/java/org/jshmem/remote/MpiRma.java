@@ -21,6 +21,7 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * compare-and-swap, the flushes, and {@code MPI_Iprobe} to drive progress. One window per
  * instance. Every call checks its return code (the window returns errors:
  * {@code MPI_ERRORS_RETURN}); a failed access names the target PE in a {@link PeFailedException}.
+ * Each call is timed ({@link #oldestCall()}), so that a watchdog can tell one that never returns.
  */
 final class MpiRma {
     private static final ValueLayout.OfLong AINT = ValueLayout.JAVA_LONG;   // MPI_Aint: ptrdiff_t
@@ -51,6 +52,7 @@ final class MpiRma {
     private final MethodHandle winUnlockAll;
     private final MethodHandle winFree;
     private final MethodHandle queryThread;
+    private final CallClock clock = new CallClock();
     private MemorySegment win = MemorySegment.NULL;
 
     MpiRma(LibMpi mpi) {
@@ -149,10 +151,13 @@ final class MpiRma {
     /** {@code MPI_Put} of {@code bytes} from {@code src} to {@code rank}'s window at {@code disp}; not complete until a flush. */
     void put(MemorySegment src, int bytes, int rank, long disp) {
         int rc;
+        CallClock.Slot call = clock.enter("MPI_Put", rank);
         try {
             rc = (int) put.invokeExact(src, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
             throw unexpected("MPI_Put", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Put", rank);
     }
@@ -160,10 +165,13 @@ final class MpiRma {
     /** {@code MPI_Get} of {@code bytes} from {@code rank}'s window at {@code disp} into {@code dst}; not complete until a flush. */
     void get(MemorySegment dst, int bytes, int rank, long disp) {
         int rc;
+        CallClock.Slot call = clock.enter("MPI_Get", rank);
         try {
             rc = (int) get.invokeExact(dst, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
             throw unexpected("MPI_Get", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Get", rank);
     }
@@ -175,10 +183,13 @@ final class MpiRma {
     void accumulate(MemorySegment operand, int width, AtomicOp op, int rank, long disp) {
         int rc;
         MemorySegment type = intType[width];
+        CallClock.Slot call = clock.enter("MPI_Accumulate", rank);
         try {
             rc = (int) accumulate.invokeExact(operand, 1, type, rank, disp, 1, type, mpiOp(op), win);
         } catch (Throwable t) {
             throw unexpected("MPI_Accumulate", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Accumulate", rank);
     }
@@ -186,10 +197,13 @@ final class MpiRma {
     /** {@code MPI_Fetch_and_op}: the old value into {@code result}; {@code FETCH} is {@code MPI_NO_OP}, {@code SWAP} {@code MPI_REPLACE}. */
     void fetchAndOp(MemorySegment operand, MemorySegment result, int width, AtomicOp op, int rank, long disp) {
         int rc;
+        CallClock.Slot call = clock.enter("MPI_Fetch_and_op", rank);
         try {
             rc = (int) fetchAndOp.invokeExact(operand, result, intType[width], rank, disp, mpiOp(op), win);
         } catch (Throwable t) {
             throw unexpected("MPI_Fetch_and_op", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Fetch_and_op", rank);
     }
@@ -197,10 +211,13 @@ final class MpiRma {
     /** {@code MPI_Compare_and_swap}: the old value into {@code result}. */
     void compareAndSwap(MemorySegment value, MemorySegment compare, MemorySegment result, int width, int rank, long disp) {
         int rc;
+        CallClock.Slot call = clock.enter("MPI_Compare_and_swap", rank);
         try {
             rc = (int) compareAndSwap.invokeExact(value, compare, result, intType[width], rank, disp, win);
         } catch (Throwable t) {
             throw unexpected("MPI_Compare_and_swap", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Compare_and_swap", rank);
     }
@@ -220,10 +237,13 @@ final class MpiRma {
     /** {@code MPI_Win_flush}: every operation to {@code rank} is complete at the target. */
     void flush(int rank) {
         int rc;
+        CallClock.Slot call = clock.enter("MPI_Win_flush", rank);
         try {
             rc = (int) flush.invokeExact(rank, win);
         } catch (Throwable t) {
             throw unexpected("MPI_Win_flush", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Win_flush", rank);
     }
@@ -231,10 +251,13 @@ final class MpiRma {
     /** {@code MPI_Win_flush_local}: the buffers of every operation to {@code rank} may be reused. */
     void flushLocal(int rank) {
         int rc;
+        CallClock.Slot call = clock.enter("MPI_Win_flush_local", rank);
         try {
             rc = (int) flushLocal.invokeExact(rank, win);
         } catch (Throwable t) {
             throw unexpected("MPI_Win_flush_local", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Win_flush_local", rank);
     }
@@ -242,24 +265,34 @@ final class MpiRma {
     /** {@code MPI_Win_flush_all}: every operation to every target is complete there. */
     void flushAll() {
         int rc;
+        CallClock.Slot call = clock.enter("MPI_Win_flush_all", -1);
         try {
             rc = (int) flushAll.invokeExact(win);
         } catch (Throwable t) {
             throw unexpected("MPI_Win_flush_all", t);
+        } finally {
+            call.leave();
         }
         check(rc, "MPI_Win_flush_all", -1);
     }
 
     /** Enters MPI so that it applies operations other processes target this one with ({@code MPI_Iprobe} on an unused tag). */
     void progress(MemorySegment flagOut) {
+        CallClock.Slot call = clock.enter("MPI_Iprobe", -1);
+        int rc;
         try {
-            int rc = (int) iprobe.invokeExact(OpenMpiAbi.ANY_SOURCE, OpenMpiAbi.PROGRESS_TAG, comm, flagOut, MemorySegment.NULL);
-            check(rc, "MPI_Iprobe", -1);
-        } catch (PeFailedException e) {
-            throw e;
+            rc = (int) iprobe.invokeExact(OpenMpiAbi.ANY_SOURCE, OpenMpiAbi.PROGRESS_TAG, comm, flagOut, MemorySegment.NULL);
         } catch (Throwable t) {
             throw unexpected("MPI_Iprobe", t);
+        } finally {
+            call.leave();
         }
+        check(rc, "MPI_Iprobe", -1);
+    }
+
+    /** The one-sided or progress call in progress the longest, on any thread. */
+    java.util.Optional<MpiCall> oldestCall() {
+        return clock.oldest();
     }
 
     private void check(int rc, String what, int rank) {

@@ -1,7 +1,5 @@
 package org.jshmem.remote;
 
-import java.util.concurrent.locks.LockSupport;
-
 /**
  * A daemon thread per PE while the remote transport runs: every {@code intervalMicros} it enters
  * MPI ({@link RemoteTransport#progress()}), so that atomics other nodes aim at this PE complete
@@ -12,8 +10,12 @@ import java.util.concurrent.locks.LockSupport;
  * survivors do not take one another for dead.
  */
 public final class ProgressThread implements AutoCloseable {
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final RemoteTransport transport;
+    private final long beatNanos;
+    private final Runnable beat;
+    private final DaemonLoop loop;
+    private long nextBeat = System.nanoTime();
+    private boolean progressing = true;
 
     /**
      * Starts the thread.
@@ -25,39 +27,30 @@ public final class ProgressThread implements AutoCloseable {
      * @param name           the thread's name
      */
     public ProgressThread(RemoteTransport transport, long intervalMicros, long beatMillis, Runnable beat, String name) {
-        long intervalNanos = intervalMicros * 1_000L;
-        long beatNanos = beatMillis * 1_000_000L;
-        thread = Thread.ofPlatform().daemon().name(name).unstarted(() -> {
-            long nextBeat = System.nanoTime();
-            boolean progressing = true;
-            while (running) {
-                if (progressing) {
-                    try {
-                        transport.progress();
-                    } catch (RuntimeException e) {
-                        progressing = false;   // MPI reports a dead peer: the PE's waits name it; the heartbeat goes on
-                    }
-                }
-                long now = System.nanoTime();
-                if (now - nextBeat >= 0) {
-                    beat.run();                // never throws: a node it cannot reach does not stop the others' beats
-                    nextBeat = now + beatNanos;
-                }
-                LockSupport.parkNanos(intervalNanos);
-            }
-        });
-        thread.start();
+        this.transport = transport;
+        this.beatNanos = beatMillis * 1_000_000L;
+        this.beat = beat;
+        this.loop = new DaemonLoop(name, intervalMicros * 1_000L, this::step);
     }
 
-    /** Stops the thread and waits for it (it leaves MPI before this returns). */
+    private void step() {
+        if (progressing) {
+            try {
+                transport.progress();
+            } catch (RuntimeException e) {
+                progressing = false;   // MPI reports a dead peer: the PE's waits name it; the heartbeat goes on
+            }
+        }
+        long now = System.nanoTime();
+        if (now - nextBeat >= 0) {
+            beat.run();                // never throws: a node it cannot reach does not stop the others' beats
+            nextBeat = now + beatNanos;
+        }
+    }
+
+    /** Stops the thread and waits for it (it leaves MPI before this returns, unless a call does not return). */
     @Override
     public void close() {
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(java.time.Duration.ofSeconds(2));   // not forever: a call to a dead peer may not return
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
     }
 }

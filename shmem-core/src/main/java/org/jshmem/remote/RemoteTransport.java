@@ -282,6 +282,14 @@ public final class RemoteTransport implements AutoCloseable {
         rma.progress(scratch.get().flag);
     }
 
+    /**
+     * The transport's MPI call that has been in progress the longest, on any thread, if one is:
+     * what a watchdog looks at, since a call to a process that died may never return.
+     */
+    public java.util.Optional<MpiCall> oldestCall() {
+        return rma.oldestCall();
+    }
+
     // ------------------------------------------------------------------ control plane
 
     /**

@@ -156,7 +156,7 @@ public final class MpiJob {
                 && Integer.parseInt(dirName.substring(5)) == rank;
     }
 
-    /** Each PE's standard output, from the files of mpirun's --output-filename (then deleted). */
+    /** Each PE's standard output, then its standard error, from the files of mpirun's --output-filename (then deleted). */
     private List<String> readPerPe(java.nio.file.Path dir) {
         List<String> out = new ArrayList<>();
         try {
@@ -164,9 +164,15 @@ public final class MpiJob {
                 int rank = pe;
                 try (Stream<java.nio.file.Path> files = Files.walk(dir)) {
                     // mpirun zero-pads the rank in the directory name when there are 10 or more ("rank.07")
-                    List<java.nio.file.Path> f = files.filter(x -> x.getFileName().toString().equals("stdout")
-                            && isRank(x.getParent().getFileName().toString(), rank)).toList();
-                    out.add(f.isEmpty() ? "" : Files.readString(f.getFirst(), StandardCharsets.UTF_8));
+                    List<java.nio.file.Path> f = files.filter(x -> isRank(x.getParent().getFileName().toString(), rank))
+                            .filter(x -> x.getFileName().toString().equals("stdout") || x.getFileName().toString().equals("stderr"))
+                            .sorted(Comparator.comparing((java.nio.file.Path x) -> x.getFileName().toString()).reversed())
+                            .toList();   // stdout first
+                    StringBuilder text = new StringBuilder();
+                    for (java.nio.file.Path x : f) {
+                        text.append(Files.readString(x, StandardCharsets.UTF_8));
+                    }
+                    out.add(text.toString());
                 }
             }
             try (Stream<java.nio.file.Path> files = Files.walk(dir)) {

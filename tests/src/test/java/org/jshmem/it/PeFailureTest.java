@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A PE that dies while the others wait for it, under {@code mpirun --enable-recovery} so that
  * mpirun itself does not end the survivors: jshmem must. They must stop with a PeFailedException
  * naming the dead PE, whether they wait in a barrier or in a waitUntil; the whole job must end
- * within 20 seconds (the job's timeout); and no shared-memory file of the job may be left.
+ * within 20 seconds (the job's timeout); and no shared-memory file of the job may be left. The
+ * same with the dead PE on another node (the remote transport, forced on this machine).
  */
 class PeFailureTest {
 
@@ -45,6 +46,46 @@ class PeFailureTest {
                 assertEquals("no exception", close, "PE " + pe + " closes with the PE that closed early");
             } else {
                 assertTrue(close.startsWith("PeFailedException | ") && close.contains(death), "PE " + pe + " close: " + close);
+            }
+        }
+        for (int pe = 0; pe < n; pe++) {
+            assertEquals(List.of(), ShmFiles.ofJob(ShmFiles.DEFAULT_DIR, r.longValue(pe, "pid")), "files left");
+        }
+    }
+
+    /**
+     * A PE killed while its peers on other nodes wait for it. The survivors' barrier and heartbeat
+     * puts to it never return inside Open MPI (it retries them forever), so each survivor must end
+     * either with the PeFailedException of its wait or through the {@code RemoteWatchdog}'s report,
+     * both naming the dead PE: "on another node stopped answering" for a PE of another node, "died"
+     * for one of its own node. The job must end within 60 seconds: a heartbeat silence of 5 s
+     * names a remote PE, and a call stuck that long then ends its PE.
+     */
+    @ParameterizedTest(name = "{0} PEs, {1}, PE {2} killed")
+    @CsvSource({"3, remote, 1", "2, remote, 0", "4, two-nodes, 2"})
+    void survivorsOnOtherNodesStopNamingTheDeadPe(int n, String mode, int victim) {
+        MpiJob job = MpiJob.of(n, KillProgram.class).args("kill9", Integer.toString(victim)).mpirun("--enable-recovery")
+                .env("JSHMEM_SYMMETRIC_SIZE", "8M").timeout(Duration.ofSeconds(60));
+        MpiJob.transportEnv(mode, n).forEach(job::env);
+        JobResult r = job.run();
+        assertFalse(r.timedOut(), () -> "the survivors did not stop within 60 s: " + r);
+        for (int pe = 0; pe < n; pe++) {
+            if (pe == victim) {
+                continue;
+            }
+            boolean sameNode = mode.equals("two-nodes") && pe * 2 / n == victim * 2 / n;   // as transportEnv splits them
+            String death = sameNode
+                    ? "PE " + victim + " died (its process " + r.longValue(victim, "pid") + " is gone"
+                    : "PE " + victim + " on another node stopped answering";
+            String failed = r.reports(pe).get("failed");
+            String out = r.peOutput().get(pe);
+            String ended = out.lines().filter(l -> l.startsWith("jshmem: org.jshmem.PeFailedException: ")).findFirst()
+                    .orElse(null);
+            if (failed != null) {
+                assertTrue(failed.contains(death), "PE " + pe + " failed with: " + failed);
+            } else {
+                assertTrue(ended != null, "PE " + pe + " neither reported the failure nor was ended by the watchdog: " + r);
+                assertTrue(ended.contains(death) && ended.contains("ends here (exit code 1)"), "PE " + pe + ": " + ended);
             }
         }
         for (int pe = 0; pe < n; pe++) {

@@ -1,0 +1,60 @@
+package org.jshmem.remote;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Which MPI call each thread is in, and since when: how a watchdog tells a call that will not
+ * return. Open MPI 4.1 retries a put to a dead process forever inside the call (btl/vader's CMA
+ * write fails with ESRCH, again and again), so such a call can only be noticed from another
+ * thread. Entering and leaving cost a thread-local look-up and a few volatile writes, next to
+ * microseconds of MPI.
+ */
+final class CallClock {
+    private static final long IDLE = Long.MIN_VALUE;
+
+    /** One thread's current call. */
+    static final class Slot {
+        private final String thread = Thread.currentThread().getName();
+        private volatile String name = "";
+        private volatile int rank = -1;
+        private volatile long since = IDLE;
+
+        /** The call has returned (or thrown). */
+        void leave() {
+            since = IDLE;
+        }
+    }
+
+    private final List<Slot> slots = new CopyOnWriteArrayList<>();
+    private final ThreadLocal<Slot> mine = ThreadLocal.withInitial(this::register);
+
+    private Slot register() {
+        Slot s = new Slot();
+        slots.add(s);
+        return s;
+    }
+
+    /** Marks this thread as entering {@code name} aimed at {@code rank} (-1: every PE); call {@link Slot#leave()} after. */
+    Slot enter(String name, int rank) {
+        Slot s = mine.get();
+        s.name = name;
+        s.rank = rank;
+        s.since = System.nanoTime();
+        return s;
+    }
+
+    /** The call in progress the longest, if any thread is in one. */
+    Optional<MpiCall> oldest() {
+        long now = System.nanoTime();
+        MpiCall oldest = null;
+        for (Slot s : slots) {
+            long since = s.since;
+            if (since != IDLE && (oldest == null || now - since > oldest.elapsedNanos())) {
+                oldest = new MpiCall(s.name, s.rank, s.thread, now - since);
+            }
+        }
+        return Optional.ofNullable(oldest);
+    }
+}
