@@ -44,7 +44,7 @@ for dt in 0 1; do
     --offload-arch=gfx90a -std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -c "$k/jgemm_util.cu" -o "$out/k.o" \
     -Wall -Wextra -Werror
   if [ -f "$k/jgemm_sm90.cu" ] && [ -x "$nvcc" ]; then
-    for v in "256 3" "128 4"; do   # GpuKernels' Hopper variants: BN, stages
+    for v in "256 3" "128 4" "192 4"; do   # GpuKernels' Hopper variants: BN, stages
       set -- $v
       check "nvcc sm_90a hopper 128x$1x64 s$2 dtype $dt" "$nvcc" -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
         -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=128 -DJGEMM_BN=$1 -DJGEMM_BK=64 -DJGEMM_STAGES=$2 \

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The GPU kernel variants gemm-ext builds: tile, pipeline depth and threads per tier; the first of
  * each tier is its default (chosen from the measurements in docs/benchmarks/gemm, see
- * gemm-ext/README.md), and the Hopper tier picks between its two tiles per shape
+ * gemm-ext/README.md), and the Hopper tier picks among its three tiles per shape
  * ({@link #hopperTile}). Shared memory per variant: {@link KernelVariant#sharedBytes()}.
  */
 final class GpuKernels {
@@ -17,23 +17,48 @@ final class GpuKernels {
             new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 32), 4, 256));
     private static final List<KernelVariant> HOPPER = List.of(
             new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 256, 64), 3, 384),
-            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 4, 384));
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 4, 384),
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 192, 64), 4, 384));
 
     private GpuKernels() {
     }
 
     /**
      * The Hopper kernel's tile for one PE's GEMM on {@code workGroups} SMs: 128x256x64, whose
-     * accumulators reuse each loaded byte twice as often, unless the 128x256 grid holds less than a
-     * third of a wave of tiles: then 128x128 gives twice the tiles to spread over the SMs. Measured
-     * on one H100 (docs/benchmarks/gemm, 2026-11-25, data-parallel): 128x256 ahead on 11 of the
-     * anchor's 12 shapes (by 4-17%; 1536x6144x8192 level, -2%), 128x128 ahead on 128x8192x8192 (289
-     * TFLOP/s against 145) and 1000x1000x1000. Override with --tile / JSHMEM_GEMM_TILE.
+     * accumulators reuse each loaded byte the most, unless the 128x256 grid holds less than a third
+     * of a wave of tiles: then 128x128 gives twice the tiles to spread over the SMs; or unless the
+     * waves of 128x192 tiles are at least {@link #NARROW_GAIN} fuller than those of 128x256
+     * ({@link #waveFill}): a 192-column tile costs a few percent per tile (8192^3 bf16 on one H100,
+     * 2026-11-26: 713 TFLOP/s against 733), which a last wave a quarter empty costs many times over.
+     * Measured on one H100 (docs/benchmarks/gemm, 2026-11-25, data-parallel): 128x256 ahead on 11 of
+     * the anchor's 12 shapes (by 4-17%), 128x128 ahead on 128x8192x8192 (289 TFLOP/s against 145)
+     * and 1000x1000x1000; 2026-11-26: 128x192 ahead on 1536x6144x8192 (bf16 708 against 622, 288
+     * tiles of 256 columns fill 2.18 waves, 384 of 192 fill 2.91) and 3840x3840x4096 (631 against
+     * 616), behind on 5120x5120x2048 (580 against 632: its 0.90 against 0.87 fill is not enough).
+     * Override with --tile / JSHMEM_GEMM_TILE.
      */
     static TileShape hopperTile(GemmShape shape, int workGroups) {
         TileShape large = HOPPER.get(0).tile();
         TileShape small = HOPPER.get(1).tile();
-        return waves(shape, large, workGroups) < 1.0 / 3 ? small : large;
+        TileShape narrow = HOPPER.get(2).tile();
+        if (waves(shape, large, workGroups) < 1.0 / 3) {
+            return small;
+        }
+        return waveFill(shape, narrow, workGroups) >= waveFill(shape, large, workGroups) + NARROW_GAIN ? narrow : large;
+    }
+
+    /** How much fuller (fraction of the work-group slots) the 128x192 waves must be to choose that tile. */
+    static final double NARROW_GAIN = 0.05;
+
+    /**
+     * The share of the work-group slots of a data-parallel run that computes output: tiles over
+     * whole waves of slots, times the share of the last tile column inside the matrix.
+     */
+    static double waveFill(GemmShape shape, TileShape tile, int workGroups) {
+        long tiles = tiles(shape, tile);
+        long slots = (tiles + workGroups - 1) / workGroups * workGroups;
+        long columns = (shape.n() + tile.n() - 1) / tile.n();
+        return (double) tiles / slots * shape.n() / ((double) columns * tile.n());
     }
 
     /**

@@ -9,16 +9,30 @@ import org.junit.jupiter.api.Test;
 class GpuKernelsTest {
     private static final TileShape LARGE = new TileShape(128, 256, 64);
     private static final TileShape SMALL = new TileShape(128, 128, 64);
+    private static final TileShape NARROW = new TileShape(128, 192, 64);
 
     @Test
-    void largeTileUnlessLessThanAThirdOfAWave() {
-        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 8192, 8192), 132));     // 2048 tiles
-        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(1536, 6144, 8192), 132));     // 288 tiles
+    void largeTileUnlessLessThanAThirdOfAWaveOrNarrowTilesFillTheWavesBetter() {
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 8192, 8192), 132));     // 2048 tiles, 0.97 full
+        assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(1536, 6144, 8192), 132));    // 288 tiles 0.73 full, 384 0.97
+        assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(3840, 3840, 4096), 132));    // 0.85 against 0.91
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(5120, 5120, 2048), 132));     // 0.87 against 0.90
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 5504, 4096), 132));
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 4096, 8192), 132));
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(2048, 2048, 2048), 132));     // 128 tiles: 0.97 waves
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(512, 8192, 8192), 132));      // 128 tiles
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 132));      // 32 tiles: 0.24 waves
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(1000, 1000, 1000), 132));     // 32 tiles
-        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 64));       // half a wave of 64
+        assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 64));      // 32 large tiles fill half of 64 slots, 43 narrow two thirds
+    }
+
+    @Test
+    void waveFillCountsIdleSlotsAndTheColumnsPastTheMatrix() {
+        assertEquals(288.0 / 396, GpuKernels.waveFill(new GemmShape(1536, 6144, 8192), LARGE, 132), 1e-12);
+        assertEquals(384.0 / 396, GpuKernels.waveFill(new GemmShape(1536, 6144, 8192), NARROW, 132), 1e-12);
+        // 5120 columns in 27 tiles of 192: the last is two thirds inside
+        assertEquals(1080.0 / 1188 * 5120 / (27 * 192), GpuKernels.waveFill(new GemmShape(5120, 5120, 2048), NARROW, 132),
+                1e-12);
     }
 
     @Test
@@ -30,5 +44,7 @@ class GpuKernelsTest {
         assertEquals(Split.TAIL, GpuKernels.hopperSplit(new GemmShape(1536, 6144, 8192), LARGE, 132));  // 288: tail 24
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(128, 8192, 8192), SMALL, 132));
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1024, 1024, 1024), LARGE, 132));
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1536, 6144, 8192), NARROW, 132));
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(3840, 3840, 4096), NARROW, 132));
     }
 }

@@ -9,10 +9,10 @@
  * loading the next unit meanwhile) and published by the shared epilogue (jgemm_epilogue.h), whose
  * stores leave through the bulk-copy engine while the consumers start the next unit.
  *
- * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x 128 x 64 or 128 x 256 x 64; 384 threads: warpgroup
- * 0 = producer (one thread issues), warpgroups 1-2 = consumers. With 256 columns a consumer holds
- * 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the consumers
- * take them (232). Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC: --gpu-architecture=sm_90a).
+ * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {128, 192, 256} x 64; 384 threads: warpgroup
+ * 0 = producer (one thread issues), warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
+ * holds 96 or 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the
+ * consumers take them (232). Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC: --gpu-architecture=sm_90a).
  *
  * Tensor maps (host: cuTensorMapEncodeTiled, org.jshmem.gemm.TensorMaps), both rank 2, 16-bit
  * elements (CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9 or FLOAT16 = 6), interleave NONE (0), swizzle
@@ -24,8 +24,8 @@
 #include "jgemm.h"
 #include "jgemm_epilogue.h"
 
-#if JGEMM_BM != 128 || (JGEMM_BN != 128 && JGEMM_BN != 256) || JGEMM_BK != 64
-#error "jgemm_sm90: built for 128 x 128 x 64 and 128 x 256 x 64 tiles"
+#if JGEMM_BM != 128 || (JGEMM_BN != 128 && JGEMM_BN != 192 && JGEMM_BN != 256) || JGEMM_BK != 64
+#error "jgemm_sm90: built for 128 x 128 x 64, 128 x 192 x 64 and 128 x 256 x 64 tiles"
 #endif
 #ifndef JGEMM_STAGES
 #define JGEMM_STAGES 3
@@ -100,6 +100,14 @@ JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned 
                "wgmma.mma_async.sync.aligned.m64n128k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
                "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, 1, 1, 0, 1;\n}\n"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "l"(da), "l"(db), "r"(scale_d));
+}
+#elif JGEMM_BN == 192
+JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n192k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95}, %96, %97, p, 1, 1, 0, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
                : "l"(da), "l"(db), "r"(scale_d));
 }
 #else
@@ -270,7 +278,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
 
   jgemm_unit u;
   if (warp < 4) { /* warpgroup 0: one producer thread */
-#if JGEMM_BN == 256
+#if JGEMM_BN >= 192
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
 #endif
     if (warp == 0 && lane == 0) {
@@ -307,7 +315,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     }
     return;
   }
-#if JGEMM_BN == 256
+#if JGEMM_BN >= 192
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
 #endif
 
