@@ -12,7 +12,8 @@ import org.jshmem.remote.RemoteTransport;
  * daemon thread that never enters MPI. Open MPI 4.1 retries a put to a dead process forever inside
  * the call, so the thread in it can neither return nor throw, and a survivor would hang (its
  * heartbeat publisher, its barrier, its {@code close()}). Every liveness interval the watchdog
- * checks the PEs with a {@link PeWatch} of its own; when one is dead and a call of the
+ * checks the PEs with a {@link PeWatch} of its own; when one died (not one that only closed
+ * early: a call to a live process returns) and a call of the
  * {@link RemoteTransport} has not returned for as long as a heartbeat may be silent, it prints the
  * {@link PeFailedException} a wait would have thrown (naming the dead PEs and the call), marks this
  * PE stopped after its peers in its node's file (so that the PEs of its node name the first
@@ -57,14 +58,16 @@ final class RemoteWatchdog implements AutoCloseable {
         Optional<MpiCall> call = remote.oldestCall();
         try {
             watch.checkNow(call.map(MpiCall::toString).orElse("no MPI call"));
-        } catch (PeFailedException dead) {
-            if (loop != null && loop.running() && call.isPresent() && call.get().elapsedNanos() >= stuckNanos) {
-                err.println("jshmem: " + dead.getClass().getName() + ": " + dead.getMessage() + " MPI does not return from"
-                        + " a call to a process that is gone, so PE " + myPe + " ends here (exit code " + EXIT_CODE + ").");
-                err.flush();
-                markStopped.run();
-                Runtime.getRuntime().halt(EXIT_CODE);
-            }
+        } catch (PeFailedException e) {
+            // only a death ends this PE (below): a call to a PE that closed early or stopped after others returns
+        }
+        PeFailedException dead = watch.deathSeen();
+        if (dead != null && loop != null && loop.running() && call.isPresent() && call.get().elapsedNanos() >= stuckNanos) {
+            err.println("jshmem: " + dead.getClass().getName() + ": " + dead.getMessage() + " MPI does not return from"
+                    + " a call to a process that is gone, so PE " + myPe + " ends here (exit code " + EXIT_CODE + ").");
+            err.flush();
+            markStopped.run();
+            Runtime.getRuntime().halt(EXIT_CODE);
         }
     }
 
