@@ -337,6 +337,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
       jgemm_mbar_wait(&full[s], phase);
       const unsigned char *a = ring + s * JGEMM_STAGE_BYTES + c * 64 * (JGEMM_BK * 2);
       const unsigned char *b = ring + s * JGEMM_STAGE_BYTES + JGEMM_A_BYTES;
+      /* a fence of our own before each stage's products: without it ptxas put one in where the
+       * hand-over's branch joins, and serialized every wgmma of the kernel (C7520, 128x256 tiles) */
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
       for (int kk = 0; kk < JGEMM_BK / 16; kk++) {
         unsigned long long da = jgemm_desc(a + kk * 32, 16, 1024);
