@@ -117,8 +117,30 @@ public final class GemmBenchmark {
         return err;
     }
 
+    /**
+     * Work (2mnk per PE, summed) that the warm-up does at least on a GPU: about 100 ms at 700
+     * TFLOP/s, so that the clocks have risen after the idle of planning and compiling. Measured on a
+     * fresh H100 with 5 warm-up calls: the first case of a JVM at 392-583 TFLOP/s where the same
+     * case later in the call ran at 742 (1536x6144x8192, docs/benchmarks/gemm, 2026-11-26).
+     */
+    static final double GPU_WARMUP_FLOPS = 7e13;
+
+    /**
+     * Untimed calls before the timed ones: {@code asked}, and on a GPU at least enough for
+     * {@link #GPU_WARMUP_FLOPS} (at most 10 000). It follows from the shape alone, so every PE of a
+     * fused collective makes the same number of calls.
+     */
+    static int warmupCalls(int asked, GemmShape shape, int nPes, boolean gpu) {
+        if (!gpu) {
+            return asked;
+        }
+        double perCall = shape.flops() / nPes;
+        return (int) Math.max(asked, Math.min(10_000, Math.ceil(GPU_WARMUP_FLOPS / perCall)));
+    }
+
     private double time(FusedGemm gemm, Data data) {
-        for (int i = 0; i < settings.warmup(); i++) {
+        int warmup = warmupCalls(settings.warmup(), data.global, shmem.nPes(), device.isPresent());
+        for (int i = 0; i < warmup; i++) {
             gemm.run(data.a, data.b, data.c);
         }
         shmem.barrierAll();
