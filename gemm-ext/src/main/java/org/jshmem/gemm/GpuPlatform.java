@@ -27,9 +27,11 @@ final class GpuPlatform implements GemmPlatform {
 
     private final DeviceInfo device;
     private final GemmKernel kernel;
+    private final GemmShape local;
 
     GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local) {
         this.device = device;
+        this.local = local;
         // TMA needs 16-byte row pitches: rows of A (k) and B (n) a multiple of 8 elements
         boolean tmaRows = local.k() % 8 == 0 && local.n() % 8 == 0;
         this.kernel = switch (options.kernel()) {
@@ -91,8 +93,13 @@ final class GpuPlatform implements GemmPlatform {
                 return;
             }
         }
+        boolean hopperTile = GpuKernels.variants(GemmKernel.HOPPER).stream().anyMatch(v -> v.tile().equals(tile));
+        String why = kernel == GemmKernel.PORTABLE && hopperTile
+                ? " (it is a Hopper tile, but this GEMM runs on the portable kernel: the Hopper kernel needs an sm_90"
+                  + " GPU and rows of A and B, k = " + local.k() + " and n = " + local.n() + ", that are multiples of 8)"
+                : "";
         throw new IllegalArgumentException("tile " + tile + " is not one the " + kernel.name().toLowerCase(Locale.ROOT)
-                + " kernel is built for; choose one of " + GpuKernels.variants(kernel).stream()
+                + " kernel is built for" + why + "; choose one of " + GpuKernels.variants(kernel).stream()
                 .map(v -> v.tile().toString()).toList());
     }
 
