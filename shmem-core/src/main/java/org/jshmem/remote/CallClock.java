@@ -8,17 +8,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Which MPI call each thread is in, and since when: how a watchdog tells a call that will not
  * return. Open MPI 4.1 retries a put to a dead process forever inside the call (btl/vader's CMA
  * write fails with ESRCH, again and again), so such a call can only be noticed from another
- * thread. Entering and leaving cost a thread-local look-up and a few volatile writes, next to
- * microseconds of MPI.
+ * thread. Entering costs a thread-local look-up and one volatile write, leaving one volatile
+ * write, next to microseconds of MPI.
  */
 final class CallClock {
     private static final long IDLE = Long.MIN_VALUE;
 
     /** One thread's current call. */
     static final class Slot {
-        private final String thread = Thread.currentThread().getName();
-        private volatile String name = "";
-        private volatile int rank = -1;
+        private final Thread thread = Thread.currentThread();
+        // written before `since`, whose volatile write publishes them to a reader that reads `since` first
+        private String name = "";
+        private int rank = -1;
         private volatile long since = IDLE;
 
         /** The call has returned (or thrown). */
@@ -45,14 +46,15 @@ final class CallClock {
         return s;
     }
 
-    /** The call in progress the longest, if any thread is in one. */
+    /** The call in progress the longest, if any thread is in one; forgets the slots of threads that ended. */
     Optional<MpiCall> oldest() {
+        slots.removeIf(s -> !s.thread.isAlive());
         long now = System.nanoTime();
         MpiCall oldest = null;
         for (Slot s : slots) {
             long since = s.since;
             if (since != IDLE && (oldest == null || now - since > oldest.elapsedNanos())) {
-                oldest = new MpiCall(s.name, s.rank, s.thread, now - since);
+                oldest = new MpiCall(s.name, s.rank, s.thread.getName(), now - since);
             }
         }
         return Optional.ofNullable(oldest);
