@@ -10,8 +10,12 @@ public enum AllReduceAlgorithm {
      */
     ONE_SHOT,
     /**
-     * Each tile has a home PE ({@code tile mod P}); PEs push their partial there, the home sums and
-     * pushes the result to every PE: two steps, about 2 (P-1)/P x C bytes per PE. Staging: about C.
+     * A reduce-scatter, then an all-gather, tile by tile: each PE owns a block of C's rows (m split
+     * over the PEs); PEs push their partial tiles to the owners of the tiles' rows, and an owner
+     * sums its rows and pushes the sum to every PE. Two steps, about 2 (P-1)/P x C bytes per PE.
+     * Each PE takes the tile rows it owns last (in rounds after the peers'), so their partials are
+     * mostly in when it finishes its own and nothing waits for a peer inside the GEMM; an owner
+     * whose partials are not all in parks its own and sums after its last tile. Staging: about C.
      */
     TWO_SHOT
 }

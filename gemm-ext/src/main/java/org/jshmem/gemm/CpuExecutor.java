@@ -25,9 +25,9 @@ import org.jshmem.SymmetricSegment;
  * publication a put followed by {@code fence} and a stamp. All-gather + GEMM: a gather thread
  * pulls the peers' row blocks of A (rotated from the next PE, its own last) into the workspace and
  * stamps each, while the work-groups compute the tiles of their own rows from A in place and wait
- * for the blocks under the others. GEMM + reduce-scatter: finished
+ * for the blocks under the others. GEMM + reduce-scatter and two-shot all-reduce: finished
  * tiles go to the other PEs owning their rows; an owner sums its rows as it finishes its own
- * partial of the tile. So CI checks the
+ * partial of the tile (the all-reduce's then go to every PE). So CI checks the
  * orchestration (schedule, fix-up, stamps, epilogues, ragged shapes, back-to-back calls) without a GPU.
  */
 final class CpuExecutor implements GemmExecutor {
@@ -159,7 +159,7 @@ final class CpuExecutor implements GemmExecutor {
                 compute(u, acc);
                 finish(u, w, acc);
             }
-            if (epilogue == Epilogue.REDUCE_SCATTER) {
+            if (epilogue.ownsRows()) {
                 finishParked(w);
             }
             waitArrivals(w);
@@ -251,7 +251,7 @@ final class CpuExecutor implements GemmExecutor {
                     sumSlots(tile, (parity * n * tiles + t) * slotBytes, tiles * slotBytes, n);
                     store(tile, 0, me, row0, col0, rows, cols);
                 }
-                case REDUCE_SCATTER -> {
+                case REDUCE_SCATTER, ALL_REDUCE_TWO_SHOT -> {
                     // to the other PEs owning rows of the tile; an owner sums its rows with its own partial
                     // (nothing in a work-group's units waits for a peer, whatever the order)
                     int firstQ = layout.rowBlockOf(row0), lastQ = layout.rowBlockOf(row0 + rows - 1);
@@ -277,23 +277,6 @@ final class CpuExecutor implements GemmExecutor {
                         }
                     }
                 }
-                case ALL_REDUCE_TWO_SHOT -> {
-                    int home = t % n;
-                    long perSrc = (tiles + n - 1) / n;
-                    shmem.put(ws.staging(), (me * perSrc + t / n) * slotBytes, MemorySegment.ofArray(tile), home);
-                    stamp(ws.arrive(), (long) me * tiles + t, home);
-                    if (home == me) {
-                        for (int src = 0; src < n; src++) {
-                            shmem.signalWaitUntil(ws.arrive(), ((long) src * tiles + t) * Long.BYTES, Cmp.GE, gen);
-                        }
-                        sumSlots(tile, (t / n) * slotBytes, perSrc * slotBytes, n);
-                        for (int i = 0; i < n; i++) {
-                            int pe = (me + i) % n;
-                            store(tile, 0, pe, row0, col0, rows, cols);
-                            stamp(ws.arrive(), (long) n * tiles + t, pe);
-                        }
-                    }
-                }
             }
         }
 
@@ -306,17 +289,33 @@ final class CpuExecutor implements GemmExecutor {
             }
         }
 
-        /** Reduce-scatter: this PE's rows of tile rc, summed in PE order with its own partial (in tile). */
+        /**
+         * This PE's rows of tile rc, summed in PE order with its own partial (in tile), into its C
+         * (reduce-scatter: rows from its block's first) or into every PE's C, each peer's copy
+         * stamped with this PE's final stamp of the tile (two-shot all-reduce: jgemm_sum_own_rows).
+         */
         private void reduceOwnRows(short[] tile, int[] rc) {
-            int me = shmem.myPe(), row0 = rc[0] * tm, col0 = rc[1] * tn;
+            int me = shmem.myPe(), n = shmem.nPes(), row0 = rc[0] * tm, col0 = rc[1] * tn;
             long perSource = (long) ws.homeSlots() * tileElems * 2;
-            sumWithOwn(tile, slotAt(0, me, rc), perSource, shmem.nPes(), me);
-            int r0 = layout.rowOffset(me), top = Math.max(row0, r0);
-            int bottom = Math.min(Math.min(row0 + tm, s.shape().m()), r0 + layout.rows(me));
-            store(tile, top - row0, me, top - r0, col0, bottom - top, Math.min(tn, s.shape().n() - col0));
+            sumWithOwn(tile, slotAt(0, me, rc), perSource, n, me);
+            int r0 = layout.rowBlockStart(me), top = Math.max(row0, r0);
+            int bottom = Math.min(Math.min(row0 + tm, s.shape().m()), layout.rowBlockStart(me + 1));
+            int cols = Math.min(tn, s.shape().n() - col0);
+            if (epilogue == Epilogue.REDUCE_SCATTER) {
+                store(tile, top - row0, me, top - r0, col0, bottom - top, cols);
+                return;
+            }
+            long key = (long) rc[0] * s.tilesN() + rc[1];
+            for (int i = 0; i < n; i++) {
+                int pe = (me + i) % n;
+                store(tile, top - row0, pe, top, col0, bottom - top, cols);
+                if (pe != me) {
+                    stamp(ws.arrive(), (long) (n + me) * s.tiles() + key, pe);
+                }
+            }
         }
 
-        /** Reduce-scatter: after work-group w's units, the tiles it parked (jgemm_finish_parked). */
+        /** Reduce-scatter, two-shot all-reduce: after work-group w's units, the tiles it parked (jgemm_finish_parked). */
         private void finishParked(int w) {
             int me = shmem.myPe(), n = shmem.nPes(), tiles = s.tiles();
             short[] tile = new short[tileElems];
@@ -337,10 +336,11 @@ final class CpuExecutor implements GemmExecutor {
             }
         }
 
-        /** Reduce-scatter: byte offset of source PE src's partial of tile rc in home PE q's staging (jgemm_rs_slot). */
+        /** Byte offset of source PE src's partial of tile rc in home PE q's staging (jgemm_staged). */
         private long slotAt(int src, int q, int[] rc) {
-            long slot = (long) (rc[0] - layout.rowOffset(q) / tm) * s.tilesN() + rc[1];
-            return ((long) src * ws.homeSlots() + slot) * tileElems * 2;
+            long slot = (long) (rc[0] - layout.rowBlockStart(q) / tm) * s.tilesN() + rc[1];
+            long half = epilogue == Epilogue.REDUCE_SCATTER ? (gen & 1) * shmem.nPes() : 0;
+            return ((half + src) * ws.homeSlots() + slot) * tileElems * 2;
         }
 
         /** Publishes the puts before it (fence) with stamp {@code index} on PE pe. */
@@ -374,16 +374,23 @@ final class CpuExecutor implements GemmExecutor {
             }
         }
 
+        /** Work-group w's share of the arrivals; two-shot all-reduce: the other owners' sums of its tiles. */
         private void waitArrivals(int w) {
-            int first = 0, count = 0;
-            if (epilogue == Epilogue.ALL_SCATTER) {
-                count = ws.arriveCount();
-            } else if (epilogue == Epilogue.ALL_REDUCE_TWO_SHOT) {
-                first = shmem.nPes() * s.tiles();
-                count = s.tiles();
+            if (epilogue == Epilogue.ALL_REDUCE_TWO_SHOT) {
+                int n = shmem.nPes(), me = shmem.myPe(), m = s.shape().m();
+                for (int key = w; key < s.tiles(); key += s.grid()) {
+                    int row0 = key / s.tilesN() * tm, last = Math.min(row0 + tm, m) - 1;
+                    for (int q = layout.rowBlockOf(row0); q <= layout.rowBlockOf(last); q++) {
+                        if (q != me) {
+                            shmem.signalWaitUntil(ws.arrive(), ((long) (n + q) * s.tiles() + key) * Long.BYTES, Cmp.GE, gen);
+                        }
+                    }
+                }
+                return;
             }
+            int count = epilogue == Epilogue.ALL_SCATTER ? ws.arriveCount() : 0;
             for (int i = w; i < count; i += s.grid()) {
-                shmem.signalWaitUntil(ws.arrive(), (long) (first + i) * Long.BYTES, Cmp.GE, gen);
+                shmem.signalWaitUntil(ws.arrive(), (long) i * Long.BYTES, Cmp.GE, gen);
             }
         }
     }

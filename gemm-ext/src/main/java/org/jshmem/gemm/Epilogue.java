@@ -7,6 +7,11 @@ package org.jshmem.gemm;
 enum Epilogue {
     LOCAL, ALL_SCATTER, ALL_REDUCE_ONE_SHOT, ALL_REDUCE_TWO_SHOT, REDUCE_SCATTER;
 
+    /** Whether PEs own row blocks of C and sum the partials of their rows (jgemm_sum_own_rows). */
+    boolean ownsRows() {
+        return this == REDUCE_SCATTER || this == ALL_REDUCE_TWO_SHOT;
+    }
+
     static Epilogue of(GemmCollective c, AllReduceAlgorithm a) {
         return switch (c) {
             case NONE, ALL_GATHER_GEMM -> LOCAL;

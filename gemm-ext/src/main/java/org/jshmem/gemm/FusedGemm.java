@@ -68,7 +68,7 @@ public final class FusedGemm implements AutoCloseable {
         StreamKSchedule.Split split = options.split() == StreamKSchedule.Split.AUTO
                 ? platform.autoSplit(local, tile, grid) : options.split();
         StreamKSchedule plan = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k());
-        this.schedule = plan.withRowOrder(TileRowOrder.of(collective, layout, shmem.myPe(), plan));
+        this.schedule = plan.withRowOrder(TileRowOrder.of(epilogue, layout, shmem.myPe(), plan));
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
             GemmShape l = layout.local(pe);

@@ -12,10 +12,11 @@ import org.jshmem.SymmetricSegment;
  * <ul>
  *   <li>{@code partials}: Stream-K partial tiles, one fp32 tile per work-group;</li>
  *   <li>{@code skFlags}: one stamp per work-group;</li>
- *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE; all-reduce: (P + 1) per tile;</li>
- *   <li>{@code staging}: all-reduce partial tiles in the output type: one-shot 2 x P x tiles,
- *       two-shot P x ceil(tiles / P) tile slots; reduce-scatter P x {@code homeSlots} (the tiles
- *       holding one PE's rows);</li>
+ *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE; one-shot all-reduce and
+ *       reduce-scatter: P per tile; two-shot all-reduce: 2 P per tile (partials, then sums);</li>
+ *   <li>{@code staging}: partial tiles in the output type: one-shot all-reduce 2 x P x tiles;
+ *       two-shot all-reduce P x {@code homeSlots} (the tiles holding one PE's row block),
+ *       reduce-scatter twice that (two halves, by the call's parity: jgemm_staged);</li>
  *   <li>{@code gathered}, {@code aReady}: all-gather + GEMM: the whole A (m x k) and a stamp per row block;</li>
  *   <li>{@code rowOrder}: the schedule's tile rows in its order ({@link StreamKSchedule#rowOrder}), as ints.</li>
  * </ul>
@@ -40,13 +41,13 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         long arrive = switch (e) {
             case LOCAL -> 0;
             case ALL_SCATTER -> (long) sizing.totalTiles() * Long.BYTES;
-            case ALL_REDUCE_ONE_SHOT, ALL_REDUCE_TWO_SHOT -> (nPes + 1L) * tiles * Long.BYTES;
-            case REDUCE_SCATTER -> nPes * tiles * Long.BYTES;
+            case ALL_REDUCE_ONE_SHOT, REDUCE_SCATTER -> nPes * tiles * Long.BYTES;
+            case ALL_REDUCE_TWO_SHOT -> 2L * nPes * tiles * Long.BYTES;
         };
         long staging = switch (e) {
             case ALL_REDUCE_ONE_SHOT -> 2L * nPes * tiles * tileElems * 2;
-            case ALL_REDUCE_TWO_SHOT -> nPes * ((tiles + nPes - 1) / nPes) * tileElems * 2;
-            case REDUCE_SCATTER -> (long) nPes * homeSlots(layout, s) * tileElems * 2;
+            case ALL_REDUCE_TWO_SHOT -> (long) nPes * homeSlots(e, layout, s) * tileElems * 2;
+            case REDUCE_SCATTER -> 2L * nPes * homeSlots(e, layout, s) * tileElems * 2;   // by the call's parity
             default -> 0;
         };
         boolean gather = layout.collective() == GemmCollective.ALL_GATHER_GEMM;
@@ -56,14 +57,14 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
                 gather ? (long) nPes * Long.BYTES : 0, (long) s.tilesM() * Integer.BYTES);
     }
 
-    /** Reduce-scatter: tile slots per source on a home PE, the most tiles (tile rows x tiles_n) over one PE's rows. */
-    static int homeSlots(ShardLayout layout, StreamKSchedule s) {
-        if (layout.collective() != GemmCollective.GEMM_REDUCE_SCATTER) {
+    /** Epilogues whose PEs own rows: tile slots per source on a home PE, the most tiles (tile rows x tiles_n) over one PE's row block. */
+    static int homeSlots(Epilogue e, ShardLayout layout, StreamKSchedule s) {
+        if (!e.ownsRows()) {
             return 0;
         }
         int most = 0, bm = s.tile().m();
         for (int q = 0; q < layout.nPes(); q++) {
-            int first = layout.rowOffset(q) / bm, last = (layout.rowOffset(q) + layout.rows(q) - 1) / bm;
+            int first = layout.rowBlockStart(q) / bm, last = (layout.rowBlockStart(q + 1) - 1) / bm;
             most = Math.max(most, last - first + 1);
         }
         return most * s.tilesN();
@@ -98,7 +99,7 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         shmem.put(rowOrder, 0, rows, 0, rows.length, shmem.myPe());
         shmem.quiet();
         return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, gathered, aReady, rowOrder, sizing.arriveBase(),
-                sizing.totalTiles(), homeSlots(layout, s));
+                sizing.totalTiles(), homeSlots(e, layout, s));
     }
 
     /** Bytes the workspace will take (upper bound, this PE's view), for the heap check before anything is allocated. */

@@ -69,10 +69,19 @@ public record ShardLayout(GemmCollective collective, GemmShape global, int nPes)
 
     /** First of PE pe's {@link #rows}; 0 for collectives that do not split m. */
     public int rowOffset(int pe) {
-        return splitsRows(collective) ? start(global.m(), pe) : 0;
+        return splitsRows(collective) ? rowBlockStart(pe) : 0;
     }
 
-    /** The PE whose {@link #rows} hold global row {@code row} (for collectives that split m). */
+    /**
+     * First row of PE pe's row block, m split over the PEs whatever the collective ({@code pe} may be
+     * nPes: then m). The rows a PE owns where partials are reduced by rows: its C (GEMM +
+     * reduce-scatter) or the rows it sums for everyone (two-shot all-reduce).
+     */
+    public int rowBlockStart(int pe) {
+        return start(global.m(), pe);
+    }
+
+    /** The PE whose row block ({@link #rowBlockStart}) holds global row {@code row}. */
     public int rowBlockOf(int row) {
         int base = global.m() / nPes, extra = global.m() % nPes, big = extra * (base + 1);
         return row < big ? row / (base + 1) : extra + (row - big) / base;

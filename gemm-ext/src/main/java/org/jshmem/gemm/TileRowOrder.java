@@ -11,7 +11,7 @@ import java.util.stream.IntStream;
  * <ul>
  *   <li>All-gather + GEMM: from the tile row holding the PE's own first row of A (already here, read
  *       in place) on, wrapping around, so the gathered blocks have the most time to arrive.</li>
- *   <li>GEMM + reduce-scatter: in rounds. Round r takes row r of every peer's block (a row's block is
+ *   <li>GEMM + reduce-scatter, and the two-shot all-reduce (its first half is one): in rounds. Round r takes row r of every peer's block (a row's block is
  *       that of its first row), peers in rotated order, then the PE's own row r - D. A row's partials
  *       from the peers are then pushed D rounds before its owner computes its own partial and sums
  *       them inline (rather than parking it), and the pushes, which load the links, are spread over
@@ -24,16 +24,13 @@ final class TileRowOrder {
     private TileRowOrder() {
     }
 
-    static List<Integer> of(GemmCollective c, ShardLayout layout, int me, StreamKSchedule s) {
+    static List<Integer> of(Epilogue e, ShardLayout layout, int me, StreamKSchedule s) {
         int tilesM = s.tilesM(), bm = s.tile().m();
-        return switch (c) {
-            case ALL_GATHER_GEMM -> {
-                int start = layout.rowOffset(me) / bm;
-                yield IntStream.range(0, tilesM).map(i -> (start + i) % tilesM).boxed().toList();
-            }
-            case GEMM_REDUCE_SCATTER -> inRounds(layout, me, s);
-            default -> IntStream.range(0, tilesM).boxed().toList();
-        };
+        if (layout.collective() == GemmCollective.ALL_GATHER_GEMM) {
+            int start = layout.rowOffset(me) / bm;
+            return IntStream.range(0, tilesM).map(i -> (start + i) % tilesM).boxed().toList();
+        }
+        return e.ownsRows() ? inRounds(layout, me, s) : IntStream.range(0, tilesM).boxed().toList();
     }
 
     private static List<Integer> inRounds(ShardLayout layout, int me, StreamKSchedule s) {
@@ -44,7 +41,7 @@ final class TileRowOrder {
         int[] key = new int[s.tilesM()];
         for (int tm = 0; tm < key.length; tm++) {
             int home = layout.rowBlockOf(tm * bm);
-            int j = tm - layout.rowOffset(home) / bm;
+            int j = tm - layout.rowBlockStart(home) / bm;
             key[tm] = home == me ? (j + delay) * n + n - 1 : j * n + Math.floorMod(home - me - 1, n);
         }
         return IntStream.range(0, key.length).boxed()

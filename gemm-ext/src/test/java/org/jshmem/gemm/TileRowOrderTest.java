@@ -24,15 +24,18 @@ class TileRowOrderTest {
     void everyOrderTakesEveryTileOnce(int nPes, int m, int n, int k) {
         TileShape tile = new TileShape(32, 32, 16);
         for (GemmCollective c : GemmCollective.values()) {
-            for (int pe = 0; pe < nPes; pe++) {
-                StreamKSchedule plan = plan(c, new GemmShape(m, n, k), nPes, pe, tile, 5);
-                StreamKSchedule s = plan.withRowOrder(TileRowOrder.of(c, new ShardLayout(c, new GemmShape(m, n, k), nPes), pe, plan));
-                Set<String> seen = new HashSet<>();
-                for (int t = 0; t < s.tiles(); t++) {
-                    int[] rc = s.tileCoords(t);
-                    assertTrue(seen.add(rc[0] + "," + rc[1]), c + " PE " + pe + ": tile (" + rc[0] + ", " + rc[1] + ") twice");
+            for (AllReduceAlgorithm a : List.of(AllReduceAlgorithm.ONE_SHOT, AllReduceAlgorithm.TWO_SHOT)) {
+                for (int pe = 0; pe < nPes; pe++) {
+                    StreamKSchedule plan = plan(c, new GemmShape(m, n, k), nPes, pe, tile, 5);
+                    StreamKSchedule s = plan.withRowOrder(TileRowOrder.of(Epilogue.of(c, a),
+                            new ShardLayout(c, new GemmShape(m, n, k), nPes), pe, plan));
+                    Set<String> seen = new HashSet<>();
+                    for (int t = 0; t < s.tiles(); t++) {
+                        int[] rc = s.tileCoords(t);
+                        assertTrue(seen.add(rc[0] + "," + rc[1]), c + " PE " + pe + ": tile (" + rc[0] + ", " + rc[1] + ") twice");
+                    }
+                    assertEquals(s.tiles(), seen.size(), c + " PE " + pe);
                 }
-                assertEquals(s.tiles(), seen.size(), c + " PE " + pe);
             }
         }
     }
@@ -42,21 +45,25 @@ class TileRowOrderTest {
         GemmShape g = new GemmShape(8192, 11008, 4096);
         ShardLayout l = new ShardLayout(GemmCollective.ALL_GATHER_GEMM, g, 2);
         StreamKSchedule s = plan(GemmCollective.ALL_GATHER_GEMM, g, 2, 1, new TileShape(128, 256, 64), 131);
-        assertEquals(4096 / 128, TileRowOrder.of(GemmCollective.ALL_GATHER_GEMM, l, 1, s).get(0));
+        assertEquals(4096 / 128, TileRowOrder.of(Epilogue.LOCAL, l, 1, s).get(0));
     }
 
-    /** With equal blocks, a PE's own row comes after every peer took it (their pushes arrive first). */
-    @ParameterizedTest(name = "{0} PEs")
-    @CsvSource({"2", "3", "4", "8"})
-    void reduceScatterSumsItsRowsAfterThePeersPushedThem(int nPes) {
+    /**
+     * With equal blocks, a PE's own row comes after every peer took it (their pushes arrive first):
+     * GEMM + reduce-scatter, and the all-reduce's two-shot, whose first half is one.
+     */
+    @ParameterizedTest(name = "{1}, {0} PEs")
+    @CsvSource({"2, GEMM_REDUCE_SCATTER", "3, GEMM_REDUCE_SCATTER", "4, GEMM_REDUCE_SCATTER", "8, GEMM_REDUCE_SCATTER",
+            "2, ALL_REDUCE", "3, ALL_REDUCE", "8, ALL_REDUCE"})
+    void anOwnerSumsItsRowsAfterThePeersPushedThem(int nPes, GemmCollective c) {
         GemmShape g = new GemmShape(nPes * 2048, 8192, 4096);
         TileShape tile = new TileShape(128, 256, 64);
-        ShardLayout l = new ShardLayout(GemmCollective.GEMM_REDUCE_SCATTER, g, nPes);
+        ShardLayout l = new ShardLayout(c, g, nPes);
         int rowsPerPe = 2048 / 128;
         int[][] position = new int[nPes][];
         for (int pe = 0; pe < nPes; pe++) {
-            StreamKSchedule s = plan(GemmCollective.GEMM_REDUCE_SCATTER, g, nPes, pe, tile, 132);
-            List<Integer> order = TileRowOrder.of(GemmCollective.GEMM_REDUCE_SCATTER, l, pe, s);
+            StreamKSchedule s = plan(c, g, nPes, pe, tile, 132);
+            List<Integer> order = TileRowOrder.of(Epilogue.of(c, AllReduceAlgorithm.TWO_SHOT), l, pe, s);
             position[pe] = new int[order.size()];
             for (int i = 0; i < order.size(); i++) {
                 position[pe][order.get(i)] = i;

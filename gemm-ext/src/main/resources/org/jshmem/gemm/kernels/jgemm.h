@@ -52,7 +52,7 @@ typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
 #define JGEMM_LOCAL 0           /* C tile stored on this PE only */
 #define JGEMM_ALL_SCATTER 1     /* C tile stored into every PE's C at col_offset; arrival stamps */
 #define JGEMM_ALL_REDUCE_ONE 2  /* partial tile pushed to every PE; each PE sums all P itself */
-#define JGEMM_ALL_REDUCE_TWO 3  /* partial tile pushed to its home PE; home sums, pushes the result */
+#define JGEMM_ALL_REDUCE_TWO 3  /* as reduce-scatter, then each owner pushes its sum to every PE */
 #define JGEMM_REDUCE_SCATTER 4  /* partial tile pushed to the PE(s) owning its rows; each sums its own rows */
 
 #if JSHMEM_ARCH_HIP

@@ -10,14 +10,18 @@
  * Layouts (sizes computed and checked by org.jshmem.gemm.GemmWorkspace):
  *   workspace   grid slots of BM*BN floats, row-major, this PE only
  *   staging     one-shot: [2 parities][n_pes sources][tiles] tiles of BM*BN elements
- *               two-shot: [n_pes sources][ceil(tiles / n_pes)] on the tile's home PE (tile % n_pes)
- *               reduce-scatter: [n_pes sources][home_slots] on each PE owning rows of the tile:
- *               slot (tile row - the home's first tile row) * tiles_n + tile column (the home's
- *               own source slot stays unused: it sums its partial straight from the output tile)
+ *               reduce-scatter ([2 parities]) and two-shot all-reduce: [n_pes sources][home_slots] on each PE
+ *               owning rows of the tile (its row block, jgemm_block_start): slot (tile row - the
+ *               home's first tile row) * tiles_n + tile column (the home's own source slot is
+ *               used only to park its partial: it sums it straight from the output tile)
  *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t
- *               all-reduce: [n_pes][tiles] partial stamps, then [tiles] final stamps (two-shot)
+ *               one-shot all-reduce: [n_pes][tiles] partial stamps
  *               reduce-scatter: [n_pes][tiles] partial stamps, tile (tm, tn) at tm * tiles_n + tn
  *               (coordinates, not t: the PEs take the tiles in different rotations)
+ *               two-shot all-reduce: the same, then [n_pes][tiles] final stamps (owner q's sum
+ *               of its rows of the tile has arrived)
+ * Reduce-scatter is the two-shot all-reduce's first half: the all-reduce's owners then store
+ * their sums into every PE's C. Nothing in a work-group's units waits for a peer.
  * Every PE's C ends bit-identical: partials are rounded to the output type once and summed in PE
  * order 0..n_pes-1 in fp32.
  */
@@ -224,26 +228,47 @@ struct jgemm_block_group {
   JSHMEM_DEVICE_INLINE void settle() const { sync(); }
 };
 
-/* Reduce-scatter: the staging slot (per source) of tile (tm, tn) on home PE q: its tile rows from q's first. */
+/* The slot (per source) of tile (tm, tn) on its home PE q: its tile rows from q's first. */
 JSHMEM_DEVICE_INLINE long long jgemm_home_slot(const jgemm_params &p, int q, int tm, int tn) {
   return (long long)(tm - jgemm_block_start(p, q) / JGEMM_BM) * p.tiles_n + tn;
 }
 
 /*
- * Reduce-scatter, on an owner of tile (tm, tn) with every peer's partial in its staging: the fp32
- * sum in PE order of the partials, its own read at `own` (ld own_ld elements: the output tile, or
- * the slot it parked it in), over the tile's rows it owns, rounded into its C. It only reads `own`:
- * the output tile may still be leaving for a peer.
+ * Where source PE src's partial of tile (tm, tn) lies in home PE q's staging (q's address). The
+ * reduce-scatter alternates two halves by the call's parity: a PE may start its next call, and
+ * push into the same slot, while its peer still sums this call's (it waits only for its own
+ * rows); two calls ahead it cannot, since finishing the next call needs the peer's pushes of it.
+ * The two-shot all-reduce needs one: a PE's call ends only once every owner has summed its tiles.
+ */
+JSHMEM_DEVICE_INLINE jgemm_t *jgemm_staged(const jgemm_params &p, int src, int q, int tm, int tn) {
+  const long long half = p.epilogue == JGEMM_REDUCE_SCATTER ? (long long)(p.generation & 1) * p.n_pes : 0;
+  return p.staging + ((half + src) * p.home_slots + jgemm_home_slot(p, q, tm, tn)) * JGEMM_TILE_ELEMS;
+}
+
+/* The rows [top, bottom) of tile (tm, tn) in this PE's row block (jgemm_block_start), and the
+ * tile's valid columns: what an owner sums (reduce-scatter, two-shot all-reduce). */
+JSHMEM_DEVICE_INLINE void jgemm_own_rows(const jgemm_params &p, int tm, int tn, int &top, int &bottom, int &cols) {
+  const int r0 = jgemm_block_start(p, p.my_pe), r1 = jgemm_block_start(p, p.my_pe + 1);
+  const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
+  top = (row0 > r0 ? row0 : r0) - row0;
+  bottom = (row0 + JGEMM_BM < r1 ? row0 + JGEMM_BM : r1) - row0;
+  cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+}
+
+/*
+ * On an owner of tile (tm, tn) with every peer's partial in its staging: the fp32 sum in PE order
+ * of the partials, its own read at `own` (ld own_ld elements: the output tile, or the slot it
+ * parked it in), over the tile's rows it owns, rounded into `out` (the tile's row r at
+ * out + r * out_ld; only the owned rows and valid columns are written). `own` may be `out` (each
+ * chunk is read before it is written, by the same thread).
  */
 template <class G>
 JSHMEM_DEVICE void jgemm_reduce_own_rows(const jgemm_params &p, int tm, int tn, const jgemm_t *own, int own_ld,
-                                         const G &g) {
-  const long long slot = JGEMM_TILE_ELEMS, stride = p.home_slots * slot;
-  const jgemm_t *slots = p.staging + jgemm_home_slot(p, p.my_pe, tm, tn) * slot;
-  const int r0 = jgemm_block_start(p, p.my_pe), r1 = jgemm_block_start(p, p.my_pe + 1);
-  const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
-  const int top = (row0 > r0 ? row0 : r0) - row0, bottom = (row0 + JGEMM_BM < r1 ? row0 + JGEMM_BM : r1) - row0;
-  const int cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+                                         jgemm_t *out, long long out_ld, const G &g) {
+  const long long stride = p.home_slots * (long long)JGEMM_TILE_ELEMS;
+  const jgemm_t *slots = jgemm_staged(p, 0, p.my_pe, tm, tn);
+  int top, bottom, cols;
+  jgemm_own_rows(p, tm, tn, top, bottom, cols);
   jgemm_sum_chunks(
       p.n_pes, g,
       [&](int i) {
@@ -256,13 +281,13 @@ JSHMEM_DEVICE void jgemm_reduce_own_rows(const jgemm_params &p, int tm, int tn, 
       },
       [&](int i, uint4 sum) {
         int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
-        jgemm_t *out = p.c + (long long)(row0 + r - r0) * p.ldc + col0 + c;
-        if (c + 8 <= cols && (jshmemi_addr(out) & 15) == 0) {
-          *(uint4 *)out = sum;
+        jgemm_t *at = out + r * out_ld + c;
+        if (c + 8 <= cols && (jshmemi_addr(at) & 15) == 0) {
+          *(uint4 *)at = sum;
         } else {
           for (int j = 0; j < 8 && c + j < cols; j++) {
             unsigned word = j < 2 ? sum.x : j < 4 ? sum.y : j < 6 ? sum.z : sum.w;
-            out[j] = (jgemm_t)(word >> (16 * (j & 1)));
+            at[j] = (jgemm_t)(word >> (16 * (j & 1)));
           }
         }
       });
@@ -285,6 +310,36 @@ template <class G>
 JSHMEM_DEVICE void jgemm_group_stamp(const jgemm_params &p, unsigned long long *flag, int pe, const G &g) {
   const bool local = pe == p.my_pe;
   g.stamp(local ? flag : (unsigned long long *)jshmem_ptr(flag, pe), local, p.generation);
+}
+
+/*
+ * An owner's sum of tile (tm, tn), every peer's partial being in (reduce-scatter, two-shot
+ * all-reduce; its own partial at `own`, ld own_ld). Reduce-scatter rounds it into its C, whose
+ * first row is its block's. The all-reduce rounds it into the output tile (settled first: its
+ * copies to the peers may still read it) and stores it into every PE's C, stamping each peer's
+ * copy with this PE's final stamp of the tile (arrive + (n_pes + my_pe) * tiles + key, on the peer).
+ */
+template <class G>
+JSHMEM_DEVICE void jgemm_sum_own_rows(const jgemm_params &p, int tm, int tn, const jgemm_t *own, int own_ld,
+                                      jgemm_t *otile, const G &g) {
+  const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
+  if (p.epilogue == JGEMM_REDUCE_SCATTER) {
+    jgemm_t *rows = p.c + (long long)(row0 - jgemm_block_start(p, p.my_pe)) * p.ldc + col0;
+    jgemm_reduce_own_rows(p, tm, tn, own, own_ld, rows, p.ldc, g);
+    return;
+  }
+  int top, bottom, cols;
+  jgemm_own_rows(p, tm, tn, top, bottom, cols);
+  g.settle();
+  jgemm_reduce_own_rows(p, tm, tn, own, own_ld, otile, JGEMM_OTILE_LD, g);
+  g.sync();
+  const long long key = (long long)tm * p.tiles_n + tn;
+  for (int i = 0; i < p.n_pes; i++) { /* rotated: PEs do not all write one peer at once */
+    int pe = (p.my_pe + i) % p.n_pes;
+    jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + (long long)(row0 + top) * p.ldc + col0;
+    g.store(otile + top * JGEMM_OTILE_LD, c, p.ldc, bottom - top, cols);
+    if (pe != p.my_pe) jgemm_group_stamp(p, p.arrive + (long long)(p.n_pes + p.my_pe) * jgemm_tiles(p) + key, pe, g);
+  }
 }
 
 /*
@@ -324,7 +379,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     jgemm_tile_sum_slots(otile, p.staging + (parity * p.n_pes * tiles + t) * slot, tiles * slot, p.n_pes, g);
     g.sync();
     g.store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols);
-  } else if (p.epilogue == JGEMM_REDUCE_SCATTER) {
+  } else { /* JGEMM_REDUCE_SCATTER, JGEMM_ALL_REDUCE_TWO */
     /* to the other PEs owning rows of the tile (one, or two where a row block ends inside it).
      * An owner sums its rows at once if every peer's partial is in (each PE takes its own tile
      * rows some rounds after the peers took them: TileRowOrder, so they mostly are); else it parks its partial in
@@ -334,8 +389,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     const long long key = (long long)tm * p.tiles_n + tn;
     for (int q = first_q; q <= last_q; q++) {
       if (q == p.my_pe) continue;
-      jgemm_t *at_home = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, q, tm, tn)) * slot;
-      g.store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, q));
+      g.store_dense(otile, (jgemm_t *)jshmem_ptr(jgemm_staged(p, p.my_pe, q, tm, tn), q));
       jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + key, q, g);
     }
     if (first_q <= p.my_pe && p.my_pe <= last_q) {
@@ -345,28 +399,10 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
           in = in && (s == p.my_pe || (long long)(jshmemi_ld_acquire_sys(p.arrive + s * tiles + key) - gen) >= 0);
       if (g.all(g.tid != 0 || in)) {
         jshmemi_group_acquire_fence();
-        jgemm_reduce_own_rows(p, tm, tn, otile, JGEMM_OTILE_LD, g);
+        jgemm_sum_own_rows(p, tm, tn, otile, JGEMM_OTILE_LD, otile, g);
       } else {
-        g.store_dense(otile, p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot);
+        g.store_dense(otile, jgemm_staged(p, p.my_pe, p.my_pe, tm, tn));
         jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + key, p.my_pe, g);
-      }
-    }
-  } else { /* JGEMM_ALL_REDUCE_TWO */
-    int home = t % p.n_pes;
-    long long per_src = (tiles + p.n_pes - 1) / p.n_pes;
-    jgemm_t *at_home = p.staging + (p.my_pe * per_src + t / p.n_pes) * slot;
-    g.store_dense(otile, (jgemm_t *)jshmem_ptr(at_home, home));
-    jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + t, home, g);
-    g.settle(); /* now: the home waits for it while it sums this very tile */
-    if (home == p.my_pe) {
-      for (int s = 0; s < p.n_pes; s++) jgemm_group_wait(p.arrive + s * tiles + t, gen, g);
-      jgemm_tile_sum_slots(otile, p.staging + (t / p.n_pes) * slot, per_src * slot, p.n_pes, g);
-      g.sync();
-      for (int i = 0; i < p.n_pes; i++) {
-        int pe = (p.my_pe + i) % p.n_pes;
-        jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + col0;
-        g.store(otile, c, p.ldc, rows, cols);
-        jgemm_group_stamp(p, p.arrive + p.n_pes * tiles + t, pe, g);
       }
     }
   }
@@ -412,26 +448,30 @@ JSHMEM_DEVICE void jgemm_finish_unit(const jgemm_params &p, const jgemm_unit &u,
 }
 
 /* After its last unit, a work-group waits for its share of the arrivals, so the kernel (and the
- * stream) completes only when this PE's C is whole. */
+ * stream) completes only when this PE's C is whole. Two-shot all-reduce: for its share of the
+ * tiles, the final stamp of every other PE owning rows of the tile. */
 template <class G>
 JSHMEM_DEVICE void jgemm_wait_arrivals(const jgemm_params &p, int w, const G &g) {
-  int first = 0, count = 0;
-  if (p.epilogue == JGEMM_ALL_SCATTER) {
-    count = p.arrive_count;
-  } else if (p.epilogue == JGEMM_ALL_REDUCE_TWO) {
-    first = p.n_pes * jgemm_tiles(p);
-    count = jgemm_tiles(p);
+  const int tiles = jgemm_tiles(p);
+  if (p.epilogue == JGEMM_ALL_REDUCE_TWO) {
+    for (int key = w * g.size + g.tid; key < tiles; key += p.grid * g.size) {
+      int row0 = key / p.tiles_n * JGEMM_BM, last = row0 + JGEMM_BM < p.m ? row0 + JGEMM_BM - 1 : p.m - 1;
+      for (int q = jgemm_block_of(p, row0); q <= jgemm_block_of(p, last); q++)
+        if (q != p.my_pe) jgemm_wait_stamp(p.arrive + (long long)(p.n_pes + q) * tiles + key, p.generation);
+    }
+    return;
   }
-  for (int i = w * g.size + g.tid; i < count; i += p.grid * g.size) jgemm_wait_stamp(p.arrive + first + i, p.generation);
+  const int count = p.epilogue == JGEMM_ALL_SCATTER ? p.arrive_count : 0;
+  for (int i = w * g.size + g.tid; i < count; i += p.grid * g.size) jgemm_wait_stamp(p.arrive + i, p.generation);
 }
 
-/* Reduce-scatter: after its last unit (and settle()), work-group w walks its units again and
- * finishes the tiles it parked (its own stamp of this generation is set): waits for the peers'
- * partials and sums them with its own from the staging slot into its C. Other epilogues: nothing. */
+/* Reduce-scatter and two-shot all-reduce: after its last unit (and settle()), work-group w walks
+ * its units again and finishes the tiles it parked (its own stamp of this generation is set):
+ * waits for the peers' partials and sums them with its own from the staging slot
+ * (jgemm_sum_own_rows; otile: the output tile, free). Other epilogues: nothing. */
 template <class G>
-JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, const G &g) {
-  if (p.epilogue != JGEMM_REDUCE_SCATTER) return;
-  const long long slot = JGEMM_TILE_ELEMS;
+JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, jgemm_t *otile, const G &g) {
+  if (p.epilogue != JGEMM_REDUCE_SCATTER && p.epilogue != JGEMM_ALL_REDUCE_TWO) return;
   jgemm_unit u;
   for (jgemm_cursor cur(p, w); cur.next(p, u);) {
     if (jgemm_sk_hands_over(u)) continue;
@@ -445,8 +485,8 @@ JSHMEM_DEVICE void jgemm_finish_parked(const jgemm_params &p, int w, const G &g)
     if (!g.all(g.tid != 0 || (long long)(jshmemi_ld_acquire_sys(own) - p.generation) >= 0)) continue;
     for (int s = 0; s < p.n_pes; s++)
       if (s != p.my_pe) jgemm_group_wait(p.arrive + s * jgemm_tiles(p) + key, p.generation, g);
-    const jgemm_t *parked = p.staging + (p.my_pe * (long long)p.home_slots + jgemm_home_slot(p, p.my_pe, tm, tn)) * slot;
-    jgemm_reduce_own_rows(p, tm, tn, parked, JGEMM_BN, g);
+    const jgemm_t *parked = jgemm_staged(p, p.my_pe, p.my_pe, tm, tn);
+    jgemm_sum_own_rows(p, tm, tn, parked, JGEMM_BN, otile, g);
     g.sync();
   }
 }

@@ -162,6 +162,6 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
     acc.store(tile, JGEMM_TILE_LD, wm0, wn0, lane);
     jgemm_finish_unit(p, u, w, tile, otile, g);
   }
-  jgemm_finish_parked(p, w, g);
+  jgemm_finish_parked(p, w, otile, g);
   jgemm_wait_arrivals(p, w, g);
 }

@@ -145,7 +145,7 @@ JSHMEM_DEVICE_INLINE void jgemm_bulk_store(void *dst, const void *src, unsigned 
  * all-scatter the same) */
 #define JGEMM_SM90_BULK 1
 #endif
-#define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle(): n_pes + 1 of the two-shot home */
+#define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle() (more settle at once): 2 (n_pes - 1) for an all-reduce owner */
 
 /*
  * The consumer warpgroups: 256 threads, named barrier 1, and the epilogue's way out (see
@@ -371,7 +371,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     jgemm_sm90_finish(p, u, w, d, otile, g);
   }
   g.settle();
-  jgemm_finish_parked(p, w, g);
+  jgemm_finish_parked(p, w, otile, g);
   g.settle();
   jgemm_wait_arrivals(p, w, g);
 }

@@ -34,7 +34,8 @@ class GemmCommandTest {
     @CsvSource({
         "3, all_scatter, bf16, auto",       // the CI case
         "3, all_reduce, bf16, auto",        // one-shot (C is small)
-        "3, all_reduce, fp16, two_shot",
+        "3, all_reduce, fp16, two_shot",     // row blocks straddle tiles: two owners sum parts of one
+        "4, all_reduce, bf16, two_shot",
         "4, all_scatter, fp16, auto",
         "2, all_reduce, bf16, one_shot",
         "3, all_gather_gemm, bf16, auto",   // row blocks of A straddle tiles; gathered while the GEMM runs
@@ -56,6 +57,14 @@ class GemmCommandTest {
         JobResult r = gemm(2, "-c", collective, "-m", "100", "-n", "130", "-k", "300", "--split", split,
                 "--workgroups", "3", "--validate", "--iters", "1", "--warmup", "0");
         assertEveryPeValidated(r, 2, "validated");
+    }
+
+    @Test
+    void twoShotAllReduceWithFewerRowsThanPesValidates() {   // PE 2 owns no row: it only pushes partials
+        JobResult r = gemm(3, "-c", "all_reduce", "-m", "2", "-n", "70", "-k", "50", "--allreduce", "two_shot",
+                "--validate", "--back-to-back", "5", "--iters", "1", "--warmup", "0");
+        assertEveryPeValidated(r, 3, "validated");
+        assertEveryPeValidated(r, 3, "validated-after-5-calls");
     }
 
     @Test

@@ -45,6 +45,8 @@ class GemmGpuTest {
         "2, all_scatter, fp16, 1000x999x1001,  ''",
         "3, all_reduce,  bf16, 1000x999x1001,  ''",
         "2, all_reduce,  bf16, 1024x1024x1024, JSHMEM_DEBUG=1",
+        "2, all_reduce,  fp16, 1000x1024x1024, JSHMEM_GEMM_ALLREDUCE=two_shot",   // owners' rows end inside tiles (Hopper)
+        "3, all_reduce,  bf16, 1000x999x1001,  JSHMEM_GEMM_ALLREDUCE=two_shot",   // portable kernel
         "2, all_gather_gemm, fp16, 8192x11008x4096, ''",        // seed 001's shape
         "2, gemm_reduce_scatter, bf16, 8192x8192x4096, ''",     // seed 003's shape
         "2, all_gather_gemm, bf16, 1000x1024x1024, ''",         // row blocks end inside tiles (Hopper kernel)
@@ -56,11 +58,12 @@ class GemmGpuTest {
                 "--iters", "2", "--warmup", "1");
     }
 
-    @ParameterizedTest(name = "{0} back to back")
-    @CsvSource({"all_scatter", "all_reduce", "all_gather_gemm", "gemm_reduce_scatter"})
-    void thousandCallsBackToBack(String collective) {
+    @ParameterizedTest(name = "{0} {1} back to back")
+    @CsvSource({"all_scatter, one_shot", "all_reduce, one_shot", "all_reduce, two_shot", "all_gather_gemm, one_shot",
+        "gemm_reduce_scatter, one_shot"})
+    void thousandCallsBackToBack(String collective, String allReduce) {
         JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", "1024x1024x1024", "--path",
-                "fused", "--validate", "--back-to-back", "1000", "--iters", "2", "--warmup", "1")
+                "fused", "--validate", "--back-to-back", "1000", "--iters", "2", "--warmup", "1", "--allreduce", allReduce)
                 .env("JSHMEM_BACKEND", "cuda").env("JSHMEM_SYMMETRIC_SIZE", "1G").timeout(Duration.ofSeconds(300)).run();
         assertTrue(r.succeeded(), r::toString);
         for (int pe = 0; pe < 2; pe++) {
