@@ -205,7 +205,8 @@ JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, lo
  * a barrier over exactly them, all(v) one that returns whether v holds on every thread. store() and
  * store_dense() move the output tile (or its valid rows x cols) out; stamp() publishes everything the
  * group stored so far with a stamp; settle() completes what is still under way, and comes before the
- * output tile is written again and before the group waits for anyone. This group stores with its
+ * group waits for anyone; reread() only waits until the stores have read the output tile, which
+ * may then be written again (settle() does that too). This group stores with its
  * threads and stamps at once; the Hopper kernel's consumers store through the bulk-copy engine and
  * stamp at settle() (jgemm_sm90.cu).
  */
@@ -226,6 +227,7 @@ struct jgemm_block_group {
     if (tid == 0) jgemm_stamp_either(flag, local, gen);
   }
   JSHMEM_DEVICE_INLINE void settle() const { sync(); }
+  JSHMEM_DEVICE_INLINE void reread() const { sync(); }
 };
 
 /* The slot (per source) of tile (tm, tn) on its home PE q: its tile rows from q's first. */
@@ -315,8 +317,8 @@ JSHMEM_DEVICE void jgemm_group_stamp(const jgemm_params &p, unsigned long long *
 /*
  * An owner's sum of tile (tm, tn), every peer's partial being in (reduce-scatter, two-shot
  * all-reduce; its own partial at `own`, ld own_ld). Reduce-scatter rounds it into its C, whose
- * first row is its block's. The all-reduce rounds it into the output tile (settled first: its
- * copies to the peers may still read it) and stores it into every PE's C, stamping each peer's
+ * first row is its block's. The all-reduce rounds it into the output tile (once its copies to
+ * the peers have read it) and stores it into every PE's C, stamping each peer's
  * copy with this PE's final stamp of the tile (arrive + (n_pes + my_pe) * tiles + key, on the peer).
  */
 template <class G>
@@ -330,7 +332,7 @@ JSHMEM_DEVICE void jgemm_sum_own_rows(const jgemm_params &p, int tm, int tn, con
   }
   int top, bottom, cols;
   jgemm_own_rows(p, tm, tn, top, bottom, cols);
-  g.settle();
+  g.reread();
   jgemm_reduce_own_rows(p, tm, tn, own, own_ld, otile, JGEMM_OTILE_LD, g);
   g.sync();
   const long long key = (long long)tm * p.tiles_n + tn;

@@ -197,6 +197,11 @@ struct jgemm_consumer_group {
     if (tid == 0) later[pending] = (unsigned long long *)(jshmemi_addr(flag) | (local ? 1 : 0));
     pending++;
   }
+  /* Waits until this thread's copies have read the output tile (they may still be writing). */
+  JSHMEM_DEVICE_INLINE void reread() const {
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+    sync();
+  }
   /* Completes this thread's copies (their writes visible), then stamps what waited, in order. */
   JSHMEM_DEVICE_INLINE void settle() const {
     asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
