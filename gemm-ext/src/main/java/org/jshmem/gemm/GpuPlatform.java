@@ -27,11 +27,11 @@ final class GpuPlatform implements GemmPlatform {
 
     private final DeviceInfo device;
     private final GemmKernel kernel;
-    private final GemmShape local;
+    private final GemmShape peShape;   // this PE's GEMM, for checkTile's message
 
     GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local) {
         this.device = device;
-        this.local = local;
+        this.peShape = local;
         // TMA needs 16-byte row pitches: rows of A (k) and B (n) a multiple of 8 elements
         boolean tmaRows = local.k() % 8 == 0 && local.n() % 8 == 0;
         this.kernel = switch (options.kernel()) {
@@ -96,7 +96,7 @@ final class GpuPlatform implements GemmPlatform {
         boolean hopperTile = GpuKernels.variants(GemmKernel.HOPPER).stream().anyMatch(v -> v.tile().equals(tile));
         String why = kernel == GemmKernel.PORTABLE && hopperTile
                 ? " (it is a Hopper tile, but this GEMM runs on the portable kernel: the Hopper kernel needs an sm_90"
-                  + " GPU and rows of A and B, k = " + local.k() + " and n = " + local.n() + ", that are multiples of 8)"
+                  + " GPU and rows of A and B, k = " + peShape.k() + " and n = " + peShape.n() + ", that are multiples of 8)"
                 : "";
         throw new IllegalArgumentException("tile " + tile + " is not one the " + kernel.name().toLowerCase(Locale.ROOT)
                 + " kernel is built for" + why + "; choose one of " + GpuKernels.variants(kernel).stream()

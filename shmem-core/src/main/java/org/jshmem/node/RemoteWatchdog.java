@@ -32,6 +32,7 @@ final class RemoteWatchdog implements AutoCloseable {
     private final int myPe;
     private final PrintStream err;
     private final DaemonLoop loop;
+    private volatile boolean closed;   // read by look(), which may run before the constructor has set loop
 
     /**
      * Starts the watchdog.
@@ -62,7 +63,7 @@ final class RemoteWatchdog implements AutoCloseable {
             // only a death ends this PE (below): a call to a PE that closed early or stopped after others returns
         }
         PeFailedException dead = watch.deathSeen();
-        if (dead != null && loop != null && loop.running() && call.isPresent() && call.get().elapsedNanos() >= stuckNanos) {
+        if (dead != null && !closed && call.isPresent() && call.get().elapsedNanos() >= stuckNanos) {
             err.println("jshmem: " + dead.getClass().getName() + ": " + dead.getMessage() + " MPI does not return from"
                     + " a call to a process that is gone, so PE " + myPe + " ends here (exit code " + EXIT_CODE + ").");
             err.flush();
@@ -74,6 +75,7 @@ final class RemoteWatchdog implements AutoCloseable {
     /** Stops the watchdog and waits for it. */
     @Override
     public void close() {
+        closed = true;
         loop.close();
     }
 }
