@@ -7,6 +7,7 @@ import static org.jshmem.node.ControlDescriptor.STATE_FINALIZED;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.jshmem.PeFailedException;
 
 /**
@@ -46,10 +47,19 @@ public final class PeWatch {
      */
     static final int MISSED_BEATS = 50;
 
+    /**
+     * A fifth of the silence: a PE of another node silent this much less than the longest silence
+     * past the limit is named with it. A survivor's beats can stop behind a dead PE's (its
+     * publisher waits in MPI for the dead one, forever), a little before or after the dead PE's
+     * last beat; silences that began together are named together, so that the dead PE is among them.
+     */
+    static final int SHARED_SILENCE_FRACTION = 5;
+
     /** The name waits in {@code close()} pass as {@code waitingIn}. */
     public static final String CLOSE = "close";
 
     private final PeTable table;
+    private final LongSupplier clock;
     private final long intervalNanos;
     private final ProcessHandle[] handles;
     private final boolean[] leftBefore;
@@ -62,11 +72,17 @@ public final class PeWatch {
     private long lastCheck;
 
     public PeWatch(PeTable table, long intervalMillis) {
+        this(table, intervalMillis, System::nanoTime);
+    }
+
+    /** A watch on the given clock (nanoseconds), so that tests can play out heartbeat silences. */
+    PeWatch(PeTable table, long intervalMillis, LongSupplier clock) {
         this.table = table;
+        this.clock = clock;
         this.intervalNanos = intervalMillis * 1_000_000L;
         this.handles = new ProcessHandle[table.nPes()];
         this.leftBefore = new boolean[table.nPes()];
-        this.lastCheck = System.nanoTime();
+        this.lastCheck = clock.getAsLong();
         this.lastBeat = new long[table.nPes()];
         this.lastBeatSeen = new long[table.nPes()];
         this.afterSeen = new long[table.nPes()];
@@ -91,7 +107,7 @@ public final class PeWatch {
      * has finished is not taken for one that left the call.
      */
     public void checkPeriodically(String waitingIn, int start, int stride, int size) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (now - lastCheck >= intervalNanos) {
             lastCheck = now;
             checkNow(waitingIn, start, stride, size);
@@ -119,6 +135,7 @@ public final class PeWatch {
         List<String> why = new ArrayList<>();
         List<Integer> after = new ArrayList<>();
         boolean anyDied = false;
+        long silenceLimit = spansNodes ? silenceLimit(start, stride, size) : silenceNanos;
         for (int i = 0, pe = start; i < size; i++, pe += stride) {
             if (pe == table.myPe()) {
                 continue;
@@ -128,11 +145,11 @@ public final class PeWatch {
             String reason = null;
             if (state == STATE_FAILED_AFTER_PEERS) {
                 if (afterSeen[pe] == 0) {
-                    afterSeen[pe] = System.nanoTime() | 1;
+                    afterSeen[pe] = clock.getAsLong() | 1;
                 }
                 // with PEs on other nodes, the PE that failed first may be one whose death only its
                 // silence tells here: give that silence time to show before naming this one
-                if (!spansNodes || System.nanoTime() - afterSeen[pe] >= silenceNanos) {
+                if (!spansNodes || clock.getAsLong() - afterSeen[pe] >= silenceNanos) {
                     after.add(pe);
                 }
                 continue;
@@ -147,10 +164,10 @@ public final class PeWatch {
                     reason += ", so it will not take part in this call: the PEs made different calls";
                 }
                 leftBefore[pe] = true;
-            } else if (state != STATE_FINALIZED && !alive(pe)) {
+            } else if (state != STATE_FINALIZED && !alive(pe, silenceLimit)) {
                 died = true;
                 reason = table.isRemote(pe)
-                        ? "on another node stopped answering (no heartbeat for " + (System.nanoTime() - lastBeatSeen[pe]) / 1_000_000
+                        ? "on another node stopped answering (no heartbeat for " + (clock.getAsLong() - lastBeatSeen[pe]) / 1_000_000
                           + " ms: killed, crashed, or its node or the network is down)"
                         : "died (its process " + table.pid(pe) + " is gone: killed or crashed)";
             }
@@ -193,12 +210,27 @@ public final class PeWatch {
         }
         int state = table.state(pe);
         return state != STATE_FAILED && state != STATE_FAILED_AFTER_PEERS && state != STATE_CLOSING
-                && state != STATE_FINALIZED && alive(pe);
+                && state != STATE_FINALIZED && alive(pe, silenceNanos);
     }
 
-    private boolean alive(int pe) {
+    /**
+     * The silence after which the PEs {@code start + i * stride} of other nodes count as dead in
+     * this check: {@link #silenceNanos()}, or less by {@link #SHARED_SILENCE_FRACTION} once one of
+     * them is past it.
+     */
+    private long silenceLimit(int start, int stride, int size) {
+        long longest = 0;
+        for (int i = 0, pe = start; i < size; i++, pe += stride) {
+            if (pe != table.myPe() && table.isRemote(pe)) {
+                longest = Math.max(longest, silence(pe));
+            }
+        }
+        return longest >= silenceNanos ? silenceNanos - silenceNanos / SHARED_SILENCE_FRACTION : silenceNanos;
+    }
+
+    private boolean alive(int pe, long silenceLimit) {
         if (table.isRemote(pe)) {
-            return beating(pe);
+            return silence(pe) < silenceLimit;
         }
         ProcessHandle h = handles[pe];
         if (h == null) {
@@ -215,15 +247,14 @@ public final class PeWatch {
         return h.isAlive();
     }
 
-    /** Whether the heartbeat of {@code pe} (on another node) advanced within the last {@link #MISSED_BEATS} intervals. */
-    private boolean beating(int pe) {
+    /** How long the heartbeat of {@code pe} (on another node) has not advanced, in nanoseconds. */
+    private long silence(int pe) {
         long beat = table.heartbeat(pe);
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (beat != lastBeat[pe]) {
             lastBeat[pe] = beat;
             lastBeatSeen[pe] = now;
-            return true;
         }
-        return now - lastBeatSeen[pe] < silenceNanos;
+        return now - lastBeatSeen[pe];
     }
 }

@@ -70,4 +70,69 @@ class PeWatchTest {
         assertEquals(List.of(1), e.failedPes());
         assertTrue(e.getMessage().startsWith("PE 1 stopped after other PEs failed, while PE 0"), e.getMessage());
     }
+
+    /** PEs 1-3 on other nodes, with heartbeats the test sets. */
+    private record RemoteTable(long[] beats) implements PeWatch.PeTable {
+        @Override
+        public int nPes() {
+            return beats.length;
+        }
+
+        @Override
+        public int myPe() {
+            return 0;
+        }
+
+        @Override
+        public long pid(int pe) {
+            return ProcessHandle.current().pid();
+        }
+
+        @Override
+        public int state(int pe) {
+            return STATE_RUNNING;
+        }
+
+        @Override
+        public boolean isRemote(int pe) {
+            return pe != 0;
+        }
+
+        @Override
+        public long heartbeat(int pe) {
+            return beats[pe];
+        }
+    }
+
+    /**
+     * PE 1 dies; PE 2's beats stop 30 ms earlier (its publisher is stuck behind PE 1's): both are
+     * named once PE 2's silence passes the limit. PE 3, silent for 1.97 s (under the limit less a
+     * fifth), is not.
+     */
+    @Test
+    void namesTheSilencesThatBeganTogether() {
+        long[] now = {0};
+        RemoteTable t = new RemoteTable(new long[4]);
+        PeWatch w = new PeWatch(t, 100, () -> now[0]);   // silence limit: 50 beats of 50 ms, 2.5 s
+        assertEquals(2_500_000_000L, w.silenceNanos());
+        beatAndCheck(w, t, now, 970_000_000L, 2);
+        beatAndCheck(w, t, now, 1_000_000_000L, 1);
+        beatAndCheck(w, t, now, 1_500_000_000L, 3);
+        now[0] = 970_000_000L + w.silenceNanos() - 1;             // PE 2 just under the limit: nobody is named
+        w.checkNow("barrierAll");
+        now[0]++;
+        PeFailedException e = assertThrows(PeFailedException.class, () -> w.checkNow("barrierAll"));
+        assertEquals(List.of(1, 2), e.failedPes());
+        assertTrue(e.getMessage().startsWith("PE 1 on another node stopped answering (no heartbeat for 2470 ms"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("; PE 2 on another node stopped answering (no heartbeat for 2500 ms"),
+                e.getMessage());
+        assertEquals(e, w.deathSeen());
+    }
+
+    private static void beatAndCheck(PeWatch w, RemoteTable t, long[] now, long at, int pe) {
+        now[0] = at;
+        t.beats()[pe]++;
+        w.checkNow("barrierAll");
+    }
 }
