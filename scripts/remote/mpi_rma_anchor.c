@@ -140,7 +140,7 @@ static int probe(void) {
 
 int main(int argc, char **argv) {
     long min = 8, max = 16L << 20;
-    int do_probe = 0, provided, level = MPI_THREAD_SERIALIZED;
+    int do_probe = 0, provided, level = MPI_THREAD_SERIALIZED, shared_source = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--min") && i + 1 < argc) min = parse_size(argv[++i]);
         else if (!strcmp(argv[i], "--max") && i + 1 < argc) max = parse_size(argv[++i]);
@@ -148,15 +148,16 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--probe")) do_probe = 1;
         else if (!strcmp(argv[i], "--factor") && i + 1 < argc) factor = atol(argv[++i]);
         else if (!strcmp(argv[i], "--multiple")) level = MPI_THREAD_MULTIPLE;
+        else if (!strcmp(argv[i], "--shared-source")) shared_source = 1;
         else if (!strcmp(argv[i], "--probe-iprobe")) { do_probe = 1; probe_iprobe = 1; }
         else if (!strcmp(argv[i], "--progress-thread") && i + 1 < argc) { progress_us = atoi(argv[++i]); level = MPI_THREAD_MULTIPLE; }
-        else { fprintf(stderr, "usage: %s [--min N] [--max N] [--factor F] [--reps N] [--probe | --probe-iprobe] [--multiple] [--progress-thread US]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [--min N] [--max N] [--factor F] [--reps N] [--probe | --probe-iprobe] [--multiple] [--progress-thread US] [--shared-source]\n", argv[0]); return 2; }
     }
     MPI_Init_thread(&argc, &argv, level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     size_t bytes = (size_t) max + (2 << 20);
     heap = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    src = malloc(max);
+    src = shared_source ? mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) : malloc(max);
     memset(heap, 1, bytes);
     memset(src, 2, max);
     MPI_Win_create(heap, (MPI_Aint) bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);

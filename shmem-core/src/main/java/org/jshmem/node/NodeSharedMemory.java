@@ -151,7 +151,8 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
                 leaders[node] = nodes.leader(node);
             }
             try {
-                remote = RemoteTransport.open(config.mpiLibrary(), mapping, nodes.myNode(), leaders);
+                remote = RemoteTransport.open(config.mpiLibrary(), mapping, controlSize(nodes.nPes()), nodes.myNode(),
+                        leaders);
             } catch (RuntimeException e) {
                 arena.close();
                 throw e;

@@ -21,7 +21,7 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * compare-and-swap, the flushes, and {@code MPI_Iprobe} to drive progress. One window per
  * instance. Every call checks its return code (the window returns errors:
  * {@code MPI_ERRORS_RETURN}); a failed access names the target PE in a {@link PeFailedException}.
- * Each call is timed ({@link #oldestCall()}), so that a watchdog can tell one that never returns.
+ * Each call is timed on a {@link CallClock}, so that a watchdog can tell one that never returns.
  */
 final class MpiRma {
     private static final ValueLayout.OfLong AINT = ValueLayout.JAVA_LONG;   // MPI_Aint: ptrdiff_t
@@ -52,11 +52,13 @@ final class MpiRma {
     private final MethodHandle winUnlockAll;
     private final MethodHandle winFree;
     private final MethodHandle queryThread;
-    private final CallClock clock = new CallClock();
+    private final CallClock clock;
     private MemorySegment win = MemorySegment.NULL;
 
-    MpiRma(LibMpi mpi) {
+    /** The calls of {@code mpi}, timed on {@code clock} (which other windows of the transport may share). */
+    MpiRma(LibMpi mpi, CallClock clock) {
         this.mpi = mpi;
+        this.clock = clock;
         comm = mpi.commWorld();
         byteType = mpi.symbol(OpenMpiAbi.BYTE);
         intType[1] = mpi.symbol(OpenMpiAbi.INT8);
@@ -288,11 +290,6 @@ final class MpiRma {
             call.leave();
         }
         check(rc, "MPI_Iprobe", -1);
-    }
-
-    /** The one-sided or progress call in progress the longest, on any thread. */
-    java.util.Optional<MpiCall> oldestCall() {
-        return clock.oldest();
     }
 
     private void check(int rc, String what, int rank) {

@@ -14,7 +14,8 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * passive-target window ({@link MpiRma}). Every PE exposes its node's whole shared-memory file
  * (control block and the node's heaps) as its part of the window, so a displacement is an offset
  * in the target's node file: a heap byte of PE p is reached at rank p, a control word of a node at
- * its leader's rank. The window is locked once ({@code MPI_Win_lock_all}) for its life.
+ * its leader's rank; control words go through a second window over the control block alone
+ * ({@link #open}). Each window is locked once ({@code MPI_Win_lock_all}) for its life.
  *
  * <p>Completion: blocking puts and gets, stores, loads and atomics are complete at the target
  * when they return ({@code MPI_Win_flush} of the target); the non-blocking puts and gets from
@@ -35,6 +36,8 @@ public final class RemoteTransport implements AutoCloseable {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
 
     private final MpiRma rma;
+    private final MpiRma control;
+    private final CallClock clock;
     private final int[] leaders;
     private final int myNode;
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
@@ -57,23 +60,34 @@ public final class RemoteTransport implements AutoCloseable {
         }
     }
 
-    private RemoteTransport(MpiRma rma, int myNode, int[] leaders) {
+    private RemoteTransport(MpiRma rma, MpiRma control, CallClock clock, int myNode, int[] leaders) {
         this.rma = rma;
+        this.control = control;
+        this.clock = clock;
         this.myNode = myNode;
         this.leaders = leaders.clone();
     }
 
     /**
      * Collective over every PE of the job: opens the window over {@code nodeFile} (this PE's node's
-     * shared-memory file). MPI must run with {@code MPI_THREAD_MULTIPLE} (the bootstrap asks for it
-     * when peers may be remote).
+     * shared-memory file), and a second one over its first {@code controlBytes} (the control block),
+     * which carries only the control words ({@link #publish}). Open MPI's osc/rdma flushes a window
+     * per target, not per operation: on the heap's window a heartbeat's flush waited behind the
+     * program's stream of puts to the same node, spinning in MPI on the core the PE runs on (half
+     * of it, measured with perf during {@code perf put_bw}), and halved the program's bandwidth.
+     * MPI must run with {@code MPI_THREAD_MULTIPLE} (the bootstrap asks for it when peers may be
+     * remote).
      *
-     * @param mpiLibrary Open MPI's library (as {@code JSHMEM_MPI_LIBRARY}; blank: the default)
-     * @param myNode     this PE's node
-     * @param leaders    the rank (PE) that takes control words for each node: its lowest PE
+     * @param mpiLibrary   Open MPI's library (as {@code JSHMEM_MPI_LIBRARY}; blank: the default)
+     * @param controlBytes the size of the control block at the start of {@code nodeFile}
+     * @param myNode       this PE's node
+     * @param leaders      the rank (PE) that takes control words for each node: its lowest PE
      */
-    public static RemoteTransport open(String mpiLibrary, MemorySegment nodeFile, int myNode, int[] leaders) {
-        MpiRma rma = new MpiRma(LibMpi.load(mpiLibrary));
+    public static RemoteTransport open(String mpiLibrary, MemorySegment nodeFile, long controlBytes, int myNode,
+                                       int[] leaders) {
+        LibMpi mpi = LibMpi.load(mpiLibrary);
+        CallClock clock = new CallClock();
+        MpiRma rma = new MpiRma(mpi, clock);
         int level = rma.threadLevel();
         if (level < OpenMpiAbi.THREAD_MULTIPLE) {
             throw new BootstrapException("the remote transport needs MPI started with MPI_THREAD_MULTIPLE (its progress"
@@ -82,7 +96,9 @@ public final class RemoteTransport implements AutoCloseable {
                     + " MPI_THREAD_MULTIPLE when its PEs span nodes (or JSHMEM_TRANSPORT=remote / JSHMEM_NODE_OF_RANK is set).");
         }
         rma.createWindow(nodeFile);
-        return new RemoteTransport(rma, myNode, leaders);
+        MpiRma control = new MpiRma(mpi, clock);
+        control.createWindow(nodeFile.asSlice(0, controlBytes));
+        return new RemoteTransport(rma, control, clock, myNode, leaders);
     }
 
     // ------------------------------------------------------------------ heap data
@@ -287,7 +303,7 @@ public final class RemoteTransport implements AutoCloseable {
      * what a watchdog looks at, since a call to a process that died may never return.
      */
     public java.util.Optional<MpiCall> oldestCall() {
-        return rma.oldestCall();
+        return clock.oldest();
     }
 
     // ------------------------------------------------------------------ control plane
@@ -307,8 +323,8 @@ public final class RemoteTransport implements AutoCloseable {
         for (int node = 0; node < leaders.length; node++) {
             if (node != myNode) {
                 try {
-                    rma.put(s.operand, width, leaders[node], controlOffset);
-                    rma.flush(leaders[node]);
+                    control.put(s.operand, width, leaders[node], controlOffset);
+                    control.flush(leaders[node]);
                 } catch (RuntimeException e) {   // that node's leader is gone: the other nodes still get the word
                     first = first == null ? e : first;
                 }
@@ -329,6 +345,7 @@ public final class RemoteTransport implements AutoCloseable {
         }
         closed = true;
         if (clean) {
+            control.freeWindow();
             rma.freeWindow();
         }
     }
