@@ -9,7 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * return. Open MPI 4.1 retries a put to a dead process forever inside the call (btl/vader's CMA
  * write fails with ESRCH, again and again), so such a call can only be noticed from another
  * thread. Entering costs a thread-local look-up and one volatile write, leaving one volatile
- * write, next to microseconds of MPI.
+ * write, next to microseconds of MPI. It also tells the progress thread whether the PE's other
+ * threads drive MPI themselves ({@link #othersProgressedWithin}).
  */
 final class CallClock {
     private static final long IDLE = Long.MIN_VALUE;
@@ -20,6 +21,7 @@ final class CallClock {
         // written before `since`, whose volatile write publishes them to a reader that reads `since` first
         private String name = "";
         private int rank = -1;
+        private long progressed = Long.MIN_VALUE / 2;   // when this thread last entered a call that drives progress
         private volatile long since = IDLE;
 
         /** The call has returned (or thrown). */
@@ -44,6 +46,32 @@ final class CallClock {
         s.rank = rank;
         s.since = System.nanoTime();
         return s;
+    }
+
+    /** Like {@link #enter}, for a call that drives MPI's progress (a flush, a probe). */
+    Slot enterProgressing(String name, int rank) {
+        Slot s = mine.get();
+        long now = System.nanoTime();
+        s.name = name;
+        s.rank = rank;
+        s.progressed = now;
+        s.since = now;
+        return s;
+    }
+
+    /**
+     * Whether a thread other than the caller is in an MPI call now, or entered one that drives
+     * progress within the last {@code nanos}.
+     */
+    boolean othersProgressedWithin(long nanos) {
+        Thread me = Thread.currentThread();
+        long now = System.nanoTime();
+        for (Slot s : slots) {
+            if (s.thread != me && (s.since != IDLE || now - s.progressed < nanos)) {   // since first: publishes progressed
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The call in progress the longest, if any thread is in one; forgets the slots of threads that ended. */

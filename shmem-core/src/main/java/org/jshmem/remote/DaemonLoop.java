@@ -1,6 +1,7 @@
 package org.jshmem.remote;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * A daemon thread that runs a step, then parks for an interval, until {@link #close()}: the shape
@@ -18,10 +19,22 @@ public final class DaemonLoop implements AutoCloseable {
      * @param step          what it runs; an exception it throws ends the thread
      */
     public DaemonLoop(String name, long intervalNanos, Runnable step) {
+        this(name, () -> {
+            step.run();
+            return intervalNanos;
+        });
+    }
+
+    /**
+     * Starts the thread, with a step that returns how long to park after it.
+     *
+     * @param name the thread's name
+     * @param step what it runs, returning the nanoseconds to park; an exception it throws ends the thread
+     */
+    public DaemonLoop(String name, LongSupplier step) {
         thread = Thread.ofPlatform().daemon().name(name).unstarted(() -> {
             while (running) {
-                step.run();
-                LockSupport.parkNanos(intervalNanos);
+                LockSupport.parkNanos(step.getAsLong());
             }
         });
         thread.start();

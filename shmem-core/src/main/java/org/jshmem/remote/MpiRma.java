@@ -239,7 +239,7 @@ final class MpiRma {
     /** {@code MPI_Win_flush}: every operation to {@code rank} is complete at the target. */
     void flush(int rank) {
         int rc;
-        CallClock.Slot call = clock.enter("MPI_Win_flush", rank);
+        CallClock.Slot call = clock.enterProgressing("MPI_Win_flush", rank);
         try {
             rc = (int) flush.invokeExact(rank, win);
         } catch (Throwable t) {
@@ -253,7 +253,7 @@ final class MpiRma {
     /** {@code MPI_Win_flush_local}: the buffers of every operation to {@code rank} may be reused. */
     void flushLocal(int rank) {
         int rc;
-        CallClock.Slot call = clock.enter("MPI_Win_flush_local", rank);
+        CallClock.Slot call = clock.enterProgressing("MPI_Win_flush_local", rank);
         try {
             rc = (int) flushLocal.invokeExact(rank, win);
         } catch (Throwable t) {
@@ -267,7 +267,7 @@ final class MpiRma {
     /** {@code MPI_Win_flush_all}: every operation to every target is complete there. */
     void flushAll() {
         int rc;
-        CallClock.Slot call = clock.enter("MPI_Win_flush_all", -1);
+        CallClock.Slot call = clock.enterProgressing("MPI_Win_flush_all", -1);
         try {
             rc = (int) flushAll.invokeExact(win);
         } catch (Throwable t) {
@@ -280,7 +280,7 @@ final class MpiRma {
 
     /** Enters MPI so that it applies operations other processes target this one with ({@code MPI_Iprobe} on an unused tag). */
     void progress(MemorySegment flagOut) {
-        CallClock.Slot call = clock.enter("MPI_Iprobe", -1);
+        CallClock.Slot call = clock.enterProgressing("MPI_Iprobe", -1);
         int rc;
         try {
             rc = (int) iprobe.invokeExact(OpenMpiAbi.ANY_SOURCE, OpenMpiAbi.PROGRESS_TAG, comm, flagOut, MemorySegment.NULL);

@@ -5,13 +5,24 @@ package org.jshmem.remote;
  * MPI ({@link RemoteTransport#progress()}), so that atomics other nodes aim at this PE complete
  * while the PE computes outside jshmem (Open MPI applies them only inside an MPI call of the
  * target), and every {@code beatMillis} it runs {@code beat}, the PE's heartbeat, by which PEs of
- * other nodes tell that it is alive. It stops at {@link #close()}. When MPI reports a failure (a
+ * other nodes tell that it is alive. While the PE's own threads drive MPI (a call in progress, or
+ * a flush or probe since it last looked), it does not enter MPI and parks twice as long each time,
+ * up to {@link #MAX_BACKOFF} intervals: on a PE bound to one core its wake-ups every 200 us cost
+ * the program's small puts and gets a fifth or more of their bandwidth. So the first atomic
+ * another node aims at this PE after the program stops calling MPI may wait that much longer,
+ * once. It stops at {@link #close()}. When MPI reports a failure (a
  * peer died) it stops entering MPI for progress but keeps the heartbeat going, so that the
  * survivors do not take one another for dead.
  */
 public final class ProgressThread implements AutoCloseable {
     private final RemoteTransport transport;
+    /** The longest park, in intervals, while the PE's own threads drive MPI. */
+    static final int MAX_BACKOFF = 32;
+
+    private final long intervalNanos;
+    private final long maxParkNanos;
     private final long beatNanos;
+    private long parkNanos;
     private final Runnable beat;
     private final DaemonLoop loop;
     private long nextBeat = System.nanoTime();
@@ -28,13 +39,19 @@ public final class ProgressThread implements AutoCloseable {
      */
     public ProgressThread(RemoteTransport transport, long intervalMicros, long beatMillis, Runnable beat, String name) {
         this.transport = transport;
+        this.intervalNanos = intervalMicros * 1_000L;
         this.beatNanos = beatMillis * 1_000_000L;
+        this.maxParkNanos = Math.max(intervalNanos, Math.min(beatNanos, MAX_BACKOFF * intervalNanos));
+        this.parkNanos = intervalNanos;
         this.beat = beat;
-        this.loop = new DaemonLoop(name, intervalMicros * 1_000L, this::step);
+        this.loop = new DaemonLoop(name, this::step);
     }
 
-    private void step() {
-        if (progressing) {
+    private long step() {
+        if (progressing && transport.drivenByOthersWithin(parkNanos)) {
+            parkNanos = Math.min(2 * parkNanos, maxParkNanos);
+        } else if (progressing) {
+            parkNanos = intervalNanos;
             try {
                 transport.progress();
             } catch (RuntimeException e) {
@@ -46,6 +63,7 @@ public final class ProgressThread implements AutoCloseable {
             beat.run();                // never throws: a node it cannot reach does not stop the others' beats
             nextBeat = now + beatNanos;
         }
+        return parkNanos;
     }
 
     /** Stops the thread and waits for it (it leaves MPI before this returns, unless a call does not return). */

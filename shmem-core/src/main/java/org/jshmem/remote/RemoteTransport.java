@@ -299,6 +299,14 @@ public final class RemoteTransport implements AutoCloseable {
     }
 
     /**
+     * Whether another thread of this PE is in MPI now or entered a call that drives progress (a
+     * flush, a probe) within {@code nanos}: then MPI is being driven without the caller.
+     */
+    public boolean drivenByOthersWithin(long nanos) {
+        return clock.othersProgressedWithin(nanos);
+    }
+
+    /**
      * The transport's MPI call that has been in progress the longest, on any thread, if one is:
      * what a watchdog looks at, since a call to a process that died may never return.
      */

@@ -1,0 +1,57 @@
+package org.jshmem.remote;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the watchdog and the progress thread learn from the clock: the oldest call in progress,
+ * and whether another thread drives MPI (in a call now, or a progressing call lately). The calls
+ * are marked, not made: no MPI here.
+ */
+class CallClockTest {
+    private static final long HOUR = 3_600_000_000_000L;
+
+    @Test
+    void anotherThreadInACallOrAFlushLatelyDrivesMpi() throws Exception {
+        CallClock clock = new CallClock();
+        assertFalse(clock.othersProgressedWithin(HOUR), "no thread has entered MPI");
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+            CallClock.Slot call = clock.enter("MPI_Put", 1);
+            inCall.countDown();
+            await(leave);
+            call.leave();
+            clock.enterProgressing("MPI_Win_flush", 1).leave();
+        });
+        inCall.await();
+        assertTrue(clock.othersProgressedWithin(0), "a call in progress on another thread");
+        assertEquals("MPI_Put", clock.oldest().orElseThrow().name());
+        leave.countDown();
+        other.get();
+        assertTrue(clock.othersProgressedWithin(HOUR), "the other thread flushed within the hour");
+        assertFalse(clock.othersProgressedWithin(0), "but not within no time, and it is in no call now");
+        assertTrue(clock.oldest().isEmpty());
+    }
+
+    @Test
+    void theCallersOwnCallsDoNotCount() {
+        CallClock clock = new CallClock();
+        clock.enterProgressing("MPI_Iprobe", -1);   // left open: this thread is in the call
+        assertFalse(clock.othersProgressedWithin(HOUR));
+        assertEquals("MPI_Iprobe", clock.oldest().orElseThrow().name());
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
