@@ -7,18 +7,19 @@ package org.jshmem.remote;
  * target), and every {@code beatMillis} it runs {@code beat}, the PE's heartbeat, by which PEs of
  * other nodes tell that it is alive. While the PE's own threads drive MPI (a call in progress, or
  * a flush or probe since it last looked), it does not enter MPI and parks twice as long each time,
- * up to {@link #MAX_BACKOFF} intervals: on a PE bound to one core its wake-ups every 200 us cost
- * the program's small puts and gets a fifth or more of their bandwidth. So the first atomic
+ * up to {@link #MAX_BACKOFF} intervals: on a PE bound to one core, its wake-ups every 200 us took
+ * time from the program's own calls (docs/benchmarks/remote: 4 KB puts reached MPI's bandwidth only
+ * with the thread nearly off). So the first atomic
  * another node aims at this PE after the program stops calling MPI may wait that much longer,
- * once. It stops at {@link #close()}. When MPI reports a failure (a
- * peer died) it stops entering MPI for progress but keeps the heartbeat going, so that the
- * survivors do not take one another for dead.
+ * once. It stops at {@link #close()}. When MPI reports a failure (a peer died) it stops entering
+ * MPI for progress but keeps the heartbeat going, so that the survivors do not take one another
+ * for dead.
  */
 public final class ProgressThread implements AutoCloseable {
-    private final RemoteTransport transport;
     /** The longest park, in intervals, while the PE's own threads drive MPI. */
     static final int MAX_BACKOFF = 32;
 
+    private final RemoteTransport transport;
     private final long intervalNanos;
     private final long maxParkNanos;
     private final long beatNanos;
