@@ -11,7 +11,9 @@ import org.jshmem.SymmetricSegment;
  * the same stream: all-reduce = GEMM, then {@code Team.reduceOnStream(SUM)} of the partials;
  * all-scatter = GEMM, then {@code Team.collectOnStream} of the column blocks and an unpacking
  * kernel placing them in C; all-gather + GEMM = {@code Team.collectOnStream} of A's row blocks,
- * then the GEMM; GEMM + reduce-scatter = GEMM, then {@code Team.reduceScatterOnStream(SUM)}.
+ * then the GEMM; GEMM + reduce-scatter = GEMM, then {@code Team.reduceScatterOnStream(SUM)}, or,
+ * when m does not divide into equal row blocks (which reduce-scatter takes), {@code reduceOnStream}
+ * of the whole partial and a copy of the PE's own rows into C.
  */
 final class ReferenceExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -22,6 +24,7 @@ final class ReferenceExecutor implements GemmExecutor {
     private final ShmemStream own;
     private final SymmetricSegment partial;
     private final SymmetricSegment gathered;
+    private final SymmetricSegment reduced;   // GEMM + reduce-scatter with unequal row blocks: the whole sum
 
     ReferenceExecutor(Shmem shmem, ShardLayout layout, DType type) {
         this.shmem = shmem;
@@ -31,11 +34,6 @@ final class ReferenceExecutor implements GemmExecutor {
         long es = type.byteSize();
         this.util = layout.collective() == GemmCollective.ALL_SCATTER ? new UtilKernels(shmem, type) : null;
         long widest = layout.local(0).n();   // PE 0 has the widest shard
-        if (layout.collective() == GemmCollective.GEMM_REDUCE_SCATTER && g.m() % shmem.nPes() != 0) {
-            throw new IllegalArgumentException("the reference GEMM + reduce-scatter needs m divisible by the PE count"
-                    + " (Team.reduceScatter takes equal blocks); m = " + g.m() + ", " + shmem.nPes() + " PEs: use the"
-                    + " fused path, or an m that divides");
-        }
         this.partial = switch (layout.collective()) {
             case NONE, ALL_GATHER_GEMM -> null;
             case ALL_REDUCE, GEMM_REDUCE_SCATTER -> shmem.malloc((long) g.m() * g.n() * es);
@@ -46,6 +44,8 @@ final class ReferenceExecutor implements GemmExecutor {
             case ALL_GATHER_GEMM -> shmem.malloc((long) g.m() * g.k() * es);
             default -> null;
         };
+        boolean unequalBlocks = layout.collective() == GemmCollective.GEMM_REDUCE_SCATTER && g.m() % shmem.nPes() != 0;
+        this.reduced = unequalBlocks ? shmem.malloc((long) g.m() * g.n() * es) : null;
         this.own = shmem.createStream();
     }
 
@@ -79,8 +79,15 @@ final class ReferenceExecutor implements GemmExecutor {
             }
             case GEMM_REDUCE_SCATTER -> {
                 gemm(on, l, a, b, partial);
-                shmem.teamWorld().reduceScatterOnStream(ReduceOp.SUM, type, c, partial,
-                        (long) layout.rows(0) * g.n(), on);
+                if (reduced == null) {
+                    shmem.teamWorld().reduceScatterOnStream(ReduceOp.SUM, type, c, partial,
+                            (long) layout.rows(0) * g.n(), on);
+                } else {
+                    int me = shmem.myPe();
+                    long rowBytes = (long) g.n() * type.byteSize();
+                    shmem.teamWorld().reduceOnStream(ReduceOp.SUM, type, reduced, partial, (long) g.m() * g.n(), on);
+                    shmem.putOnStream(c, 0, reduced, layout.rowOffset(me) * rowBytes, layout.rows(me) * rowBytes, me, on);
+                }
             }
         }
         if (stream == null) {
@@ -101,7 +108,8 @@ final class ReferenceExecutor implements GemmExecutor {
                     case ALL_REDUCE -> "reduceOnStream (sum)";
                     case ALL_SCATTER -> "collectOnStream + column unpacking";
                     case ALL_GATHER_GEMM -> "collectOnStream of A before the GEMM";
-                    case GEMM_REDUCE_SCATTER -> "reduceScatterOnStream (sum)";
+                    case GEMM_REDUCE_SCATTER -> reduced == null ? "reduceScatterOnStream (sum)"
+                            : "reduceOnStream (sum) and a copy of the own rows (m is not a multiple of the PE count)";
                 };
     }
 
@@ -119,6 +127,9 @@ final class ReferenceExecutor implements GemmExecutor {
         }
         if (partial != null) {
             shmem.free(partial);
+        }
+        if (reduced != null) {
+            shmem.free(reduced);
         }
     }
 }
