@@ -3,15 +3,12 @@ package org.jshmem.it;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Bad settings of the remote transport, named before any memory is touched.
- *
- * <p>Not here yet (issue 17 item 5 is open): a PE on another "node" that dies. The heartbeat
- * lets the survivors name it within about a second, but Open MPI 4.1's osc/rdma retries a put
- * to a dead process forever inside {@code MPI_Put}, so the
- * first heartbeat or barrier word sent to it hangs the sender; see docs/benchmarks/remote/README.md.
+ * Bad settings of the remote transport, named before any memory is touched, and the one backend
+ * it does not carry yet. (A PE of another node that dies: {@link PeFailureTest}.)
  */
 class RemoteSettingsTest {
 
@@ -31,5 +28,20 @@ class RemoteSettingsTest {
                 badTransport::toString);
         // all three stop before the node's file exists (settings are read, and the node map made, first);
         // HygieneTest watches the shared-memory directory as a whole
+    }
+
+    /**
+     * GPU heaps across nodes are not built (issue 17 item 3): the cuda backend with remote peers stops
+     * at init, saying what to use. On a GPU machine only: without one, the cuda backend stops earlier.
+     */
+    @Test
+    @Tag("gpu")
+    void gpuHeapWithPeersOnOtherNodesIsRefusedWithTheWayOut() {
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_TRANSPORT", "remote").env("JSHMEM_BACKEND", "cuda").run();
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("the cuda backend (JSHMEM_BACKEND=cuda) does not support PEs on other nodes yet, and"
+                + " this job has 2 nodes (JSHMEM_TRANSPORT=remote or JSHMEM_NODE_OF_RANK makes peers remote): GPU heaps"
+                + " across nodes are not supported yet. Use JSHMEM_BACKEND=host for a job across nodes, or run the GPU job on"
+                + " one node."), r::toString);
     }
 }
