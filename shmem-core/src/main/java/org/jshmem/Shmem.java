@@ -827,7 +827,7 @@ public final class Shmem
         PeFailedException death = watch.deathSeen();   // a PE died: the others cannot all close
         try {
             if (death == null) {
-                node.markClosing();
+                node.markClosing(watch.departureSeen());
             }
             closeContexts(null);
             java.util.List.copyOf(registeredBuffers).forEach(RegisteredBuffer::close);

@@ -45,6 +45,11 @@ public final class ControlDescriptor {
     public static final int STATE_CLOSING = 4;
     /** Stopped because other PEs failed ({@link org.jshmem.PeFailedException}): a consequence, not a cause. */
     public static final int STATE_FAILED_AFTER_PEERS = 5;
+    /**
+     * In {@code close()} after one of its waits reported PEs that had left the call (closed early):
+     * closing too, but as a consequence, not a cause.
+     */
+    public static final int STATE_CLOSING_AFTER_PEERS = 6;
 
     /** Teams that can exist at once (team slot 0 is the world team, 1 the node team). */
     public static final int MAX_TEAMS = 64;

@@ -268,17 +268,22 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
 
     private boolean markIfRunning(int failedState) {
         int state = (int) INT.getAcquire(mapping, slot(myPe) + SLOT_STATE);
-        if (state == STATE_RUNNING || state == STATE_CLOSING) {
+        if (state == STATE_RUNNING || state == STATE_CLOSING || state == STATE_CLOSING_AFTER_PEERS) {
             INT.setRelease(mapping, slot(myPe) + SLOT_STATE, failedState);
             return true;
         }
         return false;
     }
 
-    /** Marks this PE as closing: it waits for the others in {@code close()}. */
-    public void markClosing() {
-        if (INT.compareAndSet(mapping, slot(myPe) + SLOT_STATE, STATE_RUNNING, STATE_CLOSING)) {
-            publishState(STATE_CLOSING);
+    /**
+     * Marks this PE as closing: it waits for the others in {@code close()}. {@code afterPeers}: it
+     * closes because a wait of its own reported PEs that had left (closed early), so that the PEs
+     * still waiting name those, not this one.
+     */
+    public void markClosing(boolean afterPeers) {
+        int state = afterPeers ? STATE_CLOSING_AFTER_PEERS : STATE_CLOSING;
+        if (INT.compareAndSet(mapping, slot(myPe) + SLOT_STATE, STATE_RUNNING, state)) {
+            publishState(state);
         }
     }
 

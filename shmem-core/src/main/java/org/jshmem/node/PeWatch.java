@@ -1,6 +1,7 @@
 package org.jshmem.node;
 
 import static org.jshmem.node.ControlDescriptor.STATE_CLOSING;
+import static org.jshmem.node.ControlDescriptor.STATE_CLOSING_AFTER_PEERS;
 import static org.jshmem.node.ControlDescriptor.STATE_FAILED;
 import static org.jshmem.node.ControlDescriptor.STATE_FAILED_AFTER_PEERS;
 import static org.jshmem.node.ControlDescriptor.STATE_FINALIZED;
@@ -68,6 +69,7 @@ public final class PeWatch {
     private final long[] afterSeen;   // when a PE was first seen stopped after others failed; 0: not yet
     private final boolean spansNodes;
     private PeFailedException deathSeen;
+    private boolean departureSeen;
     private final long silenceNanos;
     private long lastCheck;
 
@@ -134,14 +136,16 @@ public final class PeWatch {
         List<Integer> dead = new ArrayList<>();
         List<String> why = new ArrayList<>();
         List<Integer> after = new ArrayList<>();
+        List<String> afterWhy = new ArrayList<>();
         boolean anyDied = false;
+        boolean anyLeft = false;
         long silenceLimit = spansNodes ? silenceLimit(start, stride, size) : silenceNanos;
         for (int i = 0, pe = start; i < size; i++, pe += stride) {
             if (pe == table.myPe()) {
                 continue;
             }
             int state = table.state(pe);
-            boolean leaving = state == STATE_CLOSING || state == STATE_FINALIZED;
+            boolean leaving = state == STATE_CLOSING || state == STATE_CLOSING_AFTER_PEERS || state == STATE_FINALIZED;
             String reason = null;
             if (state == STATE_FAILED_AFTER_PEERS) {
                 if (afterSeen[pe] == 0) {
@@ -151,7 +155,17 @@ public final class PeWatch {
                 // silence tells here: give that silence time to show before naming this one
                 if (!spansNodes || clock.getAsLong() - afterSeen[pe] >= silenceNanos) {
                     after.add(pe);
+                    afterWhy.add("PE " + pe + " stopped after other PEs failed");
                 }
+                continue;
+            }
+            if (state == STATE_CLOSING_AFTER_PEERS && !inClose) {   // it closes because others left: name them first
+                if (leftBefore[pe]) {
+                    after.add(pe);
+                    afterWhy.add("PE " + pe + " is closing jshmem (in close()) after other PEs left, so it will not take"
+                            + " part in this call: the PEs made different calls");
+                }
+                leftBefore[pe] = true;
                 continue;
             }
             boolean died = false;
@@ -162,6 +176,7 @@ public final class PeWatch {
                 if (leftBefore[pe]) {
                     reason = state == STATE_CLOSING ? "is closing jshmem (in close())" : "has closed jshmem";
                     reason += ", so it will not take part in this call: the PEs made different calls";
+                    anyLeft = true;
                 }
                 leftBefore[pe] = true;
             } else if (state != STATE_FINALIZED && !alive(pe, silenceLimit)) {
@@ -178,10 +193,8 @@ public final class PeWatch {
             }
         }
         if (dead.isEmpty()) {
-            for (int pe : after) {
-                dead.add(pe);
-                why.add("PE " + pe + " stopped after other PEs failed");
-            }
+            dead.addAll(after);
+            why.addAll(afterWhy);
         }
         if (!dead.isEmpty()) {
             PeFailedException e = new PeFailedException(String.join("; ", why) + ", while PE " + table.myPe()
@@ -190,6 +203,7 @@ public final class PeWatch {
             if (anyDied && deathSeen == null) {
                 deathSeen = e;
             }
+            departureSeen |= anyLeft;
             throw e;
         }
     }
@@ -203,6 +217,15 @@ public final class PeWatch {
         return deathSeen;
     }
 
+    /**
+     * Whether this watch reported PEs that had left (closing or closed while this PE waited for
+     * them): then this PE's own {@code close()} is a consequence, and it says so
+     * ({@link ControlDescriptor#STATE_CLOSING_AFTER_PEERS}) so that PEs still waiting name those PEs.
+     */
+    public boolean departureSeen() {
+        return departureSeen;
+    }
+
     /** Whether PE {@code pe} is running: this PE, or one that has not failed, left or closed and whose process lives. */
     public boolean isRunning(int pe) {
         if (pe == table.myPe()) {
@@ -210,7 +233,7 @@ public final class PeWatch {
         }
         int state = table.state(pe);
         return state != STATE_FAILED && state != STATE_FAILED_AFTER_PEERS && state != STATE_CLOSING
-                && state != STATE_FINALIZED && alive(pe, silenceNanos);
+                && state != STATE_CLOSING_AFTER_PEERS && state != STATE_FINALIZED && alive(pe, silenceNanos);
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.jshmem.node;
 
+import static org.jshmem.node.ControlDescriptor.STATE_CLOSING;
+import static org.jshmem.node.ControlDescriptor.STATE_CLOSING_AFTER_PEERS;
 import static org.jshmem.node.ControlDescriptor.STATE_FAILED;
 import static org.jshmem.node.ControlDescriptor.STATE_FAILED_AFTER_PEERS;
 import static org.jshmem.node.ControlDescriptor.STATE_RUNNING;
@@ -69,6 +71,32 @@ class PeWatchTest {
         PeFailedException e = assertThrows(PeFailedException.class, () -> new PeWatch(t, 1).checkNow("barrierAll"));
         assertEquals(List.of(1), e.failedPes());
         assertTrue(e.getMessage().startsWith("PE 1 stopped after other PEs failed, while PE 0"), e.getMessage());
+    }
+
+    /**
+     * PE 1 closed early; PE 2 closes because its wait reported that: PE 0, seeing both closing
+     * twice, names PE 1 alone, and once PE 1 has no state left to blame, PE 2.
+     */
+    @Test
+    void namesThePeThatClosedEarlyNotTheOneThatClosedAfterIt() {
+        long me = ProcessHandle.current().pid();
+        int[] states = {STATE_RUNNING, STATE_CLOSING, STATE_CLOSING_AFTER_PEERS};
+        PeWatch w = new PeWatch(new Table(0, new long[] {me, me, me}, states), 1);
+        w.checkNow("barrierAll");                      // first sight of both: not yet named
+        PeFailedException e = assertThrows(PeFailedException.class, () -> w.checkNow("barrierAll"));
+        assertEquals(List.of(1), e.failedPes());
+        assertTrue(e.getMessage().startsWith("PE 1 is closing jshmem (in close()), so it will not take part in this call"),
+                e.getMessage());
+        assertTrue(w.departureSeen(), "this PE's own close() is then one after others left");
+        states[1] = STATE_RUNNING;
+        PeFailedException after = assertThrows(PeFailedException.class, () -> w.checkNow("barrierAll"));
+        assertEquals(List.of(2), after.failedPes());
+        assertTrue(after.getMessage().startsWith("PE 2 is closing jshmem (in close()) after other PEs left"),
+                after.getMessage());
+        PeWatch inClose = new PeWatch(new Table(0, new long[] {me, me, me}, states), 1);
+        inClose.checkNow(PeWatch.CLOSE);
+        inClose.checkNow(PeWatch.CLOSE);               // in close(), PEs closing after others are expected
+        assertFalse(inClose.departureSeen());
     }
 
     /** PEs 1-3 on other nodes, with heartbeats the test sets. */
