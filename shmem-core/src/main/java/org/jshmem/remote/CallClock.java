@@ -41,21 +41,23 @@ final class CallClock {
 
     /** Marks this thread as entering {@code name} aimed at {@code rank} (-1: every PE); call {@link Slot#leave()} after. */
     Slot enter(String name, int rank) {
-        Slot s = mine.get();
-        s.name = name;
-        s.rank = rank;
-        s.since = System.nanoTime();
-        return s;
+        return enter(name, rank, false);
     }
 
     /** Like {@link #enter}, for a call that drives MPI's progress (a flush, a probe). */
     Slot enterProgressing(String name, int rank) {
+        return enter(name, rank, true);
+    }
+
+    private Slot enter(String name, int rank, boolean progresses) {
         Slot s = mine.get();
         long now = System.nanoTime();
         s.name = name;
         s.rank = rank;
-        s.progressed = now;
-        s.since = now;
+        if (progresses) {
+            s.progressed = now;
+        }
+        s.since = now;   // last: its volatile write publishes the fields above
         return s;
     }
 
