@@ -50,14 +50,35 @@ typedef unsigned long long uint64_t;
  * the byte count PE `pe` contributes into every member's cell [team][pe] (written by `pe` only). */
 #define JSHMEM_COLL_OFFSET (JSHMEM_GEN_OFFSET + JSHMEM_GEN_BYTES)
 #define JSHMEM_COLL_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_MAX_PES * JSHMEM_CELL)
+/* ll_seq[team]: how many low-latency reductions this PE ran in `team` (read and written by itself). */
+#define JSHMEM_LL_SEQ_OFFSET (JSHMEM_COLL_OFFSET + JSHMEM_COLL_BYTES)
+#define JSHMEM_LL_SEQ_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_CELL)
+/* Low-latency (LL) reductions of teams of at most JSHMEM_LL_MEMBERS, of at most JSHMEM_LL_PAYLOAD
+ * bytes: every member stores its source into every member's ll[team][parity][its team index] as
+ * 16-byte lines of two {4 data bytes, 4 flag bytes} words, the flag being the call's sequence
+ * number, so that the readers see data and flag arrive together and nothing else synchronises.
+ * Two parities: back-to-back calls alternate, so that a member one call ahead never overwrites
+ * lines a slower member has still to read. */
+#define JSHMEM_LL_MEMBERS 8
+#define JSHMEM_LL_PAYLOAD 4096ull
+#define JSHMEM_LL_LINE 16ull
+#define JSHMEM_LL_MEMBER_BYTES (JSHMEM_LL_PAYLOAD / 8ull * JSHMEM_LL_LINE)
+#define JSHMEM_LL_TEAM_BYTES (2ull * JSHMEM_LL_MEMBERS * JSHMEM_LL_MEMBER_BYTES)
+#define JSHMEM_LL_OFFSET (2ull << 20)
+#define JSHMEM_LL_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_LL_TEAM_BYTES)
 /* Total reserved at the start of each heap (room to grow; a multiple of 2 MiB). */
-#define JSHMEM_INTERNAL_SIZE (2ull << 20)
+#define JSHMEM_INTERNAL_SIZE (JSHMEM_LL_OFFSET + JSHMEM_LL_BYTES)
 
 #define JSHMEM_SYNC_CELL(team, pe) \
   (JSHMEM_SYNC_OFFSET + ((unsigned long long)(team) * JSHMEM_MAX_PES + (unsigned long long)(pe)) * JSHMEM_CELL)
 #define JSHMEM_GEN_CELL(team) (JSHMEM_GEN_OFFSET + (unsigned long long)(team) * JSHMEM_CELL)
 #define JSHMEM_COLL_CELL(team, pe) \
   (JSHMEM_COLL_OFFSET + ((unsigned long long)(team) * JSHMEM_MAX_PES + (unsigned long long)(pe)) * JSHMEM_CELL)
+#define JSHMEM_LL_SEQ_CELL(team) (JSHMEM_LL_SEQ_OFFSET + (unsigned long long)(team) * JSHMEM_CELL)
+#define JSHMEM_LL_LINES(team, parity, member)                                       \
+  (JSHMEM_LL_OFFSET + (unsigned long long)(team) * JSHMEM_LL_TEAM_BYTES +          \
+   ((unsigned long long)(parity) * JSHMEM_LL_MEMBERS + (unsigned long long)(member)) * \
+       JSHMEM_LL_MEMBER_BYTES)
 
 /* Comparison codes (org.jshmem.Cmp ordinal) */
 #define JSHMEM_CMP_EQ 0

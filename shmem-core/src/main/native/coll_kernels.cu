@@ -22,6 +22,9 @@
  *          as a memcpyAsync on side streams forked from and joined back into the caller's stream
  *          with events (ce_lanes of them at once), this PE's own piece by an SM
  *          copy kernel on the caller's stream meanwhile, a one-block sync kernel (gen+2).
+ *   low latency (reductions of at most JSHMEM_LL_PAYLOAD bytes on teams of at most JSHMEM_LL_MEMBERS):
+ *          one kernel of one block, no synchronisation at all (see jshmemk_reduce_ll); it leaves the
+ *          generation alone.
  * Kernel boundaries order a stream's work (the previous kernel's stores, peers' included, are
  * complete before the next kernel starts), and the sync kernels' releases are cumulative over it.
  * A team of one PE: reductions are a plain copy (no sync); the other collectives run as above
@@ -34,6 +37,7 @@
 
 #include "gpu.h"
 #include "chained_launch.h"
+#include "shim.h"
 #include "shim_internal.h"
 
 #if JSHMEM_ARCH_HIP
@@ -81,6 +85,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
 #define JSHMEMK_ONE_SHOT 0
 #define JSHMEMK_TWO_SHOT 1
 #define JSHMEMK_SCATTER 2 /* reduce-scatter: this PE's block of the members' sources */
+#define JSHMEMK_LOW_LATENCY 3 /* all-reduce with the flags inside the data (jshmemk_reduce_ll) */
 
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
@@ -103,6 +108,125 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemi_reducescatter_body<E, OP>(slot, dest, src, nelems, tid, nthreads);
   else
     jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, mode == JSHMEMK_TWO_SHOT, tid, nthreads);
+}
+
+/* ---- low-latency (LL) reductions: flags inside the data ----------------------------------
+ * One kernel of one block and no synchronisation: every member stores its source into every
+ * member's LL lines of the team slot (jshmem_state.h), 8 payload bytes per 16-byte line with the
+ * call's flag beside each 4 bytes, and reduces, in team order, the lines as they arrive. A reader
+ * that sees the flag in both halves of a line has that line's data: each 8-byte half of the store
+ * arrives whole. Nobody reads a member's source or writes its destination, so the entry and exit
+ * synchronisations of the other shapes are not needed; the flag (the slot's call count, this PE's
+ * own ll_seq cell) and the two parities keep back-to-back calls apart. */
+
+/* Stores 8 payload bytes into a line: {low 4 bytes, flag, high 4 bytes, flag}, one 16-byte store. */
+__device__ __forceinline__ void jshmemk_ll_store(char *line, unsigned long long v, unsigned flag) {
+  unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
+#if JSHMEM_ARCH_HIP
+  volatile unsigned long long *p = (volatile unsigned long long *)line;
+  p[0] = ((unsigned long long)flag << 32) | lo;
+  p[1] = ((unsigned long long)flag << 32) | hi;
+#else
+  asm volatile("st.volatile.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(line), "r"(lo), "r"(flag), "r"(hi),
+               "r"(flag)
+               : "memory");
+#endif
+}
+
+/* Waits until both halves of a line carry `flag`; returns its 8 payload bytes. */
+__device__ __forceinline__ unsigned long long jshmemk_ll_load(const char *line, unsigned flag) {
+  unsigned lo, f1, hi, f2;
+  do {
+#if JSHMEM_ARCH_HIP
+    const volatile unsigned long long *p = (const volatile unsigned long long *)line;
+    unsigned long long a = p[0], b = p[1];
+    lo = (unsigned)a;
+    f1 = (unsigned)(a >> 32);
+    hi = (unsigned)b;
+    f2 = (unsigned)(b >> 32);
+#else
+    asm volatile("ld.volatile.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(lo), "=r"(f1), "=r"(hi), "=r"(f2)
+                 : "l"(line)
+                 : "memory");
+#endif
+  } while (f1 != flag || f2 != flag);
+  return ((unsigned long long)hi << 32) | lo;
+}
+
+/* Elements [first, first + 8 / sizeof(S)) of v, those below nelems; the rest of the word zero. */
+template <typename S>
+__device__ __forceinline__ unsigned long long jshmemk_ll_gather(const S *v, size_t first, size_t nelems) {
+  enum { N = 8 / sizeof(S) };
+  if (first + N <= nelems && (jshmemi_addr(v + first) & 7) == 0) return *(const unsigned long long *)(v + first);
+  union {
+    unsigned long long w;
+    S s[N];
+  } u;
+  u.w = 0;
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    if (first + k < nelems) u.s[k] = v[first + k];
+  return u.w;
+}
+
+/* Stores the word's elements below nelems at v + first. */
+template <typename S>
+__device__ __forceinline__ void jshmemk_ll_scatter(S *v, size_t first, size_t nelems, unsigned long long w) {
+  enum { N = 8 / sizeof(S) };
+  if (first + N <= nelems && (jshmemi_addr(v + first) & 7) == 0) {
+    *(unsigned long long *)(v + first) = w;
+    return;
+  }
+  union {
+    unsigned long long w;
+    S s[N];
+  } u;
+  u.w = w;
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    if (first + k < nelems) v[first + k] = u.s[k];
+}
+
+/* dest = op over the members (team order) of src, nelems * sizeof(S) <= JSHMEM_LL_PAYLOAD, at most
+ * JSHMEM_LL_MEMBERS members; dest == src allowed (a thread reads its words before it writes them). */
+template <typename E, int OP>
+__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
+    jshmemk_reduce_ll(int slot, void *dest, const void *src, size_t nelems) {
+  typedef typename E::storage S;
+  enum { N = 8 / sizeof(S) };
+  jshmemk_chain_start();
+  const jshmem_device_state_t &s = jshmem_device_state;
+  const jshmem_team_desc_t &team = s.teams[slot];
+  const int n = team.size;
+  const int me = jshmemi_team_index(team, s.my_pe);
+  __shared__ unsigned long long seq;
+  if (threadIdx.x == 0) {
+    unsigned long long *cell = (unsigned long long *)(s.heap_base + JSHMEM_LL_SEQ_CELL(slot));
+    seq = *cell + 1;
+    *cell = seq;
+  }
+  __syncthreads();
+  const unsigned flag = (unsigned)(seq % 0xffffffffull) + 1u; /* never 0, what fresh lines hold */
+  const int parity = (int)(seq & 1);
+  const size_t lines = (nelems + N - 1) / N;
+  for (size_t l = threadIdx.x; l < lines; l += blockDim.x) {
+    unsigned long long mine = jshmemk_ll_gather((const S *)src, l * N, nelems);
+    for (int k = 1; k < n; ++k) {
+      char *peer = s.peer_base[team.start + ((me + k) % n) * team.stride];
+      jshmemk_ll_store(peer + JSHMEM_LL_LINES(slot, parity, me) + l * JSHMEM_LL_LINE, mine, flag);
+    }
+    jshmemi_red_word<E, OP, unsigned long long> r;
+    for (int m = 0; m < n; ++m) {
+      unsigned long long v =
+          m == me ? mine : jshmemk_ll_load(s.heap_base + JSHMEM_LL_LINES(slot, parity, m) + l * JSHMEM_LL_LINE, flag);
+      if (m == 0)
+        r.first(v);
+      else
+        r.next(v);
+    }
+    jshmemk_ll_scatter((S *)dest, l * N, nelems, r.result());
+  }
 }
 
 /* The sources of a reduce-scatter's local reduction (copy-engine shape): member i's block, in
@@ -215,6 +339,11 @@ static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, i
     jshmemk_reduce_blocks<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(
         dest, *gathered, jshmemk_coll_host.teams[slot].size, nelems);
     GPU_TRY_LAUNCH("jshmemk_reduce_blocks");
+    return 0;
+  }
+  if (mode == JSHMEMK_LOW_LATENCY) {
+    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_reduce_ll<E, OP>, JSHMEMK_COLL_THREADS, st, slot, dest, src, nelems),
+                  "launch of jshmemk_reduce_ll");
     return 0;
   }
   if (blocks <= 0) {
@@ -456,12 +585,14 @@ extern "C" {
 
 /* All-reduce over the team in team_slot: dest[k] = op over the members (team order) of src[k],
  * k < nelems, on every member. dtype: JSHMEM_DTYPE_*, op: JSHMEM_REDUCE_* (AND/OR/XOR integers
- * only). dest == src allowed (then two_shot must be 1). dest and src: this PE's addresses in its
- * heap, aligned to the element size. two_shot: 0 = every PE reduces everything (pull), 1 = each
- * PE reduces its slice and stores it into every member's dest. blocks: 0 = one fused block (small
- * sizes), else a kernel of that many blocks plus a one-block sync kernel. */
+ * only). dest == src allowed (not one-shot). dest and src: this PE's addresses in its heap, aligned
+ * to the element size. shape: JSHMEM_RT_REDUCE_ONE_SHOT = every PE reduces everything (pull),
+ * _TWO_SHOT = each PE reduces its slice and stores it into every member's dest, _LOW_LATENCY = the
+ * flags inside the data (teams of at most JSHMEM_LL_MEMBERS, at most JSHMEM_LL_PAYLOAD bytes; one
+ * block, blocks ignored). blocks: 0 = one fused block (small sizes), else a kernel of that many
+ * blocks plus a one-block sync kernel. */
 int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src,
-                                size_t nelems, int two_shot, int blocks, void *stream) {
+                                size_t nelems, int shape, int blocks, void *stream) {
   const char *fn = "jshmem_rt_coll_reduce_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -480,8 +611,13 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
                           fn, doff, soff, sz);
   if (doff != soff && doff < soff + bytes && soff < doff + bytes)
     return jshmem_rt_fail("%s: dest and src overlap without being the same range", fn);
-  if (doff == soff && !two_shot)
-    return jshmem_rt_fail("%s: in place (dest == src) needs two_shot = 1", fn);
+  if (shape < JSHMEM_RT_REDUCE_ONE_SHOT || shape > JSHMEM_RT_REDUCE_LOW_LATENCY)
+    return jshmem_rt_fail("%s: unknown shape %d", fn, shape);
+  if (doff == soff && shape == JSHMEM_RT_REDUCE_ONE_SHOT)
+    return jshmem_rt_fail("%s: in place (dest == src) cannot be one-shot", fn);
+  if (shape == JSHMEM_RT_REDUCE_LOW_LATENCY && (n > JSHMEM_LL_MEMBERS || bytes > JSHMEM_LL_PAYLOAD))
+    return jshmem_rt_fail("%s: the low-latency shape takes teams of at most %d PEs and %llu bytes, not %d PEs"
+                          " and %zu bytes", fn, JSHMEM_LL_MEMBERS, JSHMEM_LL_PAYLOAD, n, bytes);
   if (blocks > JSHMEMK_COLL_MAX_BLOCKS)
     return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
   if (nelems == 0) return 0;
@@ -491,8 +627,10 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
     if (doff != soff) GPU_TRY(gpuMemcpyAsync(dest, src, bytes, gpuMemcpyDefault, st));
     return 0;
   }
-  reduce_args a = {team_slot, dest, src, nelems, two_shot ? JSHMEMK_TWO_SHOT : JSHMEMK_ONE_SHOT, NULL,
-                   blocks, st};
+  int mode = shape == JSHMEM_RT_REDUCE_LOW_LATENCY ? JSHMEMK_LOW_LATENCY
+             : shape == JSHMEM_RT_REDUCE_TWO_SHOT   ? JSHMEMK_TWO_SHOT
+                                                    : JSHMEMK_ONE_SHOT;
+  reduce_args a = {team_slot, dest, src, nelems, mode, NULL, blocks, st};
   return reduce_typed(dtype, op, a);
 }
 

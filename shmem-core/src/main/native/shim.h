@@ -167,8 +167,12 @@ void jshmem_rt_free_buffer(void *buffer);
  * meanwhile (blocks ignored); 0: SM kernels. ce_push != 0: fcollect, collect and alltoall push
  * this PE's pieces into the members' dests instead of pulling theirs (broadcast always pulls). Codes:
  * JSHMEM_DTYPE_* (org.jshmem.DType), JSHMEM_REDUCE_* (org.jshmem.ReduceOp). */
+/* Shapes of jshmem_rt_coll_reduce_async (org.jshmem.gpu.ReduceShape ordinal). */
+#define JSHMEM_RT_REDUCE_ONE_SHOT 0
+#define JSHMEM_RT_REDUCE_TWO_SHOT 1
+#define JSHMEM_RT_REDUCE_LOW_LATENCY 2
 int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src, size_t nelems,
-                                int two_shot, int blocks, void *stream);
+                                int shape, int blocks, void *stream);
 int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, size_t bytes, int blocks,
                                   int ce_lanes, int ce_push, void *stream);
 /* Reduce-scatter: team PE i gets block i (nper elements) of the reduction of the members' n * nper

@@ -5,8 +5,8 @@ package org.jshmem;
  * by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_GPU_REDUCE_ONESHOT_MAX},
  * {@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}, {@code JSHMEM_GPU_COLL_CE_MIN},
  * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}, {@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}, {@code JSHMEM_GPU_COLL_CE_LANES},
- * {@code JSHMEM_GPU_COLL_CE_MODE}). Every member of a team must run with the same values: the
- * members of a reduction must agree on one-shot or two-shot, those of an fcollect on push or pull.
+ * {@code JSHMEM_GPU_COLL_CE_MODE}, {@code JSHMEM_GPU_REDUCE_LL_MAX}). Every member of a team must run with the
+ * same values: the members of a reduction must agree on its shape, those of an fcollect on push or pull.
  *
  * @param reduceOneShotMax bytes: a reduction of {@code b} bytes over {@code n} PEs with
  *                         {@code (n-1) x b} at most this, and not in place, is one-shot (every PE
@@ -39,9 +39,15 @@ package org.jshmem;
  *                         theirs into this PE's (pull); a write carries its data with the request,
  *                         a read needs a request each way: 5-6% faster at 64 MB on 2 and 4 x H200.
  *                         Broadcast always pulls
+ * @param reduceLowLatencyMax bytes: a reduction of at most this many bytes over a team of at most
+ *                         {@link #LOW_LATENCY_MEMBERS} PEs takes the low-latency shape (every PE
+ *                         stores its source into every member's buffer with the flags inside the
+ *                         data, then reduces what arrives: one kernel, no synchronisation); at most
+ *                         {@link #LOW_LATENCY_LIMIT}; 0: never
  */
 public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks,
-                                  long reduceScatterCopyEngineMin, int ceLanes, boolean cePush) {
+                                  long reduceScatterCopyEngineMin, int ceLanes, boolean cePush,
+                                  long reduceLowLatencyMax) {
     /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 rounds). */
     public static final long BYTES_PER_BLOCK = 64 << 10;
 
@@ -49,6 +55,10 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
     public static final int MAX_BLOCKS_LIMIT = 65535;
     /** Most side streams the copy-engine copies can be spread over (the runtime's {@code JSHMEMK_SIDE_STREAMS}). */
     public static final int CE_LANES_LIMIT = 8;
+    /** Most bytes of a low-latency reduction (the device's {@code JSHMEM_LL_PAYLOAD}). */
+    public static final long LOW_LATENCY_LIMIT = 4096;
+    /** Most members of a team whose reductions may take the low-latency shape ({@code JSHMEM_LL_MEMBERS}). */
+    public static final int LOW_LATENCY_MEMBERS = 8;
 
     /**
      * Defaults, set by reasoning from the raw figures of 2 x H200 in {@code ANCHORS.md} (not yet
@@ -59,7 +69,8 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
      * 256 KiB; the copy engine reaches 365 GB/s one way only from about 16 MB (219 at 1 MB), so SM
      * kernels below 8 MiB per piece.
      */
-    public static final GpuCollectiveTuning DEFAULT = new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0, 1, true);
+    public static final GpuCollectiveTuning DEFAULT =
+            new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0, 1, true, LOW_LATENCY_LIMIT);
 
     public GpuCollectiveTuning {
         if (reduceOneShotMax < 0 || oneBlockMax < 0 || copyEngineMin < 0 || maxBlocks < 0
@@ -71,14 +82,23 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
         if (ceLanes < 1 || ceLanes > CE_LANES_LIMIT) {
             throw new IllegalArgumentException("copy-engine lanes must be 1 to " + CE_LANES_LIMIT + ", not " + ceLanes);
         }
+        if (reduceLowLatencyMax < 0 || reduceLowLatencyMax > LOW_LATENCY_LIMIT) {
+            throw new IllegalArgumentException("the low-latency reduction's most bytes must be 0 to " + LOW_LATENCY_LIMIT
+                    + ", not " + reduceLowLatencyMax);
+        }
     }
 
     /**
-     * The thresholds with the reduce-scatter on SM kernels only (its copy-engine form off) and the
-     * copy engines pushing on one lane.
+     * The thresholds with the reduce-scatter on SM kernels only (its copy-engine form off), the
+     * copy engines pushing on one lane and no low-latency reductions.
      */
     public GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks) {
-        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, 0, 1, true);
+        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, 0, 1, true, 0);
+    }
+
+    /** Whether a reduction of {@code bytes} over {@code members} PEs takes the low-latency shape. */
+    public boolean reduceLowLatency(int members, long bytes) {
+        return members > 1 && members <= LOW_LATENCY_MEMBERS && bytes <= reduceLowLatencyMax;
     }
 
     /**
@@ -130,6 +150,8 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
                 : "one per SM") + " blocks; copy engines " + (copyEngineMin > 0 ? "from " + copyEngineMin
                 + " B per piece, " + (cePush ? "pushed" : "pulled") + " on " + ceLanes + " lane" + (ceLanes > 1 ? "s" : "")
                 : "never") + "; reduce-scatter copy engines " + (reduceScatterCopyEngineMin > 0
-                ? "from " + reduceScatterCopyEngineMin + " B per block" : "never");
+                ? "from " + reduceScatterCopyEngineMin + " B per block" : "never") + "; low-latency reductions "
+                + (reduceLowLatencyMax > 0 ? "up to " + reduceLowLatencyMax + " B on up to " + LOW_LATENCY_MEMBERS
+                + " PEs" : "never");
     }
 }

@@ -73,6 +73,10 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}</td><td>0</td><td>GPU reduce-scatter with blocks (bytes per
  *     member) of at least this pulls them with the copy engines and reduces locally; 0: never (SM kernels
  *     reading the blocks in place were faster wherever measured)</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_REDUCE_LL_MAX}</td><td>4K</td><td>GPU reductions of at most this many bytes over
+ *     teams of at most 8 PEs take the low-latency shape: one kernel in which every PE stores its source into
+ *     every member's buffer with a flag beside every 4 bytes and reduces what arrives, with no
+ *     synchronisation; at most 4K; 0: never</td></tr>
  * <tr><td>{@code JSHMEM_PREFAULT}</td><td>1</td><td>host heaps: at init every PE allocates the pages of its
  *     own heap and maps every PE's heap ({@code madvise(MADV_POPULATE_WRITE)}), so the first put into
  *     fresh heap memory does not pay a page fault per 4 KiB; 0: pages are allocated when first touched
@@ -265,7 +269,9 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_GPU_REDUCESCATTER_CE_MIN",
                                 GpuCollectiveTuning.DEFAULT.reduceScatterCopyEngineMin(), ShmemConfig::parseSizeOrZero),
                         read(env, "JSHMEM_GPU_COLL_CE_LANES", GpuCollectiveTuning.DEFAULT.ceLanes(), ShmemConfig::parseCeLanes),
-                        read(env, "JSHMEM_GPU_COLL_CE_MODE", GpuCollectiveTuning.DEFAULT.cePush(), ShmemConfig::parseCePush)),
+                        read(env, "JSHMEM_GPU_COLL_CE_MODE", GpuCollectiveTuning.DEFAULT.cePush(), ShmemConfig::parseCePush),
+                        read(env, "JSHMEM_GPU_REDUCE_LL_MAX", GpuCollectiveTuning.DEFAULT.reduceLowLatencyMax(),
+                                ShmemConfig::parseLowLatencyMax)),
                 read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag),
                 read(env, "JSHMEM_MPI_LIBRARY", "", v -> v),
                 new RemoteSettings(
@@ -361,6 +367,14 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         int n = parseNonNegativeInt(value);
         if (n > GpuCollectiveTuning.MAX_BLOCKS_LIMIT) {
             throw new IllegalArgumentException("expected 0 (one per multiprocessor) .. " + GpuCollectiveTuning.MAX_BLOCKS_LIMIT);
+        }
+        return n;
+    }
+
+    private static long parseLowLatencyMax(String value) {
+        long n = parseSizeOrZero(value);
+        if (n > GpuCollectiveTuning.LOW_LATENCY_LIMIT) {
+            throw new IllegalArgumentException("expected 0 (never) .. " + GpuCollectiveTuning.LOW_LATENCY_LIMIT + " bytes");
         }
         return n;
     }

@@ -46,7 +46,7 @@ class GpuCollectiveTuningTest {
 
     @Test
     void copyEngineLanesAreZeroForSmKernelsElseTheSettingsLanes() {
-        GpuCollectiveTuning three = new GpuCollectiveTuning(0, 0, 8 << 20, 0, 4 << 20, 3, false);
+        GpuCollectiveTuning three = new GpuCollectiveTuning(0, 0, 8 << 20, 0, 4 << 20, 3, false, 0);
         assertEquals(0, three.copyEngineLanes((8 << 20) - 1));
         assertEquals(3, three.copyEngineLanes(8 << 20));
         assertEquals(0, three.reduceScatterCopyEngineLanes((4 << 20) - 1));
@@ -57,11 +57,30 @@ class GpuCollectiveTuningTest {
     }
 
     @Test
+    void lowLatencyReductionsUpToTheirBytesOnTeamsOfTwoToEight() {
+        GpuCollectiveTuning d = GpuCollectiveTuning.DEFAULT;
+        assertEquals(GpuCollectiveTuning.LOW_LATENCY_LIMIT, d.reduceLowLatencyMax());
+        assertTrue(d.reduceLowLatency(2, 8));
+        assertTrue(d.reduceLowLatency(8, 4096));
+        assertFalse(d.reduceLowLatency(2, 4097));
+        assertFalse(d.reduceLowLatency(9, 8));    // more members than the lines have room for
+        assertFalse(d.reduceLowLatency(1, 8));    // a team of one copies
+        assertFalse(T.reduceLowLatency(2, 8));    // off in the four-threshold form
+        GpuCollectiveTuning oneKb = new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 1024);
+        assertTrue(oneKb.reduceLowLatency(3, 1024));
+        assertFalse(oneKb.reduceLowLatency(3, 1025));
+        assertTrue(d.describe().contains("low-latency reductions up to 4096 B on up to 8 PEs"), d.describe());
+        assertTrue(T.describe().contains("low-latency reductions never"), T.describe());
+    }
+
+    @Test
     void rejectsNegativeAndTooManyBlocks() {
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(-1, 0, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 65536));
-        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 0, true));
-        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 9, true));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 0, true, 0));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 9, true, 0));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, -1));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 4097));
         assertTrue(T.describe().contains("one per SM"), T.describe());
     }
 }

@@ -147,7 +147,8 @@ class ShmemConfigTest {
                 "JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "0",
                 "JSHMEM_GPU_COLL_CE_MIN", "64K",
                 "JSHMEM_GPU_COLL_MAX_BLOCKS", "264"));
-        assertEquals(new org.jshmem.GpuCollectiveTuning(1 << 20, 0, 64 << 10, 264), c.gpuCollectiveTuning());
+        assertEquals(new org.jshmem.GpuCollectiveTuning(1 << 20, 0, 64 << 10, 264, 0, 1, true,
+                org.jshmem.GpuCollectiveTuning.LOW_LATENCY_LIMIT), c.gpuCollectiveTuning());
         assertEquals(c.gpuCollectiveTuning(), c.withDebug(true).withBackend(BackendKind.CUDA).gpuCollectiveTuning());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_MAX_BLOCKS", "70000")));
@@ -162,6 +163,13 @@ class ShmemConfigTest {
         }
         assertEquals(8, ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_LANES", "8"))   // the most side streams there are
                 .gpuCollectiveTuning().ceLanes());
+        assertEquals(1024, ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_LL_MAX", "1K")).gpuCollectiveTuning()
+                .reduceLowLatencyMax());
+        assertEquals(0, ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_LL_MAX", "0")).gpuCollectiveTuning()
+                .reduceLowLatencyMax());
+        e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_LL_MAX", "8K")));
+        assertTrue(e.getMessage().contains("JSHMEM_GPU_REDUCE_LL_MAX=8K") && e.getMessage().contains("4096"),
+                e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "both")));
         assertTrue(e.getMessage().contains("JSHMEM_GPU_COLL_CE_MODE=both") && e.getMessage().contains("pull or push"),
                 e.getMessage());

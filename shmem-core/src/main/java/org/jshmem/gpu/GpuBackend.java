@@ -180,8 +180,8 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     /**
-     * Zeroes team slot {@code slot}'s device cells in this PE's heap (its generation cell, and its
-     * sync and coll cells of every PE) and waits. A slot given to a new team must start from zero on
+     * Zeroes team slot {@code slot}'s device cells in this PE's heap (its generation cell, its
+     * sync and coll cells of every PE, its count of low-latency reductions and their lines) and waits. A slot given to a new team must start from zero on
      * every member, followed by a host barrier of the members before the team's first use: barriers
      * and collectives count generations from there. The slot's previous team must have no GPU work
      * left on any member ({@link #drain()} before that team's closing barrier).
@@ -192,6 +192,8 @@ public final class GpuBackend implements Backend, StreamCapability {
             Shim.memsetAsync(address(myPe, GpuHeapDescriptor.syncCell(slot, 0)), 0, row, s);
             Shim.memsetAsync(address(myPe, GpuHeapDescriptor.genCell(slot)), 0, GpuHeapDescriptor.CELL, s);
             Shim.memsetAsync(address(myPe, GpuHeapDescriptor.collCell(slot, 0)), 0, row, s);
+            Shim.memsetAsync(address(myPe, GpuHeapDescriptor.llSeqCell(slot)), 0, GpuHeapDescriptor.CELL, s);
+            Shim.memsetAsync(address(myPe, GpuHeapDescriptor.llLines(slot)), 0, GpuHeapDescriptor.LL_TEAM_BYTES, s);
         });
     }
 

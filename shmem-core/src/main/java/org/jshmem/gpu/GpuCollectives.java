@@ -26,7 +26,11 @@ import org.jshmem.gpu.shim.Shim;
  * stream with nothing in between.
  *
  * <ul>
- * <li><b>Reductions</b>: one-shot (every PE reduces the whole vector, reading every member's
+ * <li><b>Reductions</b>: up to {@link GpuCollectiveTuning#reduceLowLatencyMax()} bytes on teams of up to
+ *     {@link GpuCollectiveTuning#LOW_LATENCY_MEMBERS} PEs, low-latency (every PE stores its source into
+ *     every member's buffer in the team slot's internal lines with a flag beside every 4 bytes and
+ *     reduces the lines as they arrive: one kernel, no synchronisation); else one-shot (every PE
+ *     reduces the whole vector, reading every member's
  *     source) while {@code (n-1) x bytes <= } {@link GpuCollectiveTuning#reduceOneShotMax()} and not
  *     in place; else two-shot (PE i reduces slice i from every member and stores it into slice i of
  *     every member's destination: a reduce-scatter and a pushed all-gather in one pass).</li>
@@ -187,8 +191,9 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             return;
         }
         long bytes = nelems * type.byteSize();
-        boolean twoShot = tuning.reduceTwoShot(t.size(), bytes, dest == src);
-        Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, twoShot,
+        ReduceShape shape = tuning.reduceLowLatency(t.size(), bytes) ? ReduceShape.LOW_LATENCY
+                : tuning.reduceTwoShot(t.size(), bytes, dest == src) ? ReduceShape.TWO_SHOT : ReduceShape.ONE_SHOT;
+        Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, shape.ordinal(),
                 tuning.blocks(bytes, smShare), stream);
     }
 

@@ -23,8 +23,17 @@ public final class GpuHeapDescriptor {
     public static final long GEN_BYTES = MAX_TEAMS * CELL;
     public static final long COLL_OFFSET = GEN_OFFSET + GEN_BYTES;
     public static final long COLL_BYTES = (long) MAX_TEAMS * MAX_PES * CELL;
+    public static final long LL_SEQ_OFFSET = COLL_OFFSET + COLL_BYTES;
+    /** Most members of a team whose reductions may take the low-latency (LL) form. */
+    public static final int LL_MEMBERS = 8;
+    /** Most bytes per member of a low-latency reduction. */
+    public static final long LL_PAYLOAD = 4096;
+    /** A member's lines of one parity: 16 bytes carry 8 of payload. */
+    public static final long LL_MEMBER_BYTES = LL_PAYLOAD / 8 * 16;
+    public static final long LL_TEAM_BYTES = 2L * LL_MEMBERS * LL_MEMBER_BYTES;
+    public static final long LL_OFFSET = 2L << 20;
     /** Bytes at the start of every PE's heap that jshmem keeps for itself. */
-    public static final long INTERNAL_SIZE = 2L << 20;
+    public static final long INTERNAL_SIZE = LL_OFFSET + MAX_TEAMS * LL_TEAM_BYTES;
 
     /** {@code jshmem_team_desc_t}: members are world PEs start + i * stride, i < size. */
     public static final StructLayout TEAM = structLayout(
@@ -65,5 +74,15 @@ public final class GpuHeapDescriptor {
     /** Offset of coll cell [team][pe] in a heap. */
     public static long collCell(int team, int pe) {
         return COLL_OFFSET + ((long) team * MAX_PES + pe) * CELL;
+    }
+
+    /** Offset of a PE's own count of low-latency reductions in team slot {@code team}. */
+    public static long llSeqCell(int team) {
+        return LL_SEQ_OFFSET + (long) team * CELL;
+    }
+
+    /** Offset of team slot {@code team}'s low-latency lines (both parities, every member) in a heap. */
+    public static long llLines(int team) {
+        return LL_OFFSET + team * LL_TEAM_BYTES;
     }
 }

@@ -47,6 +47,12 @@ class GpuHeapDescriptorTest {
                   P("sync_cell_3_5", JSHMEM_SYNC_CELL(3, 5));
                   P("gen_cell_7", JSHMEM_GEN_CELL(7));
                   P("coll_cell_3_5", JSHMEM_COLL_CELL(3, 5));
+                  P("ll_seq_cell_7", JSHMEM_LL_SEQ_CELL(7));
+                  P("ll_lines_3", JSHMEM_LL_LINES(3, 0, 0));
+                  P("ll_lines_3_1_5", JSHMEM_LL_LINES(3, 1, 5) - JSHMEM_LL_LINES(3, 0, 0));
+                  P("ll_members", JSHMEM_LL_MEMBERS);
+                  P("ll_payload", JSHMEM_LL_PAYLOAD);
+                  P("ll_team_bytes", JSHMEM_LL_TEAM_BYTES);
                   P("dtype_BYTE", JSHMEM_DTYPE_BYTE); P("dtype_SHORT", JSHMEM_DTYPE_SHORT);
                   P("dtype_INT", JSHMEM_DTYPE_INT); P("dtype_LONG", JSHMEM_DTYPE_LONG);
                   P("dtype_FLOAT", JSHMEM_DTYPE_FLOAT); P("dtype_DOUBLE", JSHMEM_DTYPE_DOUBLE);
@@ -82,6 +88,15 @@ class GpuHeapDescriptorTest {
         assertEquals(c.get("sync_cell_3_5"), GpuHeapDescriptor.syncCell(3, 5));
         assertEquals(c.get("gen_cell_7"), GpuHeapDescriptor.genCell(7));
         assertEquals(c.get("coll_cell_3_5"), GpuHeapDescriptor.collCell(3, 5));
+        assertEquals(c.get("ll_seq_cell_7"), GpuHeapDescriptor.llSeqCell(7));
+        assertEquals(c.get("ll_lines_3"), GpuHeapDescriptor.llLines(3));
+        assertEquals(c.get("ll_lines_3_1_5"), (GpuHeapDescriptor.LL_MEMBERS + 5) * GpuHeapDescriptor.LL_MEMBER_BYTES);
+        assertEquals(c.get("ll_members"), GpuHeapDescriptor.LL_MEMBERS);
+        assertEquals(c.get("ll_payload"), GpuHeapDescriptor.LL_PAYLOAD);
+        assertEquals(c.get("ll_team_bytes"), GpuHeapDescriptor.LL_TEAM_BYTES);
+        // the tuning's limits are the lines' room
+        assertEquals(GpuHeapDescriptor.LL_MEMBERS, org.jshmem.GpuCollectiveTuning.LOW_LATENCY_MEMBERS);
+        assertEquals(GpuHeapDescriptor.LL_PAYLOAD, org.jshmem.GpuCollectiveTuning.LOW_LATENCY_LIMIT);
         // the collectives pass DType and ReduceOp ordinals as JSHMEM_DTYPE_* / JSHMEM_REDUCE_* codes
         for (org.jshmem.DType t : org.jshmem.DType.values()) {
             assertEquals(c.get("dtype_" + t.name()), (long) t.ordinal(), "JSHMEM_DTYPE_" + t);

@@ -424,12 +424,13 @@ public final class Shim {
     // Codes: DType and ReduceOp ordinals (JSHMEM_DTYPE_*, JSHMEM_REDUCE_*). blocks 0: one fused
     // block; n > 0: a kernel of n blocks and a sync kernel. ceLanes > 0: the pieces as memcpyAsync
     // on that many side streams (blocks ignored); push: this PE's pieces written to the members.
+    // Reduction shape: org.jshmem.gpu.ReduceShape ordinal (JSHMEM_RT_REDUCE_*).
 
     public static void collReduce(int slot, int dtype, int op, MemorySegment dest, MemorySegment src, long nelems,
-                                  boolean twoShot, int blocks, MemorySegment stream) {
+                                  int shape, int blocks, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_REDUCE.invokeExact(slot, dtype, op, dest, src, nelems, twoShot ? 1 : 0, blocks, stream);
+            rc = (int) COLL_REDUCE.invokeExact(slot, dtype, op, dest, src, nelems, shape, blocks, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -225,6 +225,9 @@ public final class GpuCollectivesBench {
     }
 
     private String reduceAlgorithm(long bytes) {
+        if (tuning.reduceLowLatency(n, bytes)) {
+            return "low-latency one block";
+        }
         boolean two = tuning.reduceTwoShot(n, bytes, false);
         int blocks = tuning.blocks(bytes, sms);
         return (two ? "two-shot" : "one-shot") + (blocks == 0 ? " one block" : " " + blocks + " blocks");

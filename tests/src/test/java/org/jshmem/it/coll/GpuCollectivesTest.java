@@ -32,10 +32,13 @@ class GpuCollectivesTest {
     private static final String[] TEAMS = {"world", "shared", "strided:0:1:2", "strided:1:1:1", "2d:1"};
 
     /**
-     * With the defaults (one block up to 32 KiB, one-shot while (n-1) x bytes <= 256 KiB, copy
-     * engines from 8 MiB per piece): 1..3001 elements one fused block, 20011 many blocks (80 KB of
-     * floats), 200003 two-shot for every type of 2 bytes or more (byte: one-shot, many blocks);
-     * in place always two-shot. Chains of 100 (fused) and 300007 ints (many blocks, two-shot).
+     * With the defaults (low-latency reductions up to 4 KiB, one block up to 32 KiB, one-shot while
+     * (n-1) x bytes <= 256 KiB, copy engines from 8 MiB per piece): reductions of 1..251 elements
+     * low-latency, in place too, 3001 low-latency for bytes and one fused block for the rest,
+     * 20011 many blocks (80 KB of floats), 200003 two-shot for every type of 2 bytes or more (byte:
+     * one-shot, many blocks); in place two-shot above 4 KiB. Chains of 100 (low-latency, back to
+     * back: both parities of the lines) and 300007 ints (many blocks, two-shot). The other
+     * collectives: 1..3001 one fused block.
      */
     @Test
     void everyCollectiveBlockingAndOnAStream() {
@@ -45,7 +48,8 @@ class GpuCollectivesTest {
     @Test
     void manyBlocksTwoShotAndCopyEnginesEverywhere() {
         check("1,7,3001,20011", "1,7,3001,20011", Map.of("JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "0",
-                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "0", "JSHMEM_GPU_COLL_CE_MIN", "1", "JSHMEM_GPU_REDUCESCATTER_CE_MIN", "1"),
+                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "0", "JSHMEM_GPU_COLL_CE_MIN", "1", "JSHMEM_GPU_REDUCESCATTER_CE_MIN", "1",
+                "JSHMEM_GPU_REDUCE_LL_MAX", "0"),
                 "GPU_collectives",
                 "world", "strided:0:1:2", "strided:1:1:1");
     }
@@ -53,8 +57,21 @@ class GpuCollectivesTest {
     @Test
     void oneFusedBlockAndOneShotEverywhere() {
         check("1,251,200003", "7,100003", Map.of("JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "1G",
-                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "1G", "JSHMEM_GPU_COLL_CE_MIN", "0"), "GPU_collectives",
+                "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "1G", "JSHMEM_GPU_COLL_CE_MIN", "0", "JSHMEM_GPU_REDUCE_LL_MAX", "0"),
+                "GPU_collectives",
                 "world", "strided:1:1:1");
+    }
+
+    /**
+     * Low-latency reductions on 3 PEs (a rotation that is not a swap) at sizes around the lines'
+     * room: 511 and 512 longs fill 4 KiB, 513 does not fit; 2047 and 2048 shorts, 4095 and 4096
+     * bytes likewise; odd sizes end in a part-filled line. The world, a 2-PE strided team and
+     * a 2-D split (rows of 2 and 1 PEs); the program's back-to-back chains alternate the parities.
+     */
+    @Test
+    void lowLatencyReductionsAroundTheirLimitOnThreePes() {
+        check(3, "1,3,511,512,513,2047,2048,4095,4096", "7", Map.of(), "GPU_collectives",
+                "world", "strided:0:2:2", "2d:2");
     }
 
     @Test
