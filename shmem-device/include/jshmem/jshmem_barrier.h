@@ -42,7 +42,11 @@
 /* Internal: tells every member of the team in `slot` that this PE reached generation g (release
  * store, system scope, into sync cell [slot][my_pe] of each member's heap), then waits until every
  * member told this PE that it reached g or later (acquire loads of the local sync cells). Thread i
- * of the block serves members i, i + nthreads, ... Called by all threads of the block. */
+ * of the block serves members i, i + nthreads, ... Called by all threads of the block.
+ * Fenced = false: relaxed stores and loads, for a kernel that does nothing else, at a stream
+ * boundary: the stream's earlier work is complete and visible when it starts, and the work after
+ * it starts when it has ended, so it has nothing to order. */
+template <bool Fenced = true>
 JSHMEM_DEVICE void jshmemi_team_publish_wait(int slot, unsigned long long g) {
   const jshmem_device_state_t &s = jshmem_device_state;
   const jshmem_team_desc_t &team = s.teams[slot];
@@ -52,13 +56,16 @@ JSHMEM_DEVICE void jshmemi_team_publish_wait(int slot, unsigned long long g) {
     int pe = team.start + (int)i * team.stride;
     unsigned long long *cell =
         (unsigned long long *)(s.peer_base[pe] + JSHMEM_SYNC_CELL(slot, s.my_pe));
-    jshmemi_st_release_sys(cell, g);
+    if (Fenced)
+      jshmemi_st_release_sys(cell, g);
+    else
+      jshmemi_st_relaxed_sys(cell, g);
   }
   for (unsigned i = tid; i < (unsigned)team.size; i += nthreads) {
     int pe = team.start + (int)i * team.stride;
     const unsigned long long *cell =
         (const unsigned long long *)(s.heap_base + JSHMEM_SYNC_CELL(slot, pe));
-    while (jshmemi_ld_acquire_sys(cell) < g) {
+    while ((Fenced ? jshmemi_ld_acquire_sys(cell) : jshmemi_ld_relaxed_sys(cell)) < g) {
     }
   }
 }
@@ -85,6 +92,22 @@ JSHMEM_DEVICE void jshmemi_team_sync_block_step(const char *fn, int slot, bool q
   jshmemi_team_publish_wait(slot, jshmemi_generation);
   jshmemi_block_sync();
   jshmemi_group_acquire_fence();
+}
+
+/* Internal: the team-wide sync of a one-block kernel that does nothing else, at a stream boundary
+ * (see jshmemi_team_publish_wait<false>): no quiet, no fences; the generation cell advances by
+ * `step` (as jshmemi_team_sync_block_step's). */
+JSHMEM_DEVICE void jshmemi_team_sync_at_boundary(const char *fn, int slot, unsigned step) {
+  JSHMEMI_DEBUG(jshmemi_check_team(fn, slot));
+  __shared__ unsigned long long jshmemi_boundary_generation;
+  if (jshmemi_thread_id() == 0) {
+    unsigned long long *gen = (unsigned long long *)(jshmem_device_state.heap_base + JSHMEM_GEN_CELL(slot));
+    unsigned long long g = jshmemi_ld_relaxed_sys(gen) + step;
+    jshmemi_st_relaxed_sys(gen, g);
+    jshmemi_boundary_generation = g;
+  }
+  jshmemi_block_sync();
+  jshmemi_team_publish_wait<false>(slot, jshmemi_boundary_generation);
 }
 
 /* Internal: the team-wide sync of one block, with a quiet first if `quiet`. */

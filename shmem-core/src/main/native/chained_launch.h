@@ -30,6 +30,21 @@ __device__ __forceinline__ void jshmemk_chain_start() {
 #endif
 }
 
+/* Whether the runtime's sync kernels at stream boundaries (the on-stream barrier and sync, the
+ * collectives' separate entry and exit syncs) fence: JSHMEM_GPU_BOUNDARY_FENCES=1 restores the
+ * quiet and the release/acquire of a block barrier; by default they publish and poll relaxed, since
+ * the stream's earlier work is complete and visible when such a kernel starts and nothing after it
+ * starts before it ends. Measured on 2 x H100, barrier on a stream: 6.61-6.72 us fenced, 5.08-5.14
+ * without. */
+static inline int jshmemk_boundary_fences(void) {
+  static int fences = -1;
+  if (fences < 0) {
+    const char *v = getenv("JSHMEM_GPU_BOUNDARY_FENCES");
+    fences = v != NULL && v[0] == '1';
+  }
+  return fences;
+}
+
 #if !JSHMEM_IS_HIP
 /* Whether the calling thread's current device takes chained launches (cached per device). */
 static inline int jshmemk_chaining_on(void) {

@@ -74,11 +74,15 @@ static int jshmemk_sms = 1;
 
 /* ---- kernels ----------------------------------------------------------------------------- */
 
-/* Team sync of one block: gen += step, with a quiet first if `quiet`. */
+/* Team sync of one block: gen += step, with a quiet first if `quiet`; fenced = 0: neither quiet
+ * nor fences (jshmemi_team_sync_at_boundary: the kernel stands alone between the stream's work). */
 __global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
-    jshmemk_coll_sync(int slot, int quiet, unsigned step) {
+    jshmemk_coll_sync(int slot, int quiet, unsigned step, int fenced) {
   jshmemk_chain_start();
-  jshmemi_team_sync_block_step(JSHMEMK_COLL_FN, slot, quiet != 0, step);
+  if (fenced)
+    jshmemi_team_sync_block_step(JSHMEMK_COLL_FN, slot, quiet != 0, step);
+  else
+    jshmemi_team_sync_at_boundary(JSHMEMK_COLL_FN, slot, step);
 }
 
 /* Reduction modes of the kernels below. */
@@ -283,7 +287,8 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 /* ---- host helpers ------------------------------------------------------------------------ */
 
 static int coll_sync(int slot, int quiet, unsigned step, gpuStream_t st) {
-  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_coll_sync, JSHMEMK_COLL_SYNC_THREADS, st, slot, quiet, step),
+  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_coll_sync, JSHMEMK_COLL_SYNC_THREADS, st, slot, quiet, step,
+                                       jshmemk_boundary_fences()),
                 "launch of jshmemk_coll_sync");
   return 0;
 }

@@ -96,13 +96,18 @@ __global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
   (void)jshmemi_wait_until((const unsigned long long *)sig, cmp, (unsigned long long)value);
 }
 
+/* fenced = 0: no quiet and no fences (jshmemi_team_sync_at_boundary): the kernel is alone at a
+ * stream boundary, where the stream's earlier stores are already complete. */
 __global__ void __launch_bounds__(JSHMEMK_BARRIER_THREADS)
-    jshmemk_team_sync(int slot, int quiet) {
+    jshmemk_team_sync(int slot, int quiet, int fenced) {
   /* Launched plainly (chaining it showed no gain, chained_launch.h); this lets a chained kernel
    * after it be scheduled early. */
   jshmemk_chain_start();
-  jshmemi_team_sync_block(quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async", slot,
-                          quiet != 0);
+  const char *fn = quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async";
+  if (fenced)
+    jshmemi_team_sync_block(fn, slot, quiet != 0);
+  else
+    jshmemi_team_sync_at_boundary(fn, slot, 1);
 }
 
 __global__ void jshmemk_quiet() {
@@ -239,7 +244,7 @@ int jshmem_rt_signal_wait_async(uint64_t *sig_local, int cmp, uint64_t value, vo
  * to peers) is complete on every member before any member's later work starts. */
 int jshmem_rt_barrier_async(int team_slot, void *stream) {
   if (jshmemk_check_team("jshmem_rt_barrier_async", team_slot) != 0) return -1;
-  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 1);
+  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 1, jshmemk_boundary_fences() ? 1 : 0);
   GPU_TRY_LAUNCH("jshmemk_team_sync");
   return 0;
 }
@@ -248,7 +253,7 @@ int jshmem_rt_barrier_async(int team_slot, void *stream) {
  * the stream's earlier stores, so in practice it orders as much as the barrier). */
 int jshmem_rt_sync_async(int team_slot, void *stream) {
   if (jshmemk_check_team("jshmem_rt_sync_async", team_slot) != 0) return -1;
-  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 0);
+  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 0, jshmemk_boundary_fences() ? 1 : 0);
   GPU_TRY_LAUNCH("jshmemk_team_sync");
   return 0;
 }

@@ -47,6 +47,10 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies within one GPU (PEs
  *     sharing it) up to this size run as a copy kernel on the SMs, larger ones on a copy engine; copies
  *     between GPUs always use a copy engine (faster at every size measured over NVLink)</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_BOUNDARY_FENCES}</td><td>0</td><td>GPU heaps: 1 makes the runtime's stand-alone
+ *     sync kernels (barrier and sync on a stream, the collectives' separate entry and exit syncs) quiet and
+ *     fence; by default they publish and poll relaxed, the stream's earlier stores being complete when they
+ *     start. Read by the native runtime, not by this class</td></tr>
  * <tr><td>{@code JSHMEM_GPU_LAUNCH_CHAINING}</td><td>1</td><td>CUDA heaps on compute capability 9.0+: the
  *     runtime's one-block stream kernels use programmatic dependent launch (scheduled while the stream's
  *     previous kernel finishes); 0 launches them plainly. Read by the native runtime, not by this class</td></tr>
