@@ -244,7 +244,7 @@ int jshmem_rt_signal_wait_async(uint64_t *sig_local, int cmp, uint64_t value, vo
  * to peers) is complete on every member before any member's later work starts. */
 int jshmem_rt_barrier_async(int team_slot, void *stream) {
   if (jshmemk_check_team("jshmem_rt_barrier_async", team_slot) != 0) return -1;
-  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 1, jshmemk_boundary_fences() ? 1 : 0);
+  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 1, jshmemk_boundary_fences());
   GPU_TRY_LAUNCH("jshmemk_team_sync");
   return 0;
 }
@@ -253,7 +253,7 @@ int jshmem_rt_barrier_async(int team_slot, void *stream) {
  * the stream's earlier stores, so in practice it orders as much as the barrier). */
 int jshmem_rt_sync_async(int team_slot, void *stream) {
   if (jshmemk_check_team("jshmem_rt_sync_async", team_slot) != 0) return -1;
-  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 0, jshmemk_boundary_fences() ? 1 : 0);
+  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 0, jshmemk_boundary_fences());
   GPU_TRY_LAUNCH("jshmemk_team_sync");
   return 0;
 }
