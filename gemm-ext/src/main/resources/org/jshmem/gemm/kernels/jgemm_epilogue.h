@@ -228,6 +228,8 @@ struct jgemm_block_group {
   }
   JSHMEM_DEVICE_INLINE void settle() const { sync(); }
   JSHMEM_DEVICE_INLINE void reread() const { sync(); }
+  /* Whether a sender of the group's own takes tile t's copies to the peers (jgemm_send_tile): no. */
+  JSHMEM_DEVICE_INLINE bool hand_off(int) const { return false; }
 };
 
 /* The slot (per source) of tile (tm, tn) on its home PE q: its tile rows from q's first. */
@@ -344,6 +346,34 @@ JSHMEM_DEVICE void jgemm_sum_own_rows(const jgemm_params &p, int tm, int tn, con
   }
 }
 
+#ifndef JGEMM_SEND_STORES
+#define JGEMM_SEND_STORES 1 /* 0: an experiment, wrong results: all-scatter stamps the peers' tiles unsent */
+#endif
+
+/*
+ * All-scatter: tile t, rounded in `otile`, into the C of every PE from the `from`-th after this one
+ * (rotated: the PEs do not all write one peer at once), each copy stamped; read() is called once
+ * the group has read the output tile (it may then be written again), before the stamps.
+ */
+template <class G, class Read>
+JSHMEM_DEVICE void jgemm_send_tile(const jgemm_params &p, int t, const jgemm_t *otile, const G &g, int from, Read read) {
+  int tm, tn;
+  jgemm_tile_coords(p, t, tm, tn);
+  int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
+  int rows = p.m - row0 < JGEMM_BM ? p.m - row0 : JGEMM_BM;
+  int cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+  for (int i = from; i < p.n_pes; i++) {
+    int pe = (p.my_pe + i) % p.n_pes;
+    if (JGEMM_SEND_STORES || pe == p.my_pe)
+      g.store(otile, (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
+    if (i + 1 == p.n_pes) {
+      g.sync();
+      read();
+    }
+    jgemm_group_stamp(p, p.arrive + p.arrive_base + t, pe, g);
+  }
+}
+
 /*
  * The fused collective on a finished tile t, rounded in `otile` (complete in shared memory: the
  * caller synchronised the group after writing it). The otile may be overwritten (all-reduce).
@@ -363,11 +393,11 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
   if (p.epilogue == JGEMM_LOCAL) {
     g.store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols);
   } else if (p.epilogue == JGEMM_ALL_SCATTER) {
-    for (int i = 0; i < p.n_pes; i++) { /* rotated: PEs do not all write one peer at once */
-      int pe = (p.my_pe + i) % p.n_pes;
-      jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + p.col_offset + col0;
-      g.store(otile, c, p.ldc, rows, cols);
-      jgemm_group_stamp(p, p.arrive + p.arrive_base + t, pe, g);
+    if (g.hand_off(t)) { /* the peers' copies leave through the group's sender */
+      g.store(otile, p.c + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
+      jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
+    } else {
+      jgemm_send_tile(p, t, otile, g, 0, [] {});
     }
   } else if (p.epilogue == JGEMM_ALL_REDUCE_ONE) {
     long long parity = (long long)(gen & 1);

@@ -10,7 +10,8 @@
  * stores leave through the bulk-copy engine while the consumers start the next unit.
  *
  * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {128, 192, 256} x 64; 384 threads: warpgroup
- * 0 = producer (one thread issues), warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
+ * 0 = producer (one thread issues; for an all-scatter, warps 1-3 send finished tiles to the peers),
+ * warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
  * holds 96 or 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the
  * consumers take them (232). Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC: --gpu-architecture=sm_90a).
  *
@@ -145,6 +146,17 @@ JSHMEM_DEVICE_INLINE void jgemm_bulk_store(void *dst, const void *src, unsigned 
  * all-scatter the same) */
 #define JGEMM_SM90_BULK 1
 #endif
+#ifndef JGEMM_SM90_SENDER
+/* 1: all-scatter's copies to the peers leave through the sender (warps 1-3, idle otherwise) with
+ * its threads' stores, not through the consumers' bulk copies, whose bursts over NVLink queued in the
+ * copy engine that also loads the operands. 2 x H200, all-scatter 8192^3 fp16, interleaved: sender
+ * 0.851-0.862 and 0.926-0.930 ms, bulk copies 0.881-0.926 and 0.943-0.944 (two machines). The GEMM
+ * alone (8192x4096x8192) took 0.752-0.754 and 0.802-0.828: the peer's stores still cost 12-15%
+ * (stamped but unsent, JGEMM_SEND_STORES=0: 0.838-0.861); pacing the sender or Stream-K splits,
+ * which stagger the tiles' ends, measured slower on 2 x H100. */
+#define JGEMM_SM90_SENDER 1
+#endif
+#define JGEMM_SENDER_THREADS 96
 #define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle() (more settle at once): 2 (n_pes - 1) for an all-reduce owner */
 
 /*
@@ -156,13 +168,44 @@ JSHMEM_DEVICE_INLINE void jgemm_bulk_store(void *dst, const void *src, unsigned 
  * later: the fused waits settle before waiting). Rows that are not whole 16-byte words, or a
  * destination out of alignment, go through the threads instead.
  */
+struct jgemm_sender_handoff {
+  unsigned long long ready, read; /* mbarriers: a tile is in the output tile / the sender has read it */
+  int tile;                       /* the tile handed over; -1: no more */
+};
+
 struct jgemm_consumer_group {
   int tid, size;
   unsigned long long **later;     /* shared memory: the stamps' addresses, bit 0 set for a GPU-scope one */
   mutable int pending;            /* how many; the same on every thread */
   mutable unsigned long long gen; /* their value (the call's generation) */
-  JSHMEM_DEVICE_INLINE explicit jgemm_consumer_group(unsigned long long **later_)
-      : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS), later(later_), pending(0), gen(0) {}
+  jgemm_sender_handoff *handoff;  /* shared memory, or null: no sender */
+  mutable int handed;             /* tiles handed to the sender so far */
+  JSHMEM_DEVICE_INLINE jgemm_consumer_group(unsigned long long **later_, jgemm_sender_handoff *handoff_)
+      : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS), later(later_), pending(0), gen(0), handoff(handoff_),
+        handed(0) {}
+  /* Hands tile t, complete in the output tile (the group synchronised), to the sender. */
+  JSHMEM_DEVICE_INLINE bool hand_off(int t) const {
+    if (handoff == nullptr) return false;
+    if (tid == 0) {
+      handoff->tile = t;
+      jgemm_mbar_arrive(&handoff->ready);
+    }
+    handed++;
+    return true;
+  }
+  /* Waits until the sender has read the last tile handed to it: the output tile may be written. */
+  JSHMEM_DEVICE_INLINE void reclaim() const {
+    if (handed > 0) jgemm_mbar_wait(&handoff->read, (unsigned)(handed - 1) & 1);
+  }
+  /* After the last tile: lets the sender go. */
+  JSHMEM_DEVICE_INLINE void retire_sender() const {
+    if (handoff == nullptr) return;
+    reclaim();
+    if (tid == 0) {
+      handoff->tile = -1;
+      jgemm_mbar_arrive(&handoff->ready);
+    }
+  }
   JSHMEM_DEVICE_INLINE void sync() const { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
   JSHMEM_DEVICE_INLINE bool all(bool v) const {
     int r;
@@ -217,6 +260,33 @@ struct jgemm_consumer_group {
   }
 };
 
+/* The sender: warps 1-3 of the producer warpgroup, named barrier 2; they store with their threads. */
+struct jgemm_sender_group {
+  int tid = (int)threadIdx.x - 32, size = JGEMM_SENDER_THREADS;
+  JSHMEM_DEVICE_INLINE void sync() const { asm volatile("bar.sync 2, %0;\n" ::"n"(JGEMM_SENDER_THREADS) : "memory"); }
+  JSHMEM_DEVICE_INLINE void store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols) const {
+    jgemm_tile_store(otile, dst, ld, rows, cols, *this);
+  }
+  JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, bool local, unsigned long long gen) const {
+    jgemm_release_fence();
+    sync();
+    if (tid == 0) jgemm_stamp_either(flag, local, gen);
+  }
+};
+
+/* The sender's loop: each tile handed over, into the peers' C (jgemm_send_tile), until tile -1. */
+JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *otile, jgemm_sender_handoff *h) {
+  jgemm_sender_group s;
+  for (unsigned k = 0;; k++) {
+    jgemm_mbar_wait(&h->ready, k & 1);
+    const int t = *(volatile int *)&h->tile;
+    if (t < 0) return;
+    jgemm_send_tile(p, t, otile, s, 1, [&] {
+      if (s.tid == 0) jgemm_mbar_arrive(&h->read);
+    });
+  }
+}
+
 /*
  * A unit's accumulators, in registers, to the end: the Stream-K fix-up (jgemm_epilogue.h's
  * protocol; slot element (i * 256 + thread) * 4 + e holds d[4i + e], so every access is one
@@ -249,6 +319,7 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
       }
     });
   }
+  g.reclaim(); /* the sender has read the previous tile */
   const int c = g.tid / 128, t = g.tid % 128, lane = t % 32;
   const int row = 64 * c + 16 * (t / 32) + lane / 4, col = 2 * (lane % 4);
 #pragma unroll
@@ -271,12 +342,16 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
   unsigned long long *empty = full + JGEMM_STAGES;
   const int w = blockIdx.x;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __shared__ jgemm_sender_handoff handoff;
+  const bool sender = JGEMM_SM90_SENDER && p.epilogue == JGEMM_ALL_SCATTER && p.n_pes > 1;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < JGEMM_STAGES; s++) {
       jgemm_mbar_init(&full[s], 1);
       jgemm_mbar_init(&empty[s], 8); /* one arrival per consumer warp */
     }
+    jgemm_mbar_init(&handoff.ready, 1);
+    jgemm_mbar_init(&handoff.read, 1);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();
@@ -317,6 +392,8 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
           }
         }
       }
+    } else if (warp > 0 && sender) {
+      jgemm_sm90_send(p, otile, &handoff);
     }
     return;
   }
@@ -327,7 +404,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
   /* consumers: warpgroup c = 0, 1 computes rows 64c .. 64c + 63 of the tile */
   const int c = (threadIdx.x - 128) / 128;
   __shared__ unsigned long long *later[JGEMM_SM90_LATER];
-  jgemm_consumer_group g(later);
+  jgemm_consumer_group g(later, sender ? &handoff : nullptr);
   float d[JGEMM_ACC];
   int s = 0;
   unsigned phase = 0;
@@ -376,6 +453,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     jgemm_sm90_finish(p, u, w, d, otile, g);
   }
   g.settle();
+  g.retire_sender();
   jgemm_finish_parked(p, w, otile, g);
   g.settle();
   jgemm_wait_arrivals(p, w, g);
