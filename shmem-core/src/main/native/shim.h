@@ -39,6 +39,9 @@ int jshmem_rt_get_device(int *dev);
  * major/minor the runtime reports), multiprocessor count and memory. Any output pointer may be NULL. */
 int jshmem_rt_device_info(int dev, char *name, int name_len, char *pci, int pci_len, int *cc_major,
                           int *cc_minor, int *sm_count, size_t *total_mem);
+/* *concurrent = 1 if kernels of several processes on `dev` run side by side: CUDA with the MPS
+ * server, HIP always; 0: CUDA time-slices the device between processes. */
+int jshmem_rt_device_runs_processes_together(int dev, int *concurrent);
 /* *can = 1 if `dev` can map `peer`'s memory (always 1 when dev == peer). */
 int jshmem_rt_can_access_peer(int dev, int peer, int *can);
 /* *device = the device whose memory `ptr` is (device or managed memory), or -1 for host memory and

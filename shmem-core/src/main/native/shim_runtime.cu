@@ -156,6 +156,17 @@ int jshmem_rt_device_info(int dev, char *name, int name_len, char *pci, int pci_
   return 0;
 }
 
+int jshmem_rt_device_runs_processes_together(int dev, int *concurrent) {
+  CHECK_ARG(concurrent != NULL, "jshmem_rt_device_runs_processes_together: concurrent is NULL");
+#if JSHMEM_IS_HIP
+  (void)dev;
+  *concurrent = 1;
+#else
+  GPU_TRY(cudaDeviceGetAttribute(concurrent, cudaDevAttrMpsEnabled, dev));
+#endif
+  return 0;
+}
+
 int jshmem_rt_pointer_device(const void *ptr, int *device) {
   CHECK_ARG(device != NULL, "jshmem_rt_pointer_device: device is NULL");
   *device = -1;

@@ -89,6 +89,8 @@ public final class GpuBackend implements Backend, StreamCapability {
             same += b ? 1 : 0;
         }
         this.pesOnDevice = same;
+        timeSlicingWarning(myPe, onMyDevice, same > 1 && Shim.runsProcessesTogether(device), deviceInfo)
+                .ifPresent(System.err::println);
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
         this.smCopyMax = config.smCopyMaxBytes();
         this.main = new GpuChannel(this, Shim.streamCreate());
@@ -228,6 +230,30 @@ public final class GpuBackend implements Backend, StreamCapability {
      */
     public int multiprocessorsPerPe() {
         return Math.max(1, deviceInfo.multiprocessors() / pesOnDevice);
+    }
+
+    /**
+     * The warning the lowest PE on a device prints when other PEs share the device and their kernels
+     * take turns in time slices (CUDA without MPS): every wait of a kernel for a peer's kernel on the
+     * same device then lasts whole slices, milliseconds, and fused collectives crawl.
+     */
+    static Optional<String> timeSlicingWarning(int myPe, boolean[] onMyDevice, boolean together, Shim.DeviceInfo info) {
+        StringBuilder pes = new StringBuilder();
+        int count = 0;
+        for (int pe = 0; pe < onMyDevice.length; pe++) {
+            if (onMyDevice[pe]) {
+                if (count++ == 0 && pe != myPe) {
+                    return Optional.empty();   // a lower PE on this device says it
+                }
+                pes.append(count > 1 ? ", " : "").append(pe);
+            }
+        }
+        if (count < 2 || together) {
+            return Optional.empty();
+        }
+        return Optional.of("jshmem warning: PEs " + pes + " share " + info + " and the device runs their processes' kernels"
+                + " by turns (no MPS server), so every wait of one PE's kernel for another's lasts whole time slices;"
+                + " start the MPS server (nvidia-cuda-mps-control -d) before the job, or run one PE per GPU");
     }
 
     private static boolean[] onMyDevice(Bootstrap boot, String pciAddress) {

@@ -30,6 +30,8 @@ public final class Shim {
     private static final MethodHandle SET_DEVICE = h("jshmem_rt_set_device", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle DEVICE_INFO = h("jshmem_rt_device_info", FunctionDescriptor.of(JAVA_INT,
             JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle RUNS_PROCESSES_TOGETHER = h("jshmem_rt_device_runs_processes_together",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle CAN_ACCESS_PEER = h("jshmem_rt_can_access_peer",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle POINTER_DEVICE = h("jshmem_rt_pointer_device",
@@ -210,6 +212,18 @@ public final class Shim {
                     ints.asSlice(4), ints.asSlice(8), mem));
             return new DeviceInfo(device, name.getString(0), pci.getString(0), ints.get(JAVA_INT, 0), ints.get(JAVA_INT, 4),
                     ints.get(JAVA_INT, 8), mem.get(JAVA_LONG, 0));
+        }
+    }
+
+    /**
+     * Whether kernels of several processes on {@code device} run side by side (CUDA: the MPS server
+     * serves it; HIP: always), rather than taking turns in time slices.
+     */
+    public static boolean runsProcessesTogether(int device) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment yes = a.allocate(JAVA_INT);
+            call("process concurrency query " + device, () -> (int) RUNS_PROCESSES_TOGETHER.invokeExact(device, yes));
+            return yes.get(JAVA_INT, 0) != 0;
         }
     }
 
