@@ -10,7 +10,7 @@ mps_pipes=/tmp/jshmem-mps
 mps_start() {
   export CUDA_MPS_PIPE_DIRECTORY=$mps_pipes CUDA_MPS_LOG_DIRECTORY=$mps_pipes-log
   mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-  nvidia-cuda-mps-control -d && echo "== one GPU: MPS started, every PE of a job shares the GPU"
+  nvidia-cuda-mps-control -d && echo "== MPS started: the PEs that share a GPU run side by side"
 }
 
 # Stops the server mps_start started, if any (also from a shell that did not start it).
