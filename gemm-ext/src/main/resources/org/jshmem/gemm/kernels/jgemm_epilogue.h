@@ -375,6 +375,24 @@ JSHMEM_DEVICE void jgemm_send_tile(const jgemm_params &p, int t, const jgemm_t *
 }
 
 /*
+ * Reduce-scatter and two-shot all-reduce: tile t's partial, rounded in `otile`, into its staging slot
+ * on every other PE owning rows of the tile, each stamped; read() as for jgemm_send_tile.
+ */
+template <class G, class Read>
+JSHMEM_DEVICE void jgemm_send_partial(const jgemm_params &p, int t, const jgemm_t *otile, const G &g, Read read) {
+  int tm, tn;
+  jgemm_tile_coords(p, t, tm, tn);
+  const int row0 = tm * JGEMM_BM, last = (p.m - row0 < JGEMM_BM ? p.m : row0 + JGEMM_BM) - 1;
+  const int first_q = jgemm_block_of(p, row0), last_q = jgemm_block_of(p, last);
+  for (int q = first_q; q <= last_q; q++)
+    if (q != p.my_pe) g.store_dense(otile, (jgemm_t *)jshmem_ptr(jgemm_staged(p, p.my_pe, q, tm, tn), q));
+  g.sync();
+  read();
+  for (int q = first_q; q <= last_q; q++)
+    if (q != p.my_pe) jgemm_group_stamp(p, p.arrive + p.my_pe * jgemm_tiles(p) + (long long)tm * p.tiles_n + tn, q, g);
+}
+
+/*
  * The fused collective on a finished tile t, rounded in `otile` (complete in shared memory: the
  * caller synchronised the group after writing it). The otile may be overwritten (all-reduce).
  * Ends with a group barrier: the caller may reuse the otile afterwards.
@@ -419,12 +437,9 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
      * in the main loop waits for a peer, whatever the order. */
     int last = row0 + rows - 1, first_q = jgemm_block_of(p, row0), last_q = jgemm_block_of(p, last);
     const long long key = (long long)tm * p.tiles_n + tn;
-    for (int q = first_q; q <= last_q; q++) {
-      if (q == p.my_pe) continue;
-      g.store_dense(otile, (jgemm_t *)jshmem_ptr(jgemm_staged(p, p.my_pe, q, tm, tn), q));
-      jgemm_group_stamp(p, p.arrive + p.my_pe * tiles + key, q, g);
-    }
-    if (first_q <= p.my_pe && p.my_pe <= last_q) {
+    const bool mine = first_q <= p.my_pe && p.my_pe <= last_q;
+    if (mine || !g.hand_off(t)) jgemm_send_partial(p, t, otile, g, [] {});
+    if (mine) {
       bool in = true;
       if (g.tid == 0)
         for (int s = 0; s < p.n_pes; s++)

@@ -10,7 +10,7 @@
  * stores leave through the bulk-copy engine while the consumers start the next unit.
  *
  * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {128, 192, 256} x 64; 384 threads: warpgroup
- * 0 = producer (one thread issues; for an all-scatter, warps 1-3 send finished tiles to the peers),
+ * 0 = producer (one thread issues; warps 1-3 send tiles bound for peers: JGEMM_SM90_SENDER),
  * warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
  * holds 96 or 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the
  * consumers take them (232). Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC: --gpu-architecture=sm_90a).
@@ -147,8 +147,9 @@ JSHMEM_DEVICE_INLINE void jgemm_bulk_store(void *dst, const void *src, unsigned 
 #define JGEMM_SM90_BULK 1
 #endif
 #ifndef JGEMM_SM90_SENDER
-/* 1: all-scatter's copies to the peers leave through the sender (warps 1-3, idle otherwise) with
- * its threads' stores, not through the consumers' bulk copies, whose bursts over NVLink queued in the
+/* 1: the tiles and partials bound for peers (all-scatter, reduce-scatter, two-shot all-reduce; tiles
+ * of which this PE owns no rows) leave through the sender (warps 1-3, idle otherwise) with its
+ * threads' stores, not through the consumers' bulk copies, whose bursts over NVLink queued in the
  * copy engine that also loads the operands. 2 x H200, all-scatter 8192^3 fp16, interleaved: sender
  * 0.851-0.862 and 0.926-0.930 ms, bulk copies 0.881-0.926 and 0.943-0.944 (two machines). The GEMM
  * alone (8192x4096x8192) took 0.752-0.754 and 0.802-0.828: the peer's stores still cost 12-15%
@@ -267,6 +268,9 @@ struct jgemm_sender_group {
   JSHMEM_DEVICE_INLINE void store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols) const {
     jgemm_tile_store(otile, dst, ld, rows, cols, *this);
   }
+  JSHMEM_DEVICE_INLINE void store_dense(const jgemm_t *otile, jgemm_t *slot) const {
+    jgemm_tile_store_dense(otile, slot, *this);
+  }
   JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, bool local, unsigned long long gen) const {
     jgemm_release_fence();
     sync();
@@ -274,16 +278,21 @@ struct jgemm_sender_group {
   }
 };
 
-/* The sender's loop: each tile handed over, into the peers' C (jgemm_send_tile), until tile -1. */
+/* The sender's loop: each tile handed over, into the peers' C (all-scatter: jgemm_send_tile) or
+ * staging (jgemm_send_partial), until tile -1. */
 JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *otile, jgemm_sender_handoff *h) {
   jgemm_sender_group s;
   for (unsigned k = 0;; k++) {
     jgemm_mbar_wait(&h->ready, k & 1);
     const int t = *(volatile int *)&h->tile;
     if (t < 0) return;
-    jgemm_send_tile(p, t, otile, s, 1, [&] {
+    auto read = [&] {
       if (s.tid == 0) jgemm_mbar_arrive(&h->read);
-    });
+    };
+    if (p.epilogue == JGEMM_ALL_SCATTER)
+      jgemm_send_tile(p, t, otile, s, 1, read);
+    else
+      jgemm_send_partial(p, t, otile, s, read);
   }
 }
 
@@ -343,7 +352,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
   const int w = blockIdx.x;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ jgemm_sender_handoff handoff;
-  const bool sender = JGEMM_SM90_SENDER && p.epilogue == JGEMM_ALL_SCATTER && p.n_pes > 1;
+  const bool sender = JGEMM_SM90_SENDER && p.n_pes > 1 &&
+                      (p.epilogue == JGEMM_ALL_SCATTER || p.epilogue == JGEMM_REDUCE_SCATTER ||
+                       p.epilogue == JGEMM_ALL_REDUCE_TWO);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < JGEMM_STAGES; s++) {
