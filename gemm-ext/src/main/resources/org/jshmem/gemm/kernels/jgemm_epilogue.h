@@ -206,15 +206,16 @@ JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, lo
  * store_dense() move the output tile (or its valid rows x cols) out; stamp() publishes everything the
  * group stored so far with a stamp; settle() completes what is still under way, and comes before the
  * group waits for anyone; reread() only waits until the stores have read the output tile, which
- * may then be written again (settle() does that too). This group stores with its
- * threads and stamps at once; the Hopper kernel's consumers store through the bulk-copy engine and
- * stamp at settle() (jgemm_sm90.cu).
+ * may then be written again (settle() does that too); hand_off(t) gives tile t's copies to the peers
+ * to a sender of the group's own, if it has one. This group stores with its threads and stamps at
+ * once; Threads names them (first thread, count) and gives their barriers. The Hopper kernel's
+ * consumers store through the bulk-copy engine and stamp at settle() (jgemm_sm90.cu).
  */
-struct jgemm_block_group {
-  int tid, size;
-  JSHMEM_DEVICE_INLINE jgemm_block_group() : tid((int)threadIdx.x), size((int)blockDim.x) {}
-  JSHMEM_DEVICE_INLINE void sync() const { __syncthreads(); }
-  JSHMEM_DEVICE_INLINE bool all(bool v) const { return __syncthreads_and(v) != 0; }
+template <class Threads>
+struct jgemm_storing_group {
+  int tid = (int)threadIdx.x - Threads::first, size = Threads::count();
+  JSHMEM_DEVICE_INLINE void sync() const { Threads::sync(); }
+  JSHMEM_DEVICE_INLINE bool all(bool v) const { return Threads::all(v); }
   JSHMEM_DEVICE_INLINE void store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols) const {
     jgemm_tile_store(otile, dst, ld, rows, cols, *this);
   }
@@ -228,9 +229,17 @@ struct jgemm_block_group {
   }
   JSHMEM_DEVICE_INLINE void settle() const { sync(); }
   JSHMEM_DEVICE_INLINE void reread() const { sync(); }
-  /* Whether a sender of the group's own takes tile t's copies to the peers (jgemm_send_tile): no. */
   JSHMEM_DEVICE_INLINE bool hand_off(int) const { return false; }
 };
+
+/* The whole block as a storing group (the portable kernel). */
+struct jgemm_whole_block {
+  static constexpr int first = 0;
+  JSHMEM_DEVICE_INLINE static int count() { return (int)blockDim.x; }
+  JSHMEM_DEVICE_INLINE static void sync() { __syncthreads(); }
+  JSHMEM_DEVICE_INLINE static bool all(bool v) { return __syncthreads_and(v) != 0; }
+};
+using jgemm_block_group = jgemm_storing_group<jgemm_whole_block>;
 
 /* The slot (per source) of tile (tm, tn) on its home PE q: its tile rows from q's first. */
 JSHMEM_DEVICE_INLINE long long jgemm_home_slot(const jgemm_params &p, int q, int tm, int tn) {

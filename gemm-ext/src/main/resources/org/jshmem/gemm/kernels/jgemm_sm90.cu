@@ -262,21 +262,18 @@ struct jgemm_consumer_group {
 };
 
 /* The sender: warps 1-3 of the producer warpgroup, named barrier 2; they store with their threads. */
-struct jgemm_sender_group {
-  int tid = (int)threadIdx.x - 32, size = JGEMM_SENDER_THREADS;
-  JSHMEM_DEVICE_INLINE void sync() const { asm volatile("bar.sync 2, %0;\n" ::"n"(JGEMM_SENDER_THREADS) : "memory"); }
-  JSHMEM_DEVICE_INLINE void store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols) const {
-    jgemm_tile_store(otile, dst, ld, rows, cols, *this);
-  }
-  JSHMEM_DEVICE_INLINE void store_dense(const jgemm_t *otile, jgemm_t *slot) const {
-    jgemm_tile_store_dense(otile, slot, *this);
-  }
-  JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, bool local, unsigned long long gen) const {
-    jgemm_release_fence();
-    sync();
-    if (tid == 0) jgemm_stamp_either(flag, local, gen);
+struct jgemm_sender_warps {
+  static constexpr int first = 32;
+  JSHMEM_DEVICE_INLINE static int count() { return JGEMM_SENDER_THREADS; }
+  JSHMEM_DEVICE_INLINE static void sync() { asm volatile("bar.sync 2, %0;\n" ::"n"(JGEMM_SENDER_THREADS) : "memory"); }
+  JSHMEM_DEVICE_INLINE static bool all(bool v) {
+    int r;
+    asm volatile("{\n.reg .pred a, r;\nsetp.ne.b32 a, %1, 0;\nbar.red.and.pred r, 2, %2, a;\nselp.b32 %0, 1, 0, r;\n}\n"
+                 : "=r"(r) : "r"((int)v), "n"(JGEMM_SENDER_THREADS) : "memory");
+    return r != 0;
   }
 };
+using jgemm_sender_group = jgemm_storing_group<jgemm_sender_warps>;
 
 /* The sender's loop: each tile handed over, into the peers' C (all-scatter: jgemm_send_tile) or
  * staging (jgemm_send_partial), until tile -1. */
