@@ -404,7 +404,8 @@ JSHMEM_DEVICE void jgemm_send_partial(const jgemm_params &p, int t, const jgemm_
 /*
  * The fused collective on a finished tile t, rounded in `otile` (complete in shared memory: the
  * caller synchronised the group after writing it). The otile may be overwritten (all-reduce).
- * Ends with a group barrier: the caller may reuse the otile afterwards.
+ * Ends with a group barrier: the caller may reuse the otile afterwards (a group with a sender, once
+ * the sender has read what was handed to it).
  */
 template <class G>
 JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *otile, const G &g) {
