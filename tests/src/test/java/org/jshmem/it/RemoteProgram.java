@@ -5,6 +5,7 @@ import static org.jshmem.it.PeProgram.report;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 import org.jshmem.Cmp;
 import org.jshmem.Shmem;
 import org.jshmem.SignalOp;
@@ -22,6 +23,10 @@ public final class RemoteProgram {
     static final int ADDS = 2000;
     static final int WORDS = 4096;
     static final int ROUNDS = 50;
+    /** PE 0's increments against the others' compare-and-swap: bursts of BURST, GAP_NANOS apart, for INTERFERE_NANOS at most. */
+    static final int BURST = 32;
+    static final long GAP_NANOS = 2_000_000L;
+    static final long INTERFERE_NANOS = 5_000_000_000L;
 
     /** One compare-and-swap increment of the int at {@code offset} of PE 0; 1 if it took. */
     private static int casIncrement(Shmem s, SymmetricSegment words, long offset) {
@@ -77,14 +82,24 @@ public final class RemoteProgram {
                     done++;
                 }
             }
-            // Ints too, with PE 0 incrementing its own int (CPU atomics) for as long as the others run:
-            // Open MPI's 4-byte compare-and-swap is not atomic with the target's CPU atomics.
+            // Ints too, with PE 0 incrementing its own int (CPU atomics) while the others run: Open MPI's
+            // 4-byte compare-and-swap is not atomic with the target's CPU atomics. A remote increment
+            // needs PE 0's int unchanged from its fetch to its swap, two visits of PE 0's progress
+            // thread apart (JSHMEM_REMOTE_PROGRESS_US): PE 0 leaves such gaps between bursts, and stands
+            // aside after INTERFERE_NANOS, or on a machine with idle cores the others could never win.
             long ownIncrements = 0;
             if (me == 0) {
-                while (s.atomicFetchInt(words, 40, 0) < n - 1) {
-                    ownIncrements += casIncrement(s, words, 36);
-                    for (long t = System.nanoTime(); System.nanoTime() - t < 2_000; ) {
-                        Thread.onSpinWait();   // paced: spread over the others' run, not ahead of it
+                long start = System.nanoTime();
+                for (int i = 0; s.atomicFetchInt(words, 40, 0) < n - 1; i++) {
+                    if (System.nanoTime() - start < INTERFERE_NANOS) {
+                        ownIncrements += casIncrement(s, words, 36);
+                    }
+                    if (i % BURST == BURST - 1) {
+                        LockSupport.parkNanos(GAP_NANOS);
+                    } else {
+                        for (long t = System.nanoTime(); System.nanoTime() - t < 2_000; ) {
+                            Thread.onSpinWait();
+                        }
                     }
                 }
             } else {
