@@ -2,10 +2,6 @@ package org.jshmem.perf;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.knowm.xchart.BitmapEncoder;
+import org.jshmem.gemm.cli.ChartPng;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
@@ -64,17 +60,7 @@ public final class Charts {
         };
         Chart<?, ?> chart = b.sized() ? sweep(title, yTitle, library, rows, baselines)
                 : bars(title, yTitle, library, rows, baselines);
-        try {
-            Path parent = png.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            try (OutputStream out = Files.newOutputStream(png)) {
-                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + png + ": " + e.getMessage(), e);
-        }
+        ChartPng.write(chart, png);
     }
 
     private static XYChart sweep(String title, String yTitle, String library, List<Row> rows, List<Baseline> baselines) {

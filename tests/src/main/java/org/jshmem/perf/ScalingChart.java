@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import org.knowm.xchart.BitmapEncoder;
+import org.jshmem.gemm.cli.ChartPng;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -60,7 +60,7 @@ public final class ScalingChart implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         List<Point> points = new ArrayList<>();
         for (Path f : files) {
             points.addAll(read(f, sizes));
@@ -82,8 +82,7 @@ public final class ScalingChart implements Callable<Integer> {
             chart.addSeries(name, ps.stream().mapToDouble(Point::pes).toArray(), ps.stream().mapToDouble(Point::busGBps).toArray());
             ps.forEach(p -> System.out.printf(Locale.ROOT, "%-40s %3d PEs %10.3f GB/s%n", name, p.pes(), p.busGBps()));
         });
-        BitmapEncoder.saveBitmap(chart, output.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return 0;
+        return ChartPng.write(chart, output) ? 0 : 1;
     }
 
     /** The points of {@code file} at {@code sizes}: GpuCollectivesBench's CSV or the suite's. */

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.jshmem.gemm.GemmBenchmark.Result;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 
@@ -84,11 +83,6 @@ final class GemmReport {
                     results.stream().map(Result::refTflopsPerPe).toList());
         }
         chart.getStyler().setXAxisLabelRotation(45);
-        try {
-            Files.createDirectories(dir);
-            BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the chart into " + dir + ": " + e.getMessage(), e);
-        }
+        ChartPng.write(chart, dir.resolve(name + ".png"));
     }
 }
