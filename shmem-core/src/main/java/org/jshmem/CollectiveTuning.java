@@ -9,7 +9,9 @@ import org.jshmem.node.ControlDescriptor;
  * {@code JSHMEM_COLL_STAGED_MAX}, {@code JSHMEM_REDUCE_ONESHOT_MAX}).
  *
  * @param kind             {@link Kind#AUTO}: {@code org.jshmem.host.HostCollectives} where every heap is host
- *                         memory, else {@code org.jshmem.collectives.CopyCollectives}; {@link Kind#COPY}: always the latter
+ *                         memory, {@code org.jshmem.collectives.HierarchicalCollectives} where PEs are on
+ *                         several nodes, else {@code org.jshmem.collectives.CopyCollectives};
+ *                         {@link Kind#COPY}: always the latter (one level)
  * @param stagedMax        bytes: collectives whose per-PE contribution is at most this copy it into
  *                         the team's staging buffer and need one synchronisation instead of two;
  *                         capped by {@link #STAGE_CAPACITY}; 0 turns staging off
@@ -27,9 +29,9 @@ public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax)
 
     /** Which implementation of the collectives. */
     public enum Kind {
-        /** Direct reads of peers' heaps where they are host memory, else the backend's copies. */
+        /** Direct reads of peers' heaps where they are host memory, two levels across nodes, else the backend's copies. */
         AUTO,
-        /** The backend's copies everywhere (what heaps Java cannot read get). */
+        /** The backend's copies everywhere, in one level (what heaps Java cannot read get). */
         COPY
     }
 

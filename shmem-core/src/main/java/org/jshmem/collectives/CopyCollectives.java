@@ -44,12 +44,12 @@ public final class CopyCollectives implements Collectives {
     }
 
     /** Completes this PE's copies, then waits for the members. */
-    private void sync(TeamLayout t, String call) {
+    void sync(TeamLayout t, String call) {
         backend.quiet();
         barrier.sync(t.slot(), t.start(), t.stride(), t.size(), call);
     }
 
-    private void copyIn(TeamLayout t, long dest, int fromIndex, long src, long bytes) {
+    void copyIn(TeamLayout t, long dest, int fromIndex, long src, long bytes) {
         if (bytes > 0) {
             backend.copy(t.myWorldPe(), dest, t.worldPe(fromIndex), src, bytes, false);
         }
@@ -89,9 +89,7 @@ public final class CopyCollectives implements Collectives {
     @Override
     public long collect(TeamLayout t, long dest, long destCapacity, long src, long bytes) {
         int n = t.size();
-        int me = t.myIndex();
-        long[] counts = n == 1 ? new long[] {bytes}
-                : barrier.exchange(t.slot(), t.start(), t.stride(), t.size(), SYNC_AUX, bytes, "Team.collect");
+        long[] counts = n == 1 ? new long[] {bytes} : exchange(t, bytes, "Team.collect");
         long[] at = new long[n + 1];
         for (int i = 0; i < n; i++) {
             at[i + 1] = at[i] + counts[i];
@@ -102,14 +100,25 @@ public final class CopyCollectives implements Collectives {
             }
             throw Collectives.collectTooSmall(counts, dest, destCapacity);
         }
-        for (int k = 0; k < n; k++) {
-            int j = (me + k) % n;
-            copyIn(t, dest + at[j], j, src, counts[j]);
-        }
+        copyBlocks(t, dest, at, src);
         if (n > 1) {
             sync(t, "Team.collect");
         }
         return at[n];
+    }
+
+    /** Team PE j's {@code src}, {@code at[j+1] - at[j]} bytes, into this PE's {@code dest + at[j]}, for every j. */
+    void copyBlocks(TeamLayout t, long dest, long[] at, long src) {
+        int n = t.size();
+        for (int k = 0; k < n; k++) {
+            int j = (t.myIndex() + k) % n;
+            copyIn(t, dest + at[j], j, src, at[j + 1] - at[j]);
+        }
+    }
+
+    /** Every member's {@code value}, in team order; a synchronisation of the team too. */
+    long[] exchange(TeamLayout t, long value, String call) {
+        return barrier.exchange(t.slot(), t.start(), t.stride(), t.size(), SYNC_AUX, value, call);
     }
 
     @Override
@@ -128,7 +137,7 @@ public final class CopyCollectives implements Collectives {
         sync(t, "Team.alltoall");
     }
 
-    private Reducer reducer(DType type, ReduceOp op) {
+    Reducer reducer(DType type, ReduceOp op) {
         int i = type.ordinal() * ReduceOp.values().length + op.ordinal();
         if (reducers[i] == null) {
             reducers[i] = Reducer.of(type, op);
@@ -178,11 +187,24 @@ public final class CopyCollectives implements Collectives {
 
     /**
      * {@code dest[k] = src_0[k] op ... op src_{n-1}[k]} (team order) for {@code k < nelems}, into
-     * this PE's {@code dest}: every member's range fetched to the host a chunk at a time, reduced
-     * there, and put back.
+     * this PE's {@code dest}, from every member's {@code src}.
      */
     private void reduceInto(TeamLayout t, Reducer r, int size, long dest, long src, long nelems) {
-        int n = t.size();
+        int[] members = new int[t.size()];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = t.worldPe(i);
+        }
+        reduceFrom(members, t.myWorldPe(), r, size, src, dest, nelems);
+    }
+
+    /**
+     * {@code dest[k] = src_0[k] op ... op src_{m-1}[k]} over the world PEs {@code pes} (in that
+     * order) for {@code k < nelems}, into PE {@code myPe}'s {@code dest}: each PE's range fetched to
+     * the host a chunk at a time, reduced there, and put back. {@code dest} may be one of the
+     * sources on this PE (each chunk is read before it is written).
+     */
+    void reduceFrom(int[] pes, int myPe, Reducer r, int size, long src, long dest, long nelems) {
+        int n = pes.length;
         long chunk = CHUNK / size;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment[] in = new MemorySegment[n];
@@ -194,10 +216,10 @@ public final class CopyCollectives implements Collectives {
             for (long e = 0; e < nelems; e += chunk) {
                 long m = Math.min(chunk, nelems - e);
                 for (int k = 0; k < n; k++) {
-                    backend.get(in[k].asSlice(0, m * size), t.worldPe(k), src + e * size);
+                    backend.get(in[k].asSlice(0, m * size), pes[k], src + e * size);
                 }
                 r.reduce(acc, 0, in, zero, n, m);
-                backend.put(t.myWorldPe(), dest + e * size, acc.asSlice(0, m * size));
+                backend.put(myPe, dest + e * size, acc.asSlice(0, m * size));
             }
         }
     }

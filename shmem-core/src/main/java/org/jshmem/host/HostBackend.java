@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import org.jshmem.AtomicOp;
 import org.jshmem.CollectiveTuning;
 import org.jshmem.collectives.CopyCollectives;
+import org.jshmem.collectives.HierarchicalCollectives;
 import org.jshmem.node.AlignedMapping;
 import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.remote.RemoteTransport;
@@ -22,7 +23,7 @@ import org.jshmem.spi.Collectives;
  * <p>PEs of other nodes (a job across nodes, or peers forced remote by {@code JSHMEM_TRANSPORT} or
  * {@code JSHMEM_NODE_OF_RANK}) are reached through the node's {@link RemoteTransport} (MPI
  * one-sided), which {@link #fence()} and {@link #quiet()} also complete; {@link #peerHeap} is null
- * for them, so {@code ptr} is empty and the collectives are {@link CopyCollectives} over the copies.
+ * for them, so {@code ptr} is empty and the collectives are {@link HierarchicalCollectives} over the copies.
  */
 public final class HostBackend implements Backend {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
@@ -277,16 +278,19 @@ public final class HostBackend implements Backend {
     }
 
     /**
-     * {@link HostCollectives} (direct reads of the peers' heaps), or with {@code JSHMEM_COLLECTIVES=copy}
-     * or PEs on other nodes {@link CopyCollectives} (over this backend's copies, the remote transport's for those PEs).
+     * {@link HostCollectives} (direct reads of the peers' heaps); with PEs on other nodes
+     * {@link HierarchicalCollectives} over this backend's copies (the remote transport's for those
+     * PEs); with {@code JSHMEM_COLLECTIVES=copy} the one-level {@link CopyCollectives}.
      */
     @Override
     public Collectives collectives(CollectiveContext c) {
         CollectiveTuning tuning = c.config().collectiveTuning();
-        if (tuning.kind() == CollectiveTuning.Kind.AUTO && remote == null) {
-            return new HostCollectives(this, c.node(), c.barrier(), tuning);
+        CopyCollectives copies = new CopyCollectives(this, c.barrier());
+        if (tuning.kind() == CollectiveTuning.Kind.COPY) {
+            return copies;
         }
-        return new CopyCollectives(this, c.barrier());
+        return remote == null ? new HostCollectives(this, c.node(), c.barrier(), tuning)
+                : new HierarchicalCollectives(copies, c.node().nodes());
     }
 
     @Override

@@ -81,6 +81,24 @@ class TeamCollectivesTest {
         check(3, "1,2,7,3001", "1,7,1001", Map.of("JSHMEM_COLLECTIVES", "copy"), "world", "strided:1:1:2");
     }
 
+    /**
+     * PEs on two "nodes" of the remote transport ({@code JSHMEM_NODE_OF_RANK}), where broadcast,
+     * fcollect, collect and integer reductions take two levels from 16 KiB
+     * ({@code HierarchicalCollectives}): 2 + 2 PEs interleaved (0,1,0,1), world and a 3-PE team of
+     * 2 + 1 (PEs 0, 1, 2); sizes on both sides of the threshold for every type.
+     */
+    @Test
+    void twoLevelsAcrossInterleavedNodes() {
+        check(4, "251,3001,20011", "251,3001,20011", Map.of("JSHMEM_NODE_OF_RANK", "0,1,0,1", "JSHMEM_BACKEND", "host"),
+                "world", "strided:0:1:3");
+    }
+
+    /** Two levels where the nodes hold 2 and 1 PEs. */
+    @Test
+    void twoLevelsAcrossUnevenNodes() {
+        check(3, "3001,20011", "3001,20011", Map.of("JSHMEM_NODE_OF_RANK", "0,0,1", "JSHMEM_BACKEND", "host"), "world");
+    }
+
     private void check(int np, String reduceSizes, String otherSizes, Map<String, String> env, String... teamArgs) {
         List<String> args = new ArrayList<>(List.of(reduceSizes, otherSizes));
         args.addAll(List.of(teamArgs));
