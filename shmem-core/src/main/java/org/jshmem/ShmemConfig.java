@@ -36,8 +36,9 @@ import java.util.function.Function;
  *     the CPUs this process is bound to (mpirun binds each PE to one core by default)</td></tr>
  * <tr><td>{@code JSHMEM_COLLECTIVES}</td><td>auto</td><td>{@code auto}: collectives read peers' heaps
  *     directly where they are host memory, run as GPU kernels (and copy engines) over the peers' mapped
- *     heaps on GPU heaps; {@code copy}: the host-called forms always move data with the backend's copies
- *     and reduce on the host (slower; the {@code ...OnStream} forms stay GPU kernels)</td></tr>
+ *     heaps on GPU heaps, and take two levels (within nodes, then between them) when PEs are on several
+ *     nodes; {@code copy}: the host-called forms always move data with the backend's copies, in one
+ *     level, and reduce on the host (slower; the {@code ...OnStream} forms stay GPU kernels)</td></tr>
  * <tr><td>{@code JSHMEM_COLL_STAGED_MAX}</td><td>2K</td><td>host collectives: a PE contribution of at most this
  *     many bytes goes through the team's staging buffer in the control block (one synchronisation instead
  *     of two); at most 16320 (the buffer), 0 turns staging off</td></tr>
