@@ -36,6 +36,8 @@ public final class ChartPng {
             return true;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + png + ": " + e.getMessage(), e);
+        } catch (VirtualMachineError e) {
+            throw e;                                    // out of memory is not a missing font
         } catch (RuntimeException | Error e) {          // AWT without fonts; the figures are in the CSV
             try {
                 Files.deleteIfExists(png);
