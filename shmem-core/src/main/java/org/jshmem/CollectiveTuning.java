@@ -6,7 +6,7 @@ import org.jshmem.node.ControlDescriptor;
 /**
  * Which collectives a PE uses and where the host collectives switch algorithm; read from the
  * environment by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_COLLECTIVES},
- * {@code JSHMEM_COLL_STAGED_MAX}, {@code JSHMEM_REDUCE_ONESHOT_MAX}).
+ * {@code JSHMEM_COLL_STAGED_MAX}, {@code JSHMEM_REDUCE_ONESHOT_MAX}, {@code JSHMEM_COLL_HIERARCHY_MIN}).
  *
  * @param kind             {@link Kind#AUTO}: {@code org.jshmem.host.HostCollectives} where every heap is host
  *                         memory, {@code org.jshmem.collectives.HierarchicalCollectives} where PEs are on
@@ -19,13 +19,19 @@ import org.jshmem.node.ControlDescriptor;
  *                         not in place) have every PE reduce all of it from every member's source
  *                         (one-shot); larger ones reduce a 1/n slice each and then gather the slices
  *                         (two-shot)
+ * @param hierarchyMin     bytes: with PEs on several nodes, broadcast, fcollect, collect and integer
+ *                         reductions whose per-PE contribution is at least this take two levels
+ *                         ({@code org.jshmem.collectives.HierarchicalCollectives}); smaller ones one
  */
-public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax) {
+public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax, long hierarchyMin) {
     /** Bytes of a staging buffer that hold data. */
     public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
 
-    /** Defaults, measured on the 2-core development machine with 2 and 4 PEs (see {@code HostCollectives}). */
-    public static final CollectiveTuning DEFAULT = new CollectiveTuning(Kind.AUTO, 2 << 10, 8 << 10);
+    /**
+     * Defaults, measured on the 2-core development machine with 2 and 4 PEs (see {@code HostCollectives};
+     * the hierarchy's: docs/benchmarks/remote, two "nodes" of that machine).
+     */
+    public static final CollectiveTuning DEFAULT = new CollectiveTuning(Kind.AUTO, 2 << 10, 8 << 10, 1 << 20);
 
     /** Which implementation of the collectives. */
     public enum Kind {
@@ -37,9 +43,9 @@ public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax)
 
     public CollectiveTuning {
         Objects.requireNonNull(kind, "kind");
-        if (stagedMax < 0 || reduceOneShotMax < 0) {
+        if (stagedMax < 0 || reduceOneShotMax < 0 || hierarchyMin < 0) {
             throw new IllegalArgumentException("collective thresholds must not be negative: staged max " + stagedMax
-                    + ", reduce one-shot max " + reduceOneShotMax);
+                    + ", reduce one-shot max " + reduceOneShotMax + ", hierarchy min " + hierarchyMin);
         }
         stagedMax = Math.min(stagedMax, STAGE_CAPACITY);
     }

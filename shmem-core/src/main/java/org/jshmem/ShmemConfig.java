@@ -45,6 +45,9 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_REDUCE_ONESHOT_MAX}</td><td>8K</td><td>host reductions over n PEs of b bytes with
  *     (n-1) x b at most this reduce the whole vector on every PE (one-shot); larger ones reduce a 1/n
  *     slice each and gather the slices (two-shot); 0: always two-shot above the staged size</td></tr>
+ * <tr><td>{@code JSHMEM_COLL_HIERARCHY_MIN}</td><td>1M</td><td>PEs on several nodes: broadcast, fcollect,
+ *     collect and integer reductions from this many bytes per PE take two levels (the node's PEs share
+ *     the copies between nodes); smaller ones, with two synchronisations fewer, one</td></tr>
  * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies within one GPU (PEs
  *     sharing it) up to this size run as a copy kernel on the SMs, larger ones on a copy engine; copies
  *     between GPUs always use a copy engine (faster at every size measured over NVLink)</td></tr>
@@ -261,6 +264,8 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                                 v -> parseEnum(CollectiveTuning.Kind.class, v)),
                         read(env, "JSHMEM_COLL_STAGED_MAX", CollectiveTuning.DEFAULT.stagedMax(), ShmemConfig::parseSizeOrZero),
                         read(env, "JSHMEM_REDUCE_ONESHOT_MAX", CollectiveTuning.DEFAULT.reduceOneShotMax(),
+                                ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_COLL_HIERARCHY_MIN", CollectiveTuning.DEFAULT.hierarchyMin(),
                                 ShmemConfig::parseSizeOrZero)),
                 new GpuCollectiveTuning(
                         read(env, "JSHMEM_GPU_REDUCE_ONESHOT_MAX", GpuCollectiveTuning.DEFAULT.reduceOneShotMax(),

@@ -139,6 +139,16 @@ class ShmemConfigTest {
     }
 
     @Test
+    void hierarchyThreshold() {
+        assertEquals(1 << 20, ShmemConfig.fromMap(Map.of()).collectiveTuning().hierarchyMin());
+        assertEquals(16 << 10, ShmemConfig.fromMap(Map.of("JSHMEM_COLL_HIERARCHY_MIN", "16K")).collectiveTuning()
+                .hierarchyMin());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ShmemConfig.fromMap(Map.of("JSHMEM_COLL_HIERARCHY_MIN", "-1")));
+        assertTrue(e.getMessage().contains("JSHMEM_COLL_HIERARCHY_MIN=-1"), e.getMessage());
+    }
+
+    @Test
     void gpuCollectiveThresholds() {
         ShmemConfig d = ShmemConfig.fromMap(Map.of());
         assertEquals(org.jshmem.GpuCollectiveTuning.DEFAULT, d.gpuCollectiveTuning());

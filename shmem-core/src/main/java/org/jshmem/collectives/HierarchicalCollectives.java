@@ -17,7 +17,7 @@ import org.jshmem.spi.TeamLayout;
  * PE, and the rest moves within nodes (shared memory). Built on {@link CopyCollectives}' moves (the
  * backend's copies, the remote transport's between nodes), which it uses as they are where a
  * hierarchy does not pay: a team on one node or with one PE per node, data below
- * {@link #HIERARCHY_MIN}, and alltoall and reduce-scatter, whose every block has one destination
+ * {@code JSHMEM_COLL_HIERARCHY_MIN}, and alltoall and reduce-scatter, whose every block has one destination
  * (a two-level reduce-scatter would need symmetric scratch space for the node sums).
  *
  * <ul>
@@ -37,28 +37,31 @@ import org.jshmem.spi.TeamLayout;
  * </ul>
  * Every phase ends with a team synchronisation; with k PEs per node on G nodes, a PE moves
  * 1/k of what it moved with {@link CopyCollectives} between nodes, for two more synchronisations
- * (reduce) or one (broadcast, fcollect).
+ * (reduce) or one (broadcast, fcollect). On two "nodes" of one machine, where the transport's copies
+ * cost about what local ones do, that made 64 KiB slower than one level and 1-8 MiB even within the
+ * noise (docs/benchmarks/remote); hence the default threshold of 1 MiB. What the levels are for, a
+ * node's network link shared by its k PEs, needs separate machines to show.
  */
 public final class HierarchicalCollectives implements Collectives {
-    /** Bytes (a PE's contribution) from which the hierarchy runs: below, one synchronisation more costs more than it saves. */
-    public static final long HIERARCHY_MIN = 16 << 10;
-
     private final CopyCollectives flat;
     private final NodeMap nodes;
+    private final long hierarchyMin;
     private final Map<TeamLayout, Groups> groups = new ConcurrentHashMap<>();
 
     /**
-     * @param flat  the one-level collectives over the same backend, for what gains nothing from a hierarchy
-     * @param nodes which node each PE of the job is on
+     * @param flat         the one-level collectives over the same backend, for what gains nothing from a hierarchy
+     * @param nodes        which node each PE of the job is on
+     * @param hierarchyMin bytes per PE from which the two levels run ({@code JSHMEM_COLL_HIERARCHY_MIN})
      */
-    public HierarchicalCollectives(CopyCollectives flat, NodeMap nodes) {
+    public HierarchicalCollectives(CopyCollectives flat, NodeMap nodes, long hierarchyMin) {
         this.flat = flat;
         this.nodes = nodes;
+        this.hierarchyMin = hierarchyMin;
     }
 
     @Override
     public String describe() {
-        return "hierarchical collectives across nodes from " + HIERARCHY_MIN + " B (broadcast, fcollect, collect,"
+        return "two-level collectives across nodes from " + hierarchyMin + " B (broadcast, fcollect, collect,"
                 + " integer reduce), over " + flat.describe();
     }
 
@@ -123,7 +126,7 @@ public final class HierarchicalCollectives implements Collectives {
     @Override
     public void broadcast(TeamLayout t, long dest, long src, long bytes, int root) {
         Groups g = groups(t);
-        if (!g.pays() || bytes < HIERARCHY_MIN) {
+        if (!g.pays() || bytes < hierarchyMin) {
             flat.broadcast(t, dest, src, bytes, root);
             return;
         }
@@ -168,7 +171,7 @@ public final class HierarchicalCollectives implements Collectives {
     @Override
     public void fcollect(TeamLayout t, long dest, long src, long bytes) {
         Groups g = groups(t);
-        if (!g.pays() || bytes < HIERARCHY_MIN) {
+        if (!g.pays() || bytes < hierarchyMin) {
             flat.fcollect(t, dest, src, bytes);
             return;
         }
@@ -180,7 +183,7 @@ public final class HierarchicalCollectives implements Collectives {
         gather(t, g, dest, at, src, "Team.fcollect");
     }
 
-    /** With several PEs on a node of several: hierarchical if any member contributes {@link #HIERARCHY_MIN} or more. */
+    /** With several PEs on a node of several: hierarchical if any member contributes {@code JSHMEM_COLL_HIERARCHY_MIN} or more. */
     @Override
     public long collect(TeamLayout t, long dest, long destCapacity, long src, long bytes) {
         Groups g = groups(t);
@@ -199,7 +202,7 @@ public final class HierarchicalCollectives implements Collectives {
             flat.sync(t, "Team.collect");
             throw Collectives.collectTooSmall(counts, dest, destCapacity);
         }
-        if (largest >= HIERARCHY_MIN) {
+        if (largest >= hierarchyMin) {
             gather(t, g, dest, at, src, "Team.collect");
         } else {
             flat.copyBlocks(t, dest, at, src);
@@ -242,7 +245,7 @@ public final class HierarchicalCollectives implements Collectives {
     public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
         Groups g = groups(t);
         int size = type.byteSize();
-        if (!g.pays() || nelems * size < HIERARCHY_MIN || !type.isInteger()) {
+        if (!g.pays() || nelems * size < hierarchyMin || !type.isInteger()) {
             flat.reduce(t, op, type, dest, src, nelems);
             return;
         }

@@ -290,7 +290,7 @@ public final class HostBackend implements Backend {
             return copies;
         }
         return remote == null ? new HostCollectives(this, c.node(), c.barrier(), tuning)
-                : new HierarchicalCollectives(copies, c.node().nodes());
+                : new HierarchicalCollectives(copies, c.node().nodes(), tuning.hierarchyMin());
     }
 
     @Override

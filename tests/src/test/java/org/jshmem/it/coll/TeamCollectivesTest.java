@@ -83,20 +83,22 @@ class TeamCollectivesTest {
 
     /**
      * PEs on two "nodes" of the remote transport ({@code JSHMEM_NODE_OF_RANK}), where broadcast,
-     * fcollect, collect and integer reductions take two levels from 16 KiB
-     * ({@code HierarchicalCollectives}): 2 + 2 PEs interleaved (0,1,0,1), world and a 3-PE team of
-     * 2 + 1 (PEs 0, 1, 2); sizes on both sides of the threshold for every type.
+     * fcollect, collect and integer reductions take two levels ({@code HierarchicalCollectives}) from
+     * {@code JSHMEM_COLL_HIERARCHY_MIN}, moved to 16 KiB: 2 + 2 PEs interleaved (0,1,0,1), world and
+     * a 3-PE team of 2 + 1 (PEs 0, 1, 2); sizes on both sides of the threshold for every type.
      */
     @Test
     void twoLevelsAcrossInterleavedNodes() {
-        check(4, "251,3001,20011", "251,3001,20011", Map.of("JSHMEM_NODE_OF_RANK", "0,1,0,1", "JSHMEM_BACKEND", "host"),
-                "world", "strided:0:1:3");
+        check(4, "251,3001,20011", "251,3001,20011", Map.of("JSHMEM_NODE_OF_RANK", "0,1,0,1", "JSHMEM_BACKEND", "host",
+                "JSHMEM_COLL_HIERARCHY_MIN", "16K"), "world", "strided:0:1:3");
     }
 
-    /** Two levels where the nodes hold 2 and 1 PEs. */
+    /** Two levels where the nodes hold 2 and 1 PEs; and with the default threshold (1 MiB), a 1.6 MB integer reduce. */
     @Test
     void twoLevelsAcrossUnevenNodes() {
-        check(3, "3001,20011", "3001,20011", Map.of("JSHMEM_NODE_OF_RANK", "0,0,1", "JSHMEM_BACKEND", "host"), "world");
+        check(3, "3001,20011", "3001,20011", Map.of("JSHMEM_NODE_OF_RANK", "0,0,1", "JSHMEM_BACKEND", "host",
+                "JSHMEM_COLL_HIERARCHY_MIN", "16K"), "world");
+        check(3, "200003", "1", Map.of("JSHMEM_NODE_OF_RANK", "0,0,1", "JSHMEM_BACKEND", "host"), "ops=SUM,XOR", "world");
     }
 
     private void check(int np, String reduceSizes, String otherSizes, Map<String, String> env, String... teamArgs) {
