@@ -26,7 +26,6 @@ public final class CopyCollectives implements Collectives {
 
     private final Backend backend;
     private final NodeBarrier barrier;
-    private final Reducer[] reducers = new Reducer[DType.values().length * ReduceOp.values().length];
 
     public CopyCollectives(Backend backend, NodeBarrier barrier) {
         this.backend = backend;
@@ -137,17 +136,9 @@ public final class CopyCollectives implements Collectives {
         sync(t, "Team.alltoall");
     }
 
-    Reducer reducer(DType type, ReduceOp op) {
-        int i = type.ordinal() * ReduceOp.values().length + op.ordinal();
-        if (reducers[i] == null) {
-            reducers[i] = Reducer.of(type, op);
-        }
-        return reducers[i];
-    }
-
     @Override
     public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
-        Reducer r = reducer(type, op);
+        Reducer r = Reducer.of(type, op);
         int n = t.size();
         int me = t.myIndex();
         int size = type.byteSize();
@@ -173,7 +164,7 @@ public final class CopyCollectives implements Collectives {
 
     @Override
     public void reduceScatter(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelemsPerPe) {
-        Reducer r = reducer(type, op);
+        Reducer r = Reducer.of(type, op);
         int size = type.byteSize();
         long block = nelemsPerPe * size;
         if (t.size() == 1) {

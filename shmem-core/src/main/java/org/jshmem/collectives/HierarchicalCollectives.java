@@ -249,7 +249,7 @@ public final class HierarchicalCollectives implements Collectives {
             flat.reduce(t, op, type, dest, src, nelems);
             return;
         }
-        Reducer r = flat.reducer(type, op);
+        Reducer r = Reducer.of(type, op);
         int[] node = g.myNode();
         int k = node.length;
         int shards = g.largest();

@@ -16,21 +16,13 @@ public interface Reducer {
     /** The reduction over {@code count} sources ({@code srcs[k]} at {@code srcOffsets[k]}) of {@code n} elements each. */
     void reduce(MemorySegment dst, long dstOffset, MemorySegment[] srcs, long[] srcOffsets, int count, long n);
 
-    /** The reducer of {@code op} on {@code type}; bitwise operations only on integer types. */
+    /** The reducer of {@code op} on {@code type} (one shared instance per pair); bitwise operations only on integer types. */
     static Reducer of(DType type, ReduceOp op) {
         if (op.isBitwise() && !type.isInteger()) {
             throw new IllegalArgumentException(op + " is a bitwise operation, defined only for integer types"
                     + " (BYTE, SHORT, INT, LONG); " + type + " is a floating-point type. Use SUM, PROD, MIN or MAX.");
         }
-        return switch (type) {
-            case BYTE -> new ByteReducer(op);
-            case SHORT -> new ShortReducer(op);
-            case INT -> new IntReducer(op);
-            case LONG -> new LongReducer(op);
-            case FLOAT -> new FloatReducer(op);
-            case DOUBLE -> new DoubleReducer(op);
-            case FP16, BF16 -> new HalfReducer(type, op);
-        };
+        return Reducers.ALL[type.ordinal() * ReduceOp.values().length + op.ordinal()];
     }
 
     /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced): the slices of a two-shot reduction. */

@@ -58,7 +58,6 @@ public final class HostCollectives implements Collectives {
     private final MemorySegment control;
     private final NodeBarrier barrier;
     private final CollectiveTuning limits;
-    private final Reducer[] reducers = new Reducer[DType.values().length * ReduceOp.values().length];
     /** Where peers' chunks are copied before they are reduced: (n-1) x PULL_CHUNK bytes, grown on demand. */
     private MemorySegment pulled = MemorySegment.NULL;
 
@@ -255,19 +254,9 @@ public final class HostCollectives implements Collectives {
 
     // ---------------------------------------------------------------- reduce
 
-    private Reducer reducer(DType type, ReduceOp op) {
-        int i = type.ordinal() * ReduceOp.values().length + op.ordinal();
-        Reducer r = reducers[i];
-        if (r == null) {
-            r = Reducer.of(type, op);
-            reducers[i] = r;
-        }
-        return r;
-    }
-
     @Override
     public void reduce(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems) {
-        Reducer r = reducer(type, op);
+        Reducer r = Reducer.of(type, op);
         int n = t.size();
         int me = t.myIndex();
         int size = type.byteSize();
@@ -327,7 +316,7 @@ public final class HostCollectives implements Collectives {
      */
     @Override
     public void reduceScatter(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelemsPerPe) {
-        Reducer r = reducer(type, op);
+        Reducer r = Reducer.of(type, op);
         int n = t.size();
         int me = t.myIndex();
         int size = type.byteSize();
