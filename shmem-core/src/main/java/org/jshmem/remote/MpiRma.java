@@ -47,6 +47,8 @@ final class MpiRma {
     private final MethodHandle flushAll;
     private final MethodHandle iprobe;
     private final MethodHandle winCreate;
+    private final MethodHandle commGetErrhandler;
+    private final MethodHandle commSetErrhandler;
     private final MethodHandle winSetErrhandler;
     private final MethodHandle winLockAll;
     private final MethodHandle winUnlockAll;
@@ -81,6 +83,8 @@ final class MpiRma {
         flushAll = fn("MPI_Win_flush_all", HANDLE);
         iprobe = fn("MPI_Iprobe", INT, INT, HANDLE, PTR, PTR);
         winCreate = fn("MPI_Win_create", PTR, AINT, INT, HANDLE, HANDLE, PTR);
+        commGetErrhandler = fn("MPI_Comm_get_errhandler", HANDLE, PTR);
+        commSetErrhandler = fn("MPI_Comm_set_errhandler", HANDLE, HANDLE);
         winSetErrhandler = fn("MPI_Win_set_errhandler", HANDLE, HANDLE);
         winLockAll = fn("MPI_Win_lock_all", INT, HANDLE);
         winUnlockAll = fn("MPI_Win_unlock_all", HANDLE);
@@ -115,8 +119,23 @@ final class MpiRma {
     void createWindow(MemorySegment memory) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(HANDLE);
-            setup("MPI_Win_create of " + memory.byteSize() + " bytes", (int) winCreate.invokeExact(memory, memory.byteSize(),
-                    1, mpi.symbol(OpenMpiAbi.INFO_NULL), comm, out));
+            setup("MPI_Comm_get_errhandler", (int) commGetErrhandler.invokeExact(comm, out));
+            MemorySegment previous = out.get(ValueLayout.ADDRESS, 0);
+            // MPI_Win_create reports on the communicator, whose handler may abort the job: return instead, and explain
+            setup("MPI_Comm_set_errhandler(MPI_ERRORS_RETURN)",
+                    (int) commSetErrhandler.invokeExact(comm, mpi.symbol(OpenMpiAbi.ERRORS_RETURN)));
+            int rc = (int) winCreate.invokeExact(memory, memory.byteSize(), 1, mpi.symbol(OpenMpiAbi.INFO_NULL), comm, out);
+            setup("MPI_Comm_set_errhandler", (int) commSetErrhandler.invokeExact(comm, previous));
+            if (rc != OpenMpiAbi.SUCCESS) {
+                throw new BootstrapException("the remote transport (PEs on other nodes, or JSHMEM_TRANSPORT /"
+                        + " JSHMEM_NODE_OF_RANK) could not create its MPI window: MPI_Win_create of " + memory.byteSize()
+                        + " bytes of jshmem's shared memory failed in " + mpi.library() + ": " + mpi.errorString(rc)
+                        + ". This MPI's one-sided layer cannot serve a window over memory it did not allocate: Open MPI"
+                        + " needs osc/rdma with a byte-transfer layer that reaches other processes' memory (btl/vader"
+                        + " with CMA, which a container allows with the SYS_PTRACE capability; or a network's) or"
+                        + " osc/ucx; `ompi_info | grep osc` lists what is built, OMPI_MCA_osc_base_verbose=100 why one"
+                        + " declines. Run the PEs on one node without forcing remote peers, or use such an MPI.");
+            }
             win = out.get(ValueLayout.ADDRESS, 0);
             setup("MPI_Win_set_errhandler(MPI_ERRORS_RETURN)",
                     (int) winSetErrhandler.invokeExact(win, mpi.symbol(OpenMpiAbi.ERRORS_RETURN)));

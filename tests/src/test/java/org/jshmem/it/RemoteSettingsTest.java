@@ -1,10 +1,17 @@
 package org.jshmem.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Bad settings of the remote transport, named before any memory is touched, and the one backend
@@ -28,6 +35,26 @@ class RemoteSettingsTest {
                 badTransport::toString);
         // all three stop before the node's file exists (settings are read, and the node map made, first);
         // HygieneTest watches the shared-memory directory as a whole
+    }
+
+    /**
+     * An MPI whose one-sided layer cannot make a window over jshmem's memory (as on the GPU machine's
+     * Open MPI; here by leaving it only osc/sm, which serves windows MPI allocates): jshmem's error
+     * names the call and the way out, instead of MPI aborting the job, and the node's file is gone.
+     */
+    @Test
+    void anMpiThatCannotMakeTheWindowIsNamedWithTheWayOut(@TempDir Path tmp) throws IOException {
+        Path shm = Files.createDirectories(tmp.resolve("shm"));
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_TRANSPORT", "remote").env("JSHMEM_BACKEND", "host")
+                .env("OMPI_MCA_osc", "sm").env("JSHMEM_SHM_DIR", shm.toString()).env("JSHMEM_SYMMETRIC_SIZE", "4M").run();
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("the remote transport (PEs on other nodes, or JSHMEM_TRANSPORT / JSHMEM_NODE_OF_RANK)"
+                + " could not create its MPI window: MPI_Win_create of"), r::toString);
+        assertTrue(r.output().contains("`ompi_info | grep osc` lists what is built"), r::toString);
+        assertFalse(r.output().contains("MPI_ERRORS_ARE_FATAL"), () -> "jshmem reports it, MPI does not abort: " + r);
+        try (Stream<Path> left = Files.list(shm)) {
+            assertEquals(List.of(), left.toList(), "files left in the shm directory");
+        }
     }
 
     /**
