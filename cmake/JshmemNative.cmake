@@ -61,14 +61,16 @@ function(jshmem_add_hip_library target)
     list(APPEND flags "-I${d}")
   endforeach()
   set(objdir "${CMAKE_CURRENT_BINARY_DIR}/${target}.dir")
-  file(MAKE_DIRECTORY "${objdir}")
+  # hipcc (clang's offload driver) leaves an empty directory in TMPDIR per compile: keep them in the build tree
+  set(tmp "${objdir}/tmp")
+  file(MAKE_DIRECTORY "${objdir}" "${tmp}")
   set(objs "")
   foreach(src IN LISTS A_SOURCES)
     get_filename_component(stem "${src}" NAME_WE)
     set(obj "${objdir}/${stem}.o")
     add_custom_command(
       OUTPUT "${obj}"
-      COMMAND ${CMAKE_COMMAND} -E env HIP_PLATFORM=amd "${JSHMEM_HIPCC}" ${flags} -MD -MF "${obj}.d"
+      COMMAND ${CMAKE_COMMAND} -E env HIP_PLATFORM=amd "TMPDIR=${tmp}" "${JSHMEM_HIPCC}" ${flags} -MD -MF "${obj}.d"
               -c "${src}" -o "${obj}"
       DEPENDS "${src}"
       DEPFILE "${obj}.d"
@@ -85,7 +87,7 @@ function(jshmem_add_hip_library target)
   endif()
   add_custom_command(
     OUTPUT "${lib}"
-    COMMAND ${CMAKE_COMMAND} -E env HIP_PLATFORM=amd "${JSHMEM_HIPCC}" ${link_flags} -o "${lib}" ${objs}
+    COMMAND ${CMAKE_COMMAND} -E env HIP_PLATFORM=amd "TMPDIR=${tmp}" "${JSHMEM_HIPCC}" ${link_flags} -o "${lib}" ${objs}
             -ldl -lpthread
     DEPENDS ${link_deps}
     COMMENT "hipcc: linking lib${A_OUTPUT_NAME}.so"

@@ -8,6 +8,7 @@ inc="$root/shmem-device/include"
 k="$root/gemm-ext/src/main/resources/org/jshmem/gemm/kernels"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
+export TMPDIR="$out"   # hipcc leaves a directory in TMPDIR per compile
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 passed=0
 failed=0

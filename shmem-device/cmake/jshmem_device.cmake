@@ -131,7 +131,9 @@ function(jshmem_add_device_module name)
       list(APPEND arch_flags "--offload-arch=${a}")
     endforeach()
     set(out "${ARG_OUTPUT_DIR}/${name}.hsaco")
-    set(cmd "${CMAKE_COMMAND}" -E env HIP_PLATFORM=amd "${JSHMEM_HIPCC}" ${JSHMEM_HIPCC_EXTRA_FLAGS}
+    set(tmp "${CMAKE_CURRENT_BINARY_DIR}/${name}.hip-tmp")   # hipcc leaves a directory in TMPDIR per compile
+    file(MAKE_DIRECTORY "${tmp}")
+    set(cmd "${CMAKE_COMMAND}" -E env HIP_PLATFORM=amd "TMPDIR=${tmp}" "${JSHMEM_HIPCC}" ${JSHMEM_HIPCC_EXTRA_FLAGS}
             -x hip --genco ${arch_flags} ${common} ${ARG_OPTIONS} -o "${out}" "${unit}")
   else()
     message(FATAL_ERROR "jshmem_add_device_module(${name}): PLATFORM must be cuda or hip")

@@ -9,6 +9,7 @@ native="$root/shmem-core/src/main/native"
 gpuinc="$root/native/include"   # gpu.h, shared with finegrained-alloc
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
+export TMPDIR="$out"   # hipcc leaves a directory in TMPDIR per compile
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 kernels=("$root/tests/src/test/resources/kernels/device_api_test.cu"
          "$root/tests/src/main/resources/kernels/perf_kernels.cu")
