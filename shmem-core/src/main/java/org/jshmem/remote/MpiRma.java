@@ -49,6 +49,7 @@ final class MpiRma {
     private final MethodHandle winCreate;
     private final MethodHandle commGetErrhandler;
     private final MethodHandle commSetErrhandler;
+    private final MethodHandle errhandlerFree;
     private final MethodHandle winSetErrhandler;
     private final MethodHandle winLockAll;
     private final MethodHandle winUnlockAll;
@@ -85,6 +86,7 @@ final class MpiRma {
         winCreate = fn("MPI_Win_create", PTR, AINT, INT, HANDLE, HANDLE, PTR);
         commGetErrhandler = fn("MPI_Comm_get_errhandler", HANDLE, PTR);
         commSetErrhandler = fn("MPI_Comm_set_errhandler", HANDLE, HANDLE);
+        errhandlerFree = fn("MPI_Errhandler_free", PTR);
         winSetErrhandler = fn("MPI_Win_set_errhandler", HANDLE, HANDLE);
         winLockAll = fn("MPI_Win_lock_all", INT, HANDLE);
         winUnlockAll = fn("MPI_Win_unlock_all", HANDLE);
@@ -126,6 +128,9 @@ final class MpiRma {
                     (int) commSetErrhandler.invokeExact(comm, mpi.symbol(OpenMpiAbi.ERRORS_RETURN)));
             int rc = (int) winCreate.invokeExact(memory, memory.byteSize(), 1, mpi.symbol(OpenMpiAbi.INFO_NULL), comm, out);
             setup("MPI_Comm_set_errhandler", (int) commSetErrhandler.invokeExact(comm, previous));
+            MemorySegment got = a.allocate(HANDLE);   // MPI_Comm_get_errhandler gave a reference of our own
+            got.set(ValueLayout.ADDRESS, 0, previous);
+            setup("MPI_Errhandler_free", (int) errhandlerFree.invokeExact(got));
             if (rc != OpenMpiAbi.SUCCESS) {
                 throw new BootstrapException("the remote transport (PEs on other nodes, or JSHMEM_TRANSPORT /"
                         + " JSHMEM_NODE_OF_RANK) could not create its MPI window: MPI_Win_create of " + memory.byteSize()
