@@ -136,7 +136,7 @@ public final class HierarchicalCollectives implements Collectives {
         }
         flat.sync(t, "Team.broadcast");
         int[] node = g.myNode();
-        boolean rootsNode = contains(node, root);
+        boolean rootsNode = nodes.isLocal(t.worldPe(root));
         int k = node.length;
         if (rootsNode) {
             if (me != root) {
@@ -155,15 +155,6 @@ public final class HierarchicalCollectives implements Collectives {
             }
         }
         flat.sync(t, "Team.broadcast");
-    }
-
-    private static boolean contains(int[] members, int index) {
-        for (int m : members) {
-            if (m == index) {
-                return true;
-            }
-        }
-        return false;
     }
 
     // ---------------------------------------------------------------- fcollect, collect
@@ -220,7 +211,7 @@ public final class HierarchicalCollectives implements Collectives {
         int k = node.length;
         int others = 0;                                        // blocks of other nodes' PEs, dealt round this node's PEs
         for (int j = 0; j < t.size(); j++) {
-            if (contains(node, j)) {
+            if (nodes.isLocal(t.worldPe(j))) {
                 flat.copyIn(t, dest + at[j], j, src, at[j + 1] - at[j]);
             } else if (others++ % k == g.rank()) {
                 flat.copyIn(t, dest + at[j], j, src, at[j + 1] - at[j]);
@@ -229,7 +220,7 @@ public final class HierarchicalCollectives implements Collectives {
         flat.sync(t, call);
         others = 0;
         for (int j = 0; j < t.size(); j++) {
-            if (!contains(node, j)) {
+            if (!nodes.isLocal(t.worldPe(j))) {
                 int fetcher = others++ % k;
                 if (fetcher != g.rank()) {
                     flat.copyIn(t, dest + at[j], node[fetcher], dest + at[j], at[j + 1] - at[j]);
