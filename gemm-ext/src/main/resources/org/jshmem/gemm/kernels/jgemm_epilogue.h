@@ -271,17 +271,16 @@ JSHMEM_DEVICE_INLINE void jgemm_own_rows(const jgemm_params &p, int tm, int tn, 
 /*
  * On an owner of tile (tm, tn) with every peer's partial in its staging: the fp32 sum in PE order
  * of the partials, its own read at `own` (ld own_ld elements: the output tile, or the slot it
- * parked it in), over the tile's rows it owns, rounded into `out` (the tile's row r at
- * out + r * out_ld; only the owned rows and valid columns are written). `own` may be `out` (each
- * chunk is read before it is written, by the same thread).
+ * parked it in), over the tile's rows it owns, [top, bottom) and its first `cols` columns
+ * (jgemm_own_rows), rounded into `out` (the tile's row r at out + r * out_ld; only those rows and
+ * columns are written). `own` may be `out` (each chunk is read before it is written, by the same
+ * thread).
  */
 template <class G>
-JSHMEM_DEVICE void jgemm_reduce_own_rows(const jgemm_params &p, int tm, int tn, const jgemm_t *own, int own_ld,
-                                         jgemm_t *out, long long out_ld, const G &g) {
+JSHMEM_DEVICE void jgemm_reduce_own_rows(const jgemm_params &p, int tm, int tn, int top, int bottom, int cols,
+                                         const jgemm_t *own, int own_ld, jgemm_t *out, long long out_ld, const G &g) {
   const long long stride = p.home_slots * (long long)JGEMM_TILE_ELEMS;
   const jgemm_t *slots = jgemm_staged(p, 0, p.my_pe, tm, tn);
-  int top, bottom, cols;
-  jgemm_own_rows(p, tm, tn, top, bottom, cols);
   jgemm_sum_chunks(
       p.n_pes, g,
       [&](int i) {
@@ -336,15 +335,15 @@ template <class G>
 JSHMEM_DEVICE void jgemm_sum_own_rows(const jgemm_params &p, int tm, int tn, const jgemm_t *own, int own_ld,
                                       jgemm_t *otile, const G &g) {
   const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
-  if (p.epilogue == JGEMM_REDUCE_SCATTER) {
-    jgemm_t *rows = p.c + (long long)(row0 - jgemm_block_start(p, p.my_pe)) * p.ldc + col0;
-    jgemm_reduce_own_rows(p, tm, tn, own, own_ld, rows, p.ldc, g);
-    return;
-  }
   int top, bottom, cols;
   jgemm_own_rows(p, tm, tn, top, bottom, cols);
+  if (p.epilogue == JGEMM_REDUCE_SCATTER) {
+    jgemm_t *rows = p.c + (long long)(row0 - jgemm_block_start(p, p.my_pe)) * p.ldc + col0;
+    jgemm_reduce_own_rows(p, tm, tn, top, bottom, cols, own, own_ld, rows, p.ldc, g);
+    return;
+  }
   g.reread();
-  jgemm_reduce_own_rows(p, tm, tn, own, own_ld, otile, JGEMM_OTILE_LD, g);
+  jgemm_reduce_own_rows(p, tm, tn, top, bottom, cols, own, own_ld, otile, JGEMM_OTILE_LD, g);
   g.sync();
   const long long key = (long long)tm * p.tiles_n + tn;
   for (int i = 0; i < p.n_pes; i++) { /* rotated: PEs do not all write one peer at once */
