@@ -21,7 +21,7 @@ import org.jshmem.node.ControlDescriptor;
  *                         (two-shot)
  * @param hierarchyMin     bytes: with PEs on several nodes, broadcast, fcollect, collect and integer
  *                         reductions whose per-PE contribution is at least this take two levels
- *                         ({@code org.jshmem.collectives.HierarchicalCollectives}); smaller ones one
+ *                         ({@code org.jshmem.collectives.HierarchicalCollectives}); smaller ones one level
  */
 public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax, long hierarchyMin) {
     /** Bytes of a staging buffer that hold data. */

@@ -22,7 +22,7 @@ public interface Reducer {
             throw new IllegalArgumentException(op + " is a bitwise operation, defined only for integer types"
                     + " (BYTE, SHORT, INT, LONG); " + type + " is a floating-point type. Use SUM, PROD, MIN or MAX.");
         }
-        return Reducers.ALL[type.ordinal() * ReduceOp.values().length + op.ordinal()];
+        return Reducers.get(type, op);
     }
 
     /** First element of member {@code i}'s slice of {@code nelems} split {@code n} ways (balanced): the slices of a two-shot reduction. */
