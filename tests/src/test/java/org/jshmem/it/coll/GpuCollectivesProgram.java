@@ -262,7 +262,7 @@ public final class GpuCollectivesProgram {
      * Queues on the stream, with no host synchronisation in between: r1 = sum of the members' ints
      * (n); d2 = fcollect(r1); d2 = sum-reduce(d2) in place (every element np x r1); d3 = broadcast(d2)
      * from the last member; d4 = alltoall(d3) (blocks of n); 20 times r4 = sum(src) into one place;
-     * a barrier. Then checks every result against values computed here; returns the mismatches.
+     * 20 times r5 = the sum reduce-scatter of d2 (every element np x np x r1); a barrier. Then checks every result against values computed here; returns the mismatches.
      */
     private long chain(Team t, long n) {
         int np = t.nPes();
@@ -283,6 +283,10 @@ public final class GpuCollectivesProgram {
         for (int i = 0; i < 20; i++) {
             t.reduceOnStream(ReduceOp.SUM, DType.INT, r4, s, n, stream);
         }
+        SymmetricSegment r5 = dest.asSlice(b + 2 * b * np, b);
+        for (int i = 0; i < 20; i++) {
+            t.reduceScatterOnStream(ReduceOp.SUM, DType.INT, r5, d2, n, stream);
+        }
         t.barrierOnStream(stream);
         stream.synchronize();
         int[] sum = new int[(int) n];
@@ -297,6 +301,7 @@ public final class GpuCollectivesProgram {
         bad += compare(d3, n * np, k -> np * sum[(int) (k % n)]);
         bad += compare(d4, n * np, k -> np * sum[(int) (k % n)]);
         bad += compare(r4, n, k -> sum[(int) k]);
+        bad += compare(r5, n, k -> np * np * sum[(int) k]);
         // the barrier on the stream has passed on every member: nobody reads this PE's src any more,
         // so the next fill may overwrite it; this team's members only (not every PE is in the team)
         t.sync();
