@@ -426,6 +426,16 @@ static size_t dtype_size(int dtype) {
   }
 }
 
+/* A reduction's team (as coll_team) and its element type and operation are known: *sz = the
+ * element's bytes. */
+static int coll_reduction(const char *fn, int slot, int dtype, int op, int *me, int *n, size_t *sz) {
+  if (coll_team(fn, slot, me, n) != 0) return -1;
+  *sz = dtype_size(dtype);
+  if (*sz == 0) return jshmem_rt_fail("%s: unknown element type %d", fn, dtype);
+  if (op < JSHMEM_REDUCE_SUM || op > JSHMEM_REDUCE_XOR) return jshmem_rt_fail("%s: unknown operation %d", fn, op);
+  return 0;
+}
+
 /* ---- pull collectives: fused, grid or copy engines ---------------------------------------- */
 
 static pthread_mutex_t jshmemk_side_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -601,11 +611,8 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
   const char *fn = "jshmem_rt_coll_reduce_async";
   BIND_DEVICE();
   int me = 0, n = 0;
-  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
-  size_t sz = dtype_size(dtype);
-  if (sz == 0) return jshmem_rt_fail("%s: unknown element type %d", fn, dtype);
-  if (op < JSHMEM_REDUCE_SUM || op > JSHMEM_REDUCE_XOR)
-    return jshmem_rt_fail("%s: unknown operation %d", fn, op);
+  size_t sz = 0;
+  if (coll_reduction(fn, team_slot, dtype, op, &me, &n, &sz) != 0) return -1;
   if (nelems > ((size_t)-1) / sz) return jshmem_rt_fail("%s: %zu elements overflow", fn, nelems);
   size_t bytes = nelems * sz;
   unsigned long long doff = 0, soff = 0;
@@ -717,11 +724,8 @@ int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *d
   const char *fn = "jshmem_rt_coll_reducescatter_async";
   BIND_DEVICE();
   int me = 0, n = 0;
-  if (coll_team(fn, team_slot, &me, &n) != 0) return -1;
-  size_t sz = dtype_size(dtype);
-  if (sz == 0) return jshmem_rt_fail("%s: unknown element type %d", fn, dtype);
-  if (op < JSHMEM_REDUCE_SUM || op > JSHMEM_REDUCE_XOR)
-    return jshmem_rt_fail("%s: unknown operation %d", fn, op);
+  size_t sz = 0;
+  if (coll_reduction(fn, team_slot, dtype, op, &me, &n, &sz) != 0) return -1;
   if (nper > ((size_t)-1) / sz / (size_t)n) return jshmem_rt_fail("%s: %zu elements per PE overflow", fn, nper);
   size_t block = nper * sz;
   unsigned long long doff = 0, soff = 0;
