@@ -163,11 +163,11 @@ public final class GpuCollectivesBench {
         shmem.free(src);
     }
 
-    /** The JIT and the first-use paths (copy-engine side streams) warmed before anything is timed. */
     /**
-     * Every timed call once per round, 3000 rounds at 1 KiB, so that the first timed size does not
-     * pay for the JIT compiling the calls' Java paths (it showed as a 1 KiB reduce-scatter of 16-26 us
-     * against 7 us at 4 KiB).
+     * The JIT and the first-use paths (copy-engine side streams) warmed before anything is timed:
+     * every timed on-stream call once per round, 3000 rounds at 1 KiB, so that the first timed size
+     * does not pay for the JIT compiling a call's Java path (it showed as a 1 KiB reduce-scatter of
+     * 16-26 us against 7 us at 4 KiB).
      */
     private void warmUp(SymmetricSegment src, SymmetricSegment dest, SymmetricSegment signals, long[] signal) {
         long count = 256;

@@ -262,7 +262,8 @@ public final class GpuCollectivesProgram {
      * Queues on the stream, with no host synchronisation in between: r1 = sum of the members' ints
      * (n); d2 = fcollect(r1); d2 = sum-reduce(d2) in place (every element np x r1); d3 = broadcast(d2)
      * from the last member; d4 = alltoall(d3) (blocks of n); 20 times r4 = sum(src) into one place;
-     * 20 times r5 = the sum reduce-scatter of d2 (every element np x np x r1); a barrier. Then checks every result against values computed here; returns the mismatches.
+     * 20 times r5 = the sum reduce-scatter of d2 (every element np x np x r1); a barrier. Then
+     * checks every result against values computed here; returns the mismatches.
      */
     private long chain(Team t, long n) {
         int np = t.nPes();
