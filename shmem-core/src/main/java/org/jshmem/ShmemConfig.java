@@ -96,6 +96,10 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_NODE_OF_RANK}</td><td>(from the host names)</td><td>a node id per rank, in rank order,
  *     e.g. {@code 0,0,1,1}: ranks with the same id share memory, the others reach each other through the
  *     remote transport (two "nodes" of two on one machine); ranks on one id must run on one machine</td></tr>
+ * <tr><td>{@code JSHMEM_REMOTE_PROTOCOL}</td><td>auto</td><td>how the remote transport reaches PEs of other nodes:
+ *     {@code rma}, MPI one-sided windows over the node's memory (passive target); {@code messages}, two-sided
+ *     requests that the target's progress thread and waits serve (any MPI can carry them); {@code auto}, one-sided
+ *     where every PE's MPI can make the window, else messages</td></tr>
  * <tr><td>{@code JSHMEM_REMOTE_PROGRESS_US}</td><td>200</td><td>the remote transport: how often each PE's progress
  *     thread enters MPI, so that atomics from other nodes complete while this PE computes outside jshmem
  *     (Open MPI applies them at the target only inside an MPI call); waits and barriers enter MPI on every
@@ -133,19 +137,33 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         REMOTE
     }
 
+    /** How the remote transport carries operations to PEs of other nodes ({@code JSHMEM_REMOTE_PROTOCOL}). */
+    public enum RemoteProtocol {
+        /** One-sided where every PE's MPI can make the window over jshmem's memory, else {@link #MESSAGES}. */
+        AUTO,
+        /** MPI one-sided: passive-target windows over each node's memory. */
+        RMA,
+        /** MPI two-sided: requests that the target PE applies to its own memory. */
+        MESSAGES
+    }
+
     /**
      * The remote transport's settings.
      *
      * @param transport      which peers it carries
      * @param nodeOfRank     a node id per rank ({@code JSHMEM_NODE_OF_RANK}), or empty: the machines' host names
      * @param progressMicros how often the progress thread enters MPI
+     * @param protocol       one-sided windows or two-sided requests
      */
-    public record RemoteSettings(TransportKind transport, java.util.List<Integer> nodeOfRank, long progressMicros) {
-        /** No peer forced remote, node ids from the host names, progress every 200 us. */
-        public static final RemoteSettings DEFAULT = new RemoteSettings(TransportKind.AUTO, java.util.List.of(), 200);
+    public record RemoteSettings(TransportKind transport, java.util.List<Integer> nodeOfRank, long progressMicros,
+                                 RemoteProtocol protocol) {
+        /** No peer forced remote, node ids from the host names, progress every 200 us, the protocol chosen at start-up. */
+        public static final RemoteSettings DEFAULT = new RemoteSettings(TransportKind.AUTO, java.util.List.of(), 200,
+                RemoteProtocol.AUTO);
 
         public RemoteSettings {
             java.util.Objects.requireNonNull(transport, "transport");
+            java.util.Objects.requireNonNull(protocol, "protocol");
             nodeOfRank = java.util.List.copyOf(nodeOfRank);
             if (progressMicros <= 0) {
                 throw new IllegalArgumentException("progress interval must be positive, got " + progressMicros);
@@ -288,7 +306,8 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_TRANSPORT", TransportKind.AUTO, v -> parseEnum(TransportKind.class, v)),
                         read(env, "JSHMEM_NODE_OF_RANK", java.util.List.of(), ShmemConfig::parseNodeIds),
                         read(env, "JSHMEM_REMOTE_PROGRESS_US", RemoteSettings.DEFAULT.progressMicros(),
-                                v -> (long) parsePositive(v, "microseconds"))));
+                                v -> (long) parsePositive(v, "microseconds")),
+                        read(env, "JSHMEM_REMOTE_PROTOCOL", RemoteProtocol.AUTO, v -> parseEnum(RemoteProtocol.class, v))));
     }
 
     /**

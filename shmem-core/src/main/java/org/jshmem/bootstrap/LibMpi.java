@@ -48,6 +48,7 @@ public final class LibMpi {
     private final MethodHandle barrier;
     private final MethodHandle libraryVersion;
     private final MethodHandle errorString;
+    private final MethodHandle queryThread;
 
     private LibMpi(String library, SymbolLookup lib) {
         this.library = library;
@@ -70,6 +71,7 @@ public final class LibMpi {
         barrier = function(lib, "MPI_Barrier", HANDLE);
         libraryVersion = function(lib, "MPI_Get_library_version", ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         errorString = function(lib, "MPI_Error_string", INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        queryThread = function(lib, "MPI_Query_thread", ValueLayout.ADDRESS);
     }
 
     /**
@@ -148,16 +150,23 @@ public final class LibMpi {
         check("MPI_Finalize", () -> (int) finalizeMpi.invokeExact());
     }
 
-    int rank(MemorySegment comm) {
+    /** The thread level MPI was started with ({@code MPI_Query_thread}). */
+    public int threadLevel() {
+        return intResult("MPI_Query_thread", out -> (int) queryThread.invokeExact(out));
+    }
+
+    /** This process's rank in {@code comm}. */
+    public int rank(MemorySegment comm) {
         return intResult("MPI_Comm_rank", out -> (int) commRank.invokeExact(comm, out));
     }
 
-    int size(MemorySegment comm) {
+    /** The number of processes of {@code comm}. */
+    public int size(MemorySegment comm) {
         return intResult("MPI_Comm_size", out -> (int) commSize.invokeExact(comm, out));
     }
 
     /** A duplicate of {@code comm} whose errors come back as return codes instead of ending the process. */
-    MemorySegment dupReturningErrors(MemorySegment comm) {
+    public MemorySegment dupReturningErrors(MemorySegment comm) {
         MemorySegment dup = handleResult("MPI_Comm_dup", out -> (int) commDup.invokeExact(comm, out));
         check("MPI_Comm_set_errhandler(MPI_ERRORS_RETURN)", () -> (int) commSetErrhandler.invokeExact(dup, errorsReturn));
         return dup;
@@ -169,7 +178,8 @@ public final class LibMpi {
                 OpenMpiAbi.COMM_TYPE_SHARED, key, infoNull, out));
     }
 
-    void free(MemorySegment comm) {
+    /** {@code MPI_Comm_free}. */
+    public void free(MemorySegment comm) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment p = a.allocate(HANDLE);
             p.set(ValueLayout.ADDRESS, 0, comm);
@@ -177,7 +187,8 @@ public final class LibMpi {
         }
     }
 
-    byte[] allgather(MemorySegment comm, byte[] mine, int processes) {
+    /** {@code MPI_Allgather} of {@code mine} (the same length on every process): every process's bytes, rank 0's first. */
+    public byte[] allgather(MemorySegment comm, byte[] mine, int processes) {
         byte[] all = new byte[mine.length * processes];
         try (Arena a = Arena.ofConfined()) {
             MemorySegment send = a.allocateFrom(ValueLayout.JAVA_BYTE, mine);

@@ -1,7 +1,6 @@
 package org.jshmem.host;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.jshmem.AtomicOp;
 import org.jshmem.CollectiveTuning;
@@ -9,6 +8,7 @@ import org.jshmem.collectives.CopyCollectives;
 import org.jshmem.collectives.HierarchicalCollectives;
 import org.jshmem.node.AlignedMapping;
 import org.jshmem.node.NodeSharedMemory;
+import org.jshmem.node.SharedWords;
 import org.jshmem.remote.RemoteTransport;
 import org.jshmem.spi.Backend;
 import org.jshmem.spi.CollectiveContext;
@@ -17,19 +17,15 @@ import org.jshmem.spi.Collectives;
 /**
  * The heap in host shared memory: every PE's heap is a region of its node's shared-memory file,
  * mapped by the node's PEs. Puts and gets to a PE of this node are segment copies; atomics and
- * signals are {@link VarHandle} operations on the mapping. Copies complete before they return, so
+ * signals are {@link SharedWords} operations on the mapping. Copies complete before they return, so
  * {@link #quiet()} only needs a full fence, and {@link #fence()} a store-store fence.
  *
  * <p>PEs of other nodes (a job across nodes, or peers forced remote by {@code JSHMEM_TRANSPORT} or
  * {@code JSHMEM_NODE_OF_RANK}) are reached through the node's {@link RemoteTransport} (MPI
- * one-sided), which {@link #fence()} and {@link #quiet()} also complete; {@link #peerHeap} is null
+ * one-sided or two-sided), which {@link #fence()} and {@link #quiet()} also complete; {@link #peerHeap} is null
  * for them, so {@code ptr} is empty and the collectives are {@link HierarchicalCollectives} over the copies.
  */
 public final class HostBackend implements Backend {
-    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
-    private static final VarHandle SHORT = ValueLayout.JAVA_SHORT.varHandle();
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final MemorySegment mapping;
     private final long[] base;              // a PE's heap: its offset in the mapping, or (remote) in its node's file
@@ -84,7 +80,7 @@ public final class HostBackend implements Backend {
     @Override
     public String describe() {
         return remote == null ? "host shared memory"
-                : "host shared memory, MPI one-sided across " + nodes + " nodes (remote transport)";
+                : "host shared memory, " + remote.describe() + " across " + nodes + " nodes (remote transport)";
     }
 
     @Override
@@ -183,71 +179,26 @@ public final class HostBackend implements Backend {
     public void store(int pe, long offset, int width, long bits) {
         if (isRemote(pe)) {
             remote.store(pe, at(pe, offset), width, bits);
-            return;
-        }
-        long a = at(pe, offset);
-        switch (width) {
-            case 1 -> BYTE.setRelease(mapping, a, (byte) bits);
-            case 2 -> SHORT.setRelease(mapping, a, (short) bits);
-            case 4 -> INT.setRelease(mapping, a, (int) bits);
-            default -> LONG.setRelease(mapping, a, bits);
+        } else {
+            SharedWords.store(mapping, at(pe, offset), width, bits);
         }
     }
 
     @Override
     public long load(int pe, long offset, int width) {
-        if (isRemote(pe)) {
-            return remote.load(pe, at(pe, offset), width);
-        }
-        long a = at(pe, offset);
-        return switch (width) {
-            case 1 -> (byte) BYTE.getAcquire(mapping, a) & 0xFFL;
-            case 2 -> (short) SHORT.getAcquire(mapping, a) & 0xFFFFL;
-            case 4 -> (int) INT.getAcquire(mapping, a) & 0xFFFF_FFFFL;
-            default -> (long) LONG.getAcquire(mapping, a);
-        };
+        return isRemote(pe) ? remote.load(pe, at(pe, offset), width) : SharedWords.load(mapping, at(pe, offset), width);
     }
 
     @Override
     public int atomicInt(AtomicOp op, int pe, long offset, int value, int comparand) {
-        if (isRemote(pe)) {
-            return (int) remote.atomic(op, 4, pe, at(pe, offset), value, comparand);
-        }
-        long a = at(pe, offset);
-        return switch (op) {
-            case FETCH -> (int) INT.getAcquire(mapping, a);
-            case SET -> {
-                INT.setRelease(mapping, a, value);
-                yield 0;
-            }
-            case SWAP -> (int) INT.getAndSet(mapping, a, value);
-            case COMPARE_SWAP -> (int) INT.compareAndExchange(mapping, a, comparand, value);
-            case ADD, FETCH_ADD -> (int) INT.getAndAdd(mapping, a, value);
-            case AND, FETCH_AND -> (int) INT.getAndBitwiseAnd(mapping, a, value);
-            case OR, FETCH_OR -> (int) INT.getAndBitwiseOr(mapping, a, value);
-            case XOR, FETCH_XOR -> (int) INT.getAndBitwiseXor(mapping, a, value);
-        };
+        return isRemote(pe) ? (int) remote.atomic(op, 4, pe, at(pe, offset), value, comparand)
+                : SharedWords.atomicInt(mapping, at(pe, offset), op, value, comparand);
     }
 
     @Override
     public long atomicLong(AtomicOp op, int pe, long offset, long value, long comparand) {
-        if (isRemote(pe)) {
-            return remote.atomic(op, 8, pe, at(pe, offset), value, comparand);
-        }
-        long a = at(pe, offset);
-        return switch (op) {
-            case FETCH -> (long) LONG.getAcquire(mapping, a);
-            case SET -> {
-                LONG.setRelease(mapping, a, value);
-                yield 0;
-            }
-            case SWAP -> (long) LONG.getAndSet(mapping, a, value);
-            case COMPARE_SWAP -> (long) LONG.compareAndExchange(mapping, a, comparand, value);
-            case ADD, FETCH_ADD -> (long) LONG.getAndAdd(mapping, a, value);
-            case AND, FETCH_AND -> (long) LONG.getAndBitwiseAnd(mapping, a, value);
-            case OR, FETCH_OR -> (long) LONG.getAndBitwiseOr(mapping, a, value);
-            case XOR, FETCH_XOR -> (long) LONG.getAndBitwiseXor(mapping, a, value);
-        };
+        return isRemote(pe) ? remote.atomic(op, 8, pe, at(pe, offset), value, comparand)
+                : SharedWords.atomicLong(mapping, at(pe, offset), op, value, comparand);
     }
 
     /** Orders the node's copies (a store-store fence) and completes the remote transport's operations (MPI does not order them). */

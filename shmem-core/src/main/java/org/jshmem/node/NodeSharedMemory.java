@@ -151,7 +151,7 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
                 leaders[node] = nodes.leader(node);
             }
             try {
-                remote = RemoteTransport.open(config.mpiLibrary(), mapping, controlSize(nodes.nPes()), nodes.myNode(),
+                remote = RemoteTransport.open(config.mpiLibrary(), config.remote().protocol(), mapping, controlSize(nodes.nPes()), nodes.myNode(),
                         leaders);
             } catch (RuntimeException e) {
                 arena.close();

@@ -10,7 +10,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import org.jshmem.AtomicOp;
 import org.jshmem.BootstrapException;
-import org.jshmem.PeFailedException;
 import org.jshmem.bootstrap.LibMpi;
 import org.jshmem.bootstrap.OpenMpiAbi;
 
@@ -20,7 +19,7 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * windows ({@code MPI_Win_create}, {@code MPI_Win_lock_all}), put, get, accumulate, fetch-and-op,
  * compare-and-swap, the flushes, and {@code MPI_Iprobe} to drive progress. One window per
  * instance. Every call checks its return code (the window returns errors:
- * {@code MPI_ERRORS_RETURN}); a failed access names the target PE in a {@link PeFailedException}.
+ * {@code MPI_ERRORS_RETURN}); a failed access names the target PE in a {@link org.jshmem.PeFailedException}.
  * Each call is timed on a {@link CallClock}, so that a watchdog can tell one that never returns.
  */
 final class MpiRma {
@@ -54,7 +53,6 @@ final class MpiRma {
     private final MethodHandle winLockAll;
     private final MethodHandle winUnlockAll;
     private final MethodHandle winFree;
-    private final MethodHandle queryThread;
     private final CallClock clock;
     private MemorySegment win = MemorySegment.NULL;
 
@@ -91,7 +89,6 @@ final class MpiRma {
         winLockAll = fn("MPI_Win_lock_all", INT, HANDLE);
         winUnlockAll = fn("MPI_Win_unlock_all", HANDLE);
         winFree = fn("MPI_Win_free", PTR);
-        queryThread = fn("MPI_Query_thread", PTR);
     }
 
     private MethodHandle fn(String name, MemoryLayout... args) {
@@ -99,19 +96,6 @@ final class MpiRma {
     }
 
     // ------------------------------------------------------------------ the window
-
-    /** The thread level MPI was started with ({@code MPI_Query_thread}). */
-    int threadLevel() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(INT);
-            setup("MPI_Query_thread", (int) queryThread.invokeExact(out));
-            return out.get(INT, 0);
-        } catch (BootstrapException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new BootstrapException("MPI_Query_thread could not be called through FFM: " + t, t);
-        }
-    }
 
     /**
      * Collective over {@code MPI_COMM_WORLD}: exposes {@code memory} as this process's part of the
@@ -181,7 +165,7 @@ final class MpiRma {
         try {
             rc = (int) put.invokeExact(src, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Put", t);
+            throw MpiFailures.unexpected("MPI_Put", t);
         } finally {
             call.leave();
         }
@@ -195,7 +179,7 @@ final class MpiRma {
         try {
             rc = (int) get.invokeExact(dst, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Get", t);
+            throw MpiFailures.unexpected("MPI_Get", t);
         } finally {
             call.leave();
         }
@@ -213,7 +197,7 @@ final class MpiRma {
         try {
             rc = (int) accumulate.invokeExact(operand, 1, type, rank, disp, 1, type, mpiOp(op), win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Accumulate", t);
+            throw MpiFailures.unexpected("MPI_Accumulate", t);
         } finally {
             call.leave();
         }
@@ -227,7 +211,7 @@ final class MpiRma {
         try {
             rc = (int) fetchAndOp.invokeExact(operand, result, intType[width], rank, disp, mpiOp(op), win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Fetch_and_op", t);
+            throw MpiFailures.unexpected("MPI_Fetch_and_op", t);
         } finally {
             call.leave();
         }
@@ -241,7 +225,7 @@ final class MpiRma {
         try {
             rc = (int) compareAndSwap.invokeExact(value, compare, result, intType[width], rank, disp, win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Compare_and_swap", t);
+            throw MpiFailures.unexpected("MPI_Compare_and_swap", t);
         } finally {
             call.leave();
         }
@@ -267,7 +251,7 @@ final class MpiRma {
         try {
             rc = (int) flush.invokeExact(rank, win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Win_flush", t);
+            throw MpiFailures.unexpected("MPI_Win_flush", t);
         } finally {
             call.leave();
         }
@@ -281,7 +265,7 @@ final class MpiRma {
         try {
             rc = (int) flushLocal.invokeExact(rank, win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Win_flush_local", t);
+            throw MpiFailures.unexpected("MPI_Win_flush_local", t);
         } finally {
             call.leave();
         }
@@ -295,7 +279,7 @@ final class MpiRma {
         try {
             rc = (int) flushAll.invokeExact(win);
         } catch (Throwable t) {
-            throw unexpected("MPI_Win_flush_all", t);
+            throw MpiFailures.unexpected("MPI_Win_flush_all", t);
         } finally {
             call.leave();
         }
@@ -309,7 +293,7 @@ final class MpiRma {
         try {
             rc = (int) iprobe.invokeExact(OpenMpiAbi.ANY_SOURCE, OpenMpiAbi.PROGRESS_TAG, comm, flagOut, MemorySegment.NULL);
         } catch (Throwable t) {
-            throw unexpected("MPI_Iprobe", t);
+            throw MpiFailures.unexpected("MPI_Iprobe", t);
         } finally {
             call.leave();
         }
@@ -318,21 +302,7 @@ final class MpiRma {
 
     private void check(int rc, String what, int rank) {
         if (rc != OpenMpiAbi.SUCCESS) {
-            String text = mpi.errorString(rc);
-            if (rank < 0) {
-                throw new PeFailedException("the remote transport's " + what + " failed: " + text + " (MPI error code " + rc
-                        + "). A PE on another node may have died; the job cannot continue.", java.util.List.of());
-            }
-            throw new PeFailedException("PE " + rank + " could not be reached through the remote transport: " + what
-                    + " failed: " + text + " (MPI error code " + rc + "). It or its node may have died; the job cannot"
-                    + " continue: stop it and look at the output of PE " + rank + ".", java.util.List.of(rank));
+            throw MpiFailures.failed(mpi, rc, what, rank);
         }
-    }
-
-    private static RuntimeException unexpected(String what, Throwable t) {
-        if (t instanceof RuntimeException r) {
-            return r;
-        }
-        return new IllegalStateException(what + " could not be called through FFM: " + t, t);
     }
 }

@@ -47,30 +47,40 @@ public final class MpiJob {
         if (mode == null || mode.isBlank()) {
             return true;
         }
-        return mode.equals("remote") ? a == b : a * 2 / np == b * 2 / np;
+        return mode.startsWith("remote") ? a == b : a * 2 / np == b * 2 / np;
     }
 
     /**
      * The environment that runs a job of {@code np} PEs on the remote transport in the mode
      * {@code -Djshmem.test.transport} names: {@code remote}, every peer remote
      * ({@code JSHMEM_TRANSPORT=remote}); {@code two-nodes}, the PEs split into two "nodes" of
-     * consecutive ranks ({@code JSHMEM_NODE_OF_RANK=0,0,1,1} for 4); unset or blank: none. Both
-     * pin {@code JSHMEM_BACKEND=host}: the remote transport carries host heaps only (GPU heaps across
-     * nodes are issue 17's item 3, not built; {@code RemoteSettingsTest} checks that the cuda backend
-     * refuses), so the GPU suite ({@code -Djshmem.test.backend=cuda}) runs these jobs on the host heap.
+     * consecutive ranks ({@code JSHMEM_NODE_OF_RANK=0,0,1,1} for 4); either with {@code -messages}
+     * appended, on the two-sided protocol ({@code JSHMEM_REMOTE_PROTOCOL=messages}; else the default,
+     * one-sided where MPI can); unset or blank: none. All pin {@code JSHMEM_BACKEND=host}: the remote
+     * transport carries host heaps only (GPU heaps across nodes are issue 17's item 3, not built;
+     * {@code RemoteSettingsTest} checks that the cuda backend refuses), so the GPU suite
+     * ({@code -Djshmem.test.backend=cuda}) runs these jobs on the host heap.
      */
     public static Map<String, String> transportEnv(String mode, int np) {
         if (mode == null || mode.isBlank()) {
             return Map.of();
         }
-        return switch (mode) {
+        boolean messages = mode.endsWith(MESSAGES);
+        Map<String, String> env = new java.util.HashMap<>(switch (messages ? mode.substring(0, mode.length() - MESSAGES.length()) : mode) {
             case "remote" -> Map.of("JSHMEM_TRANSPORT", "remote", "JSHMEM_BACKEND", "host");
             case "two-nodes" -> Map.of("JSHMEM_NODE_OF_RANK", String.join(",",
                     java.util.stream.IntStream.range(0, np).mapToObj(pe -> Integer.toString(pe * 2 / np)).toList()),
                     "JSHMEM_BACKEND", "host");
-            default -> throw new IllegalArgumentException("jshmem.test.transport=" + mode + ": expected remote or two-nodes");
-        };
+            default -> throw new IllegalArgumentException("jshmem.test.transport=" + mode
+                    + ": expected remote or two-nodes, either with -messages appended");
+        });
+        if (messages) {
+            env.put("JSHMEM_REMOTE_PROTOCOL", "messages");
+        }
+        return env;
     }
+
+    private static final String MESSAGES = "-messages";
 
     /** A job of {@code np} PEs running {@code main}. */
     public static MpiJob of(int np, Class<?> main) {

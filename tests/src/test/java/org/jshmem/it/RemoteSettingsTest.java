@@ -33,20 +33,27 @@ class RemoteSettingsTest {
         assertFalse(badTransport.succeeded());
         assertTrue(badTransport.output().contains("JSHMEM_TRANSPORT=rdma is invalid: expected one of auto, remote"),
                 badTransport::toString);
-        // all three stop before the node's file exists (settings are read, and the node map made, first);
+        JobResult badProtocol = MpiJob.of(2, InitProgram.class).env("JSHMEM_TRANSPORT", "remote")
+                .env("JSHMEM_REMOTE_PROTOCOL", "ucx").run();
+        assertFalse(badProtocol.succeeded());
+        assertTrue(badProtocol.output().contains("JSHMEM_REMOTE_PROTOCOL=ucx is invalid: expected one of auto, rma, messages"),
+                badProtocol::toString);
+        // all four stop before the node's file exists (settings are read, and the node map made, first);
         // HygieneTest watches the shared-memory directory as a whole
     }
 
     /**
      * An MPI whose one-sided layer cannot make a window over jshmem's memory (as on the GPU machine's
-     * Open MPI; here by leaving it only osc/sm, which serves windows MPI allocates): jshmem's error
-     * names the call and the way out, instead of MPI aborting the job, and the node's file is gone.
+     * Open MPI; here by leaving it only osc/sm, which serves windows MPI allocates), with the one-sided
+     * protocol asked for: jshmem's error names the call and the way out, instead of MPI aborting the
+     * job, and the node's file is gone.
      */
     @Test
     void anMpiThatCannotMakeTheWindowIsNamedWithTheWayOut(@TempDir Path tmp) throws IOException {
         Path shm = Files.createDirectories(tmp.resolve("shm"));
         JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_TRANSPORT", "remote").env("JSHMEM_BACKEND", "host")
-                .env("OMPI_MCA_osc", "sm").env("JSHMEM_SHM_DIR", shm.toString()).env("JSHMEM_SYMMETRIC_SIZE", "4M").run();
+                .env("JSHMEM_REMOTE_PROTOCOL", "rma").env("OMPI_MCA_osc", "sm").env("JSHMEM_SHM_DIR", shm.toString())
+                .env("JSHMEM_SYMMETRIC_SIZE", "4M").run();
         assertFalse(r.succeeded());
         assertTrue(r.output().contains("the remote transport (PEs on other nodes, or JSHMEM_TRANSPORT / JSHMEM_NODE_OF_RANK)"
                 + " could not create its MPI window: MPI_Win_create of"), r::toString);
@@ -54,6 +61,19 @@ class RemoteSettingsTest {
         assertFalse(r.output().contains("MPI_ERRORS_ARE_FATAL"), () -> "jshmem reports it, MPI does not abort: " + r);
         try (Stream<Path> left = Files.list(shm)) {
             assertEquals(List.of(), left.toList(), "files left in the shm directory");
+        }
+    }
+
+    /** The same MPI with the default protocol: the PEs find that no window can be made and take two-sided requests. */
+    @Test
+    void anMpiThatCannotMakeTheWindowCarriesTheTransportOnMessages() {
+        JobResult r = MpiJob.of(3, InitProgram.class).env("JSHMEM_TRANSPORT", "remote").env("JSHMEM_BACKEND", "host")
+                .env("OMPI_MCA_osc", "sm").env("JSHMEM_SYMMETRIC_SIZE", "4M").run();
+        assertTrue(r.succeeded(), r::toString);
+        for (int pe = 0; pe < 3; pe++) {
+            String describe = r.value(pe, "describe");
+            assertTrue(describe.startsWith("host shared memory, MPI two-sided requests across 3 nodes (remote transport)"),
+                    "PE " + pe + ": " + describe);
         }
     }
 

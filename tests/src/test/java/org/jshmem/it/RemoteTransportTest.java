@@ -9,7 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The remote transport on real jobs of 2 to 4 PEs of this machine, in both test modes: every peer
- * remote ({@code JSHMEM_TRANSPORT=remote}) and two "nodes" ({@code JSHMEM_NODE_OF_RANK}), with
+ * remote ({@code JSHMEM_TRANSPORT=remote}) and two "nodes" ({@code JSHMEM_NODE_OF_RANK}), on both
+ * protocols (one-sided, and two-sided requests: {@code -messages}), with
  * {@link RemoteProgram}: ptr only within a node, a target spinning outside jshmem seeing remote
  * atomics, no lost atomic updates under contention of local and remote PEs, signals after data,
  * fences. (The API suite itself runs on the transport through {@code -Djshmem.test.transport}:
@@ -18,7 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RemoteTransportTest {
 
     @ParameterizedTest(name = "{0} PEs, {1}")
-    @CsvSource({"2, remote", "3, remote", "4, remote", "3, two-nodes", "4, two-nodes"})
+    @CsvSource({"2, remote", "3, remote", "4, remote", "3, two-nodes", "4, two-nodes",
+            "2, remote-messages", "3, remote-messages", "4, two-nodes-messages"})
     void remoteTransportKeepsOpenShmemSemantics(int n, String mode) {
         MpiJob job = MpiJob.of(n, RemoteProgram.class).env("JSHMEM_SYMMETRIC_SIZE", "16M").timeout(Duration.ofSeconds(120));
         MpiJob.transportEnv(mode, n).forEach(job::env);
@@ -26,11 +28,12 @@ class RemoteTransportTest {
         assertTrue(r.succeeded(), r::toString);
         int[] node = new int[n];
         for (int pe = 0; pe < n; pe++) {
-            node[pe] = mode.equals("remote") ? pe : pe * 2 / n;
+            node[pe] = mode.startsWith("remote") ? pe : pe * 2 / n;
         }
         for (int pe = 0; pe < n; pe++) {
             String describe = r.value(pe, "describe");
-            assertTrue(describe.contains("MPI one-sided across " + (mode.equals("remote") ? n : 2) + " nodes"), describe);
+            String protocol = mode.endsWith("-messages") ? "MPI two-sided requests" : "MPI one-sided";
+            assertTrue(describe.contains(protocol + " across " + (mode.startsWith("remote") ? n : 2) + " nodes"), describe);
             StringBuilder ptr = new StringBuilder();
             int sameNode = 0;
             for (int q = 0; q < n; q++) {
