@@ -17,6 +17,11 @@
  * n: 20000 below 64 KB, 500 below 4 MB, 20 above (bandwidth); 20000 for latency (as perf's put_latency).
  * Sizes: --min to --max, times --factor (default 2).
  *
+ * --two-sided: the same four cases over MPI point-to-point, as jshmem's two-sided transport
+ * (JSHMEM_REMOTE_PROTOCOL=messages) makes them: PE 1 serves requests (MPI_Recv of a 64-byte header and
+ * the payload, then the answer), PE 0 sends a blocking put as header + payload and waits for a 0-byte
+ * acknowledgement, a get as a header and waits for the bytes. Rows carry the library "mpi-2sided".
+ *
  * --probe: the progress check. PE 1 spins on its own memory in C without calling MPI while PE 0
  * puts, accumulates, fetch-and-adds and compare-and-swaps into it; prints how long each took to be
  * seen (a put or atomic that never lands without the target in MPI would hang here: timeout 10 s).
@@ -63,6 +68,31 @@ static void *progress_main(void *arg) {
 }
 static MPI_Win win;
 static char *heap, *src;
+static int two_sided;
+static char *request;   /* --two-sided: a 64-byte header then the payload */
+
+/* --two-sided, PE 1: applies requests until PE 0's end message (header word 0: 1 put, 2 get, 0 end). */
+static void serve(long max) {
+    for (;;) {
+        MPI_Recv(request, (int) (max + 64), MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        long kind = ((long *) request)[0], size = ((long *) request)[1];
+        if (kind == 0) return;
+        if (kind == 1) {
+            memcpy(heap, request + 64, size);
+            MPI_Send(heap, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+        } else {
+            MPI_Send(heap, (int) size, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* --two-sided, PE 0: one blocking put or get. */
+static void ask(int put, long size) {
+    ((long *) request)[0] = put ? 1 : 2;
+    ((long *) request)[1] = size;
+    MPI_Send(request, (int) (put ? 64 + size : 64), MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+    MPI_Recv(put ? heap : src, (int) (put ? 0 : size), MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
 
 /* One timed case: returns the microseconds per operation of each repetition in t[]. */
 static void run_case(const char *bench, long size, long n, double *t) {
@@ -70,7 +100,15 @@ static void run_case(const char *bench, long size, long n, double *t) {
     for (int r = -1; r < reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = now_us();
-        if (rank == 0) {
+        if (two_sided) {
+            if (rank == 0) {
+                for (long i = 0; i < n; i++) ask(put, size);
+                ((long *) request)[0] = 0;
+                MPI_Send(request, 64, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+            } else {
+                serve(size);
+            }
+        } else if (rank == 0) {
             for (long i = 0; i < n; i++) {
                 if (put) {
                     MPI_Put(src, (int) size, MPI_BYTE, 1, 0, (int) size, MPI_BYTE, win);
@@ -93,10 +131,11 @@ static void emit(const char *bench, const char *op, long size, long n, double *t
     int bw = strstr(bench, "_bw") != NULL;
     double med = t[reps / 2], lo = t[0], hi = t[reps - 1];
     if (bw) {   /* GB/s: the fastest repetition is the max */
-        printf("mpi,%s,host,%s,byte,2,%ld,%ld,%d,GB/s,%.4f,%.4f,%.4f\n", bench, op, size, n, reps,
+        printf("%s,%s,host,%s,byte,2,%ld,%ld,%d,GB/s,%.4f,%.4f,%.4f\n", two_sided ? "mpi-2sided" : "mpi", bench, op, size, n, reps,
                size / med / 1e3, size / hi / 1e3, size / lo / 1e3);
     } else {
-        printf("mpi,%s,host,%s,byte,2,%ld,%ld,%d,us,%.4f,%.4f,%.4f\n", bench, op, size, n, reps, med, lo, hi);
+        printf("%s,%s,host,%s,byte,2,%ld,%ld,%d,us,%.4f,%.4f,%.4f\n", two_sided ? "mpi-2sided" : "mpi", bench, op, size, n,
+               reps, med, lo, hi);
     }
     fflush(stdout);
 }
@@ -149,9 +188,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--factor") && i + 1 < argc) factor = atol(argv[++i]);
         else if (!strcmp(argv[i], "--multiple")) level = MPI_THREAD_MULTIPLE;
         else if (!strcmp(argv[i], "--shared-source")) shared_source = 1;
+        else if (!strcmp(argv[i], "--two-sided")) two_sided = 1;
         else if (!strcmp(argv[i], "--probe-iprobe")) { do_probe = 1; probe_iprobe = 1; }
         else if (!strcmp(argv[i], "--progress-thread") && i + 1 < argc) { progress_us = atoi(argv[++i]); level = MPI_THREAD_MULTIPLE; }
-        else { fprintf(stderr, "usage: %s [--min N] [--max N] [--factor F] [--reps N] [--probe | --probe-iprobe] [--multiple] [--progress-thread US] [--shared-source]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [--min N] [--max N] [--factor F] [--reps N] [--probe | --probe-iprobe] [--multiple] [--progress-thread US] [--shared-source] [--two-sided]\n", argv[0]); return 2; }
     }
     MPI_Init_thread(&argc, &argv, level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -160,6 +200,7 @@ int main(int argc, char **argv) {
     src = shared_source ? mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) : malloc(max);
     memset(heap, 1, bytes);
     memset(src, 2, max);
+    request = malloc(max + 64);
     MPI_Win_create(heap, (MPI_Aint) bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
     int rc = 0;

@@ -18,6 +18,9 @@ import org.jshmem.bootstrap.LibMpi;
  * one-sided layer cannot serve a window over jshmem's memory (Open MPI without a single-copy
  * mechanism, as in containers); {@code JSHMEM_REMOTE_PROTOCOL=auto} takes it there.
  *
+ * <p>A put of more than {@link Request#INLINE} bytes from native memory sends its data as a second
+ * message, which the target receives straight into place: no copy on either side.
+ *
  * <p>Order and completion: a target applies one origin's requests in the order they were sent, so
  * a fence costs nothing. Blocking operations wait for the target's answer (an acknowledgement for
  * puts and stores), so they are complete at the target on return, as on the one-sided transport;
@@ -33,6 +36,7 @@ import org.jshmem.bootstrap.LibMpi;
  */
 final class MessageTransport implements RemoteTransport {
     private static final int SPINS_BEFORE_YIELD = 256;
+    private static final int SPINS_PER_SERVE = 8;   // a power of two
 
     private final MpiMessages mpi;
     private final RequestServer server;
@@ -53,7 +57,7 @@ final class MessageTransport implements RemoteTransport {
      */
     private final class Scratch {
         final Arena memory = Arena.ofAuto();
-        final int tag = nextTag.getAndIncrement();
+        final int tag = nextTag.getAndAdd(2);   // answers to this thread; tag + 1: the data of its bulk puts
         final MemorySegment head = memory.allocate(Request.HEADER, 64);
         final MemorySegment answer = memory.allocate(8, 8);
         final MemorySegment cells = memory.allocate(16L * nPes, 8);
@@ -102,18 +106,27 @@ final class MessageTransport implements RemoteTransport {
             return;
         }
         Scratch s = scratch.get();
+        boolean bulk = src.isNative() && n > Request.INLINE;   // the data as a message of its own, no copies
+        long most = bulk ? Request.MAX_MESSAGE : Request.CHUNK;
         CallClock.Slot call = clock.enter("MPI_Send (put)", pe);
         try {
             if (!nbi) {
                 mpi.postReceive(s.answer, 0, pe, s.tag, s.cell(pe));
             }
-            for (long done = 0; done < n; done += Request.CHUNK) {
-                int len = (int) Math.min(Request.CHUNK, n - done);
-                boolean last = done + len == n;
-                MemorySegment out = s.out();
-                Request.header(out, Request.PUT, me, nbi || !last ? 0 : s.tag, disp + done, len);
-                MemorySegment.copy(src, done, out, Request.HEADER, len);
-                mpi.send(out, Request.HEADER + len, pe, Request.TAG);
+            for (long done = 0; done < n; done += most) {
+                int len = (int) Math.min(most, n - done);
+                int reply = nbi || done + len < n ? 0 : s.tag;
+                if (bulk) {
+                    Request.header(s.head, Request.PUT_BULK, me, reply, disp + done, len);
+                    s.head.set(JAVA_LONG, Request.PITCH, s.tag + 1);
+                    mpi.send(s.head, Request.HEADER, pe, Request.TAG);
+                    mpi.send(src.asSlice(done, len), len, pe, s.tag + 1);
+                } else {
+                    MemorySegment out = s.out();
+                    Request.header(out, Request.PUT, me, reply, disp + done, len);
+                    MemorySegment.copy(src, done, out, Request.HEADER, len);
+                    mpi.send(out, Request.HEADER + len, pe, Request.TAG);
+                }
             }
             if (nbi) {
                 unflushed.set(pe, 1);
@@ -129,7 +142,7 @@ final class MessageTransport implements RemoteTransport {
     public void get(MemorySegment dst, int pe, long disp, boolean nbi) {
         long n = dst.byteSize();
         Scratch s = scratch.get();
-        long most = dst.isNative() ? 1L << 30 : Request.CHUNK;   // MPI counts are int; a Java array goes through `out`
+        long most = dst.isNative() ? Request.MAX_MESSAGE : Request.CHUNK;   // a Java array goes through `out`
         CallClock.Slot call = clock.enter("MPI_Send (get)", pe);
         try {
             for (long done = 0; done < n; done += most) {
@@ -253,11 +266,16 @@ final class MessageTransport implements RemoteTransport {
         }
     }
 
-    /** Waits for the receive posted in {@code s.cell(pe)}, serving this PE's requests meanwhile. */
+    /**
+     * Waits for the receive posted in {@code s.cell(pe)}, serving this PE's requests every few spins
+     * meanwhile (each serve is an MPI call of its own, which on every spin delayed the answer).
+     */
     private void await(Scratch s, int pe) {
         MemorySegment cell = s.cell(pe);
         for (int spins = 0; !mpi.test(cell, pe); spins++) {
-            server.serve();
+            if ((spins & (SPINS_PER_SERVE - 1)) == SPINS_PER_SERVE - 1) {
+                server.serve();
+            }
             if (spins < SPINS_BEFORE_YIELD) {
                 Thread.onSpinWait();
             } else {

@@ -14,7 +14,7 @@ import org.jshmem.bootstrap.OpenMpiAbi;
 /**
  * The two-sided calls of Open MPI's C library that {@link MessageTransport} makes, through FFM, on
  * a communicator of its own (a duplicate of {@code MPI_COMM_WORLD} that returns errors): a blocking
- * send of bytes, a receive posted ahead ({@code MPI_Irecv}) and its test, and cancelling one. A
+ * send and receive of bytes, a receive posted ahead ({@code MPI_Irecv}) and its test, and cancelling one. A
  * request handle lives in a caller's cell ({@link #requestCell}). A failed call names the PE it was
  * aimed at ({@link MpiFailures}).
  */
@@ -25,6 +25,7 @@ final class MpiMessages {
     private final MemorySegment comm;
     private final MemorySegment byteType;
     private final MethodHandle send;
+    private final MethodHandle recv;
     private final MethodHandle irecv;
     private final MethodHandle test;
     private final MethodHandle cancel;
@@ -36,6 +37,7 @@ final class MpiMessages {
         comm = mpi.dupReturningErrors(mpi.commWorld());
         byteType = mpi.symbol(OpenMpiAbi.BYTE);
         send = mpi.function("MPI_Send", new MemoryLayout[] {PTR, INT, HANDLE, INT, INT, HANDLE});
+        recv = mpi.function("MPI_Recv", new MemoryLayout[] {PTR, INT, HANDLE, INT, INT, HANDLE, PTR});
         irecv = mpi.function("MPI_Irecv", new MemoryLayout[] {PTR, INT, HANDLE, INT, INT, HANDLE, PTR});
         test = mpi.function("MPI_Test", new MemoryLayout[] {PTR, PTR, PTR});
         cancel = mpi.function("MPI_Cancel", new MemoryLayout[] {PTR});
@@ -66,6 +68,17 @@ final class MpiMessages {
             throw MpiFailures.unexpected("MPI_Send", t);
         }
         check(rc, "MPI_Send", rank);
+    }
+
+    /** {@code MPI_Recv} of {@code bytes} into {@code buf} from {@code rank} with {@code tag}. */
+    void receive(MemorySegment buf, int bytes, int rank, int tag) {
+        int rc;
+        try {
+            rc = (int) recv.invokeExact(buf, bytes, byteType, rank, tag, comm, MemorySegment.NULL);   // MPI_STATUS_IGNORE
+        } catch (Throwable t) {
+            throw MpiFailures.unexpected("MPI_Recv", t);
+        }
+        check(rc, "MPI_Recv", rank);
     }
 
     /** {@code MPI_Irecv} of up to {@code bytes} into {@code buf} from {@code rank} (or {@link OpenMpiAbi#ANY_SOURCE}) with {@code tag}. */

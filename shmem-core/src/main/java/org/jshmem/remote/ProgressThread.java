@@ -2,9 +2,9 @@ package org.jshmem.remote;
 
 /**
  * A daemon thread per PE while the remote transport runs: every {@code intervalMicros} it enters
- * MPI ({@link RemoteTransport#progress()}), so that atomics other nodes aim at this PE complete
- * while the PE computes outside jshmem (Open MPI applies them only inside an MPI call of the
- * target), and every {@code beatMillis} it runs {@code beat}, the PE's heartbeat, by which PEs of
+ * MPI ({@link RemoteTransport#progress()}), so that operations other nodes aim at this PE complete
+ * while the PE computes outside jshmem (Open MPI applies one-sided atomics only inside an MPI call
+ * of the target; two-sided requests are applied by whoever serves them), and every {@code beatMillis} it runs {@code beat}, the PE's heartbeat, by which PEs of
  * other nodes tell that it is alive. While the PE's own threads drive MPI (a call in progress, or
  * a flush or probe since it last looked), it does not enter MPI and parks twice as long each time,
  * up to {@link #MAX_BACKOFF} intervals: on a PE bound to one core, its wake-ups every 200 us took

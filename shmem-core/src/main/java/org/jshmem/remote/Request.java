@@ -5,19 +5,29 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The wire format of {@link MessageTransport}: a request is one MPI message with tag {@link #TAG},
- * a 64-byte header and, for puts, up to {@link #CHUNK} bytes of payload. The target answers on the
+ * a 64-byte header and, for puts of up to {@link #INLINE} bytes (or from the Java heap), the data
+ * after it; a larger put from native memory sends its data as a second message, on the origin
+ * thread's data tag, which the target receives straight into its memory ({@link #PUT_BULK}). The target answers on the
  * reply tag the header names (0: no answer): the bytes of a get, the 8-byte old value of an
  * atomic or a load, or an empty message that says the request is applied (an acknowledgement).
  */
 final class Request {
     /** The tag of requests. */
     static final int TAG = 1;
-    /** Reply tags are per thread of the origin, from here up. */
+    /**
+     * Each thread of an origin has an even tag from here up for the answers it receives, and the odd
+     * one after it for the data of its bulk puts, so that a PE never takes one for the other (the
+     * same numbers run in every process).
+     */
     static final int FIRST_REPLY_TAG = 16;
     /** Header bytes. */
     static final int HEADER = 64;
     /** The most payload of one put request, and of a strided get's reply. */
     static final int CHUNK = 1 << 20;
+    /** The most data a put from native memory carries in its request; larger ones send it after. */
+    static final int INLINE = 8 << 10;
+    /** The most data of one message (MPI counts are int). */
+    static final long MAX_MESSAGE = 1L << 30;
 
     // kinds
     static final int PUT = 1;
@@ -30,6 +40,8 @@ final class Request {
     static final int FLUSH = 8;
     /** The origin sends no more requests: it is closing the transport. */
     static final int BYE = 9;
+    /** A put whose data follows as a message of its own, on the tag in {@link #PITCH}. */
+    static final int PUT_BULK = 10;
 
     // header fields (byte offsets)
     static final long KIND = 0;
@@ -40,7 +52,7 @@ final class Request {
     static final long LENGTH = 24;     // payload or requested bytes
     static final long VALUE = 32;
     static final long COMPARAND = 40;
-    static final long PITCH = 48;      // strided: the target's element pitch
+    static final long PITCH = 48;      // strided: the target's element pitch; PUT_BULK: the data's tag
     static final long WIDTH = 56;      // atomics, stores, loads: the word's bytes; strided: the element's
 
     private Request() {

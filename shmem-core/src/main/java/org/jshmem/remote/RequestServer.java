@@ -112,6 +112,10 @@ final class RequestServer {
                 MemorySegment.copy(inbox, Request.HEADER, memory, disp, length);
                 acknowledge(origin, tag);
             }
+            case Request.PUT_BULK -> {   // the origin sends the data right after the header: take it into place
+                mpi.receive(memory.asSlice(disp, length), (int) length, origin, (int) inbox.get(JAVA_LONG, Request.PITCH));
+                acknowledge(origin, tag);
+            }
             case Request.PUT_STRIDED -> {
                 long pitch = inbox.get(JAVA_LONG, Request.PITCH);
                 for (long i = 0, n = length / width; i < n; i++) {
