@@ -30,6 +30,10 @@
 #                                      8192x11008x4096, gemm_reduce_scatter and all_reduce bf16, fused beside the
 #                                      reference path, validated, then 100 back-to-back calls validated again;
 #                                      then GpuCollectivesBench to 64 MB (reduce-scatter's bus bandwidth)
+#   gpu-run.sh remote [junit options]  GPU heaps across "nodes" of this machine (issue 17): the API suite, the
+#                                      on-stream tests and the collectives (blocking and on-stream) on the GPU
+#                                      backend with every peer remote, then on two "nodes"; then the remote
+#                                      transport's own tests on this machine's MPI
 #   gpu-run.sh cmd ...                 any command with the environment set
 # Logs go to $OUT when it is set.
 set -uo pipefail
@@ -65,6 +69,22 @@ case $step in
     # launcher alone (ClassNotFoundException); they test no GPU code and run in CI
     suite -Djshmem.test.backend=cuda --select-package org.jshmem.it \
       --exclude-classname '.*(BootstrapFailureTest|MpiNativeBootstrapTest)' "$@" 2>&1 | tee "$out/gpu-tests.log" ;;
+  remote)
+    mps_start
+    rc=0
+    for mode in remote two-nodes; do
+      echo "== GPU heaps, JSHMEM transport test mode $mode"
+      junit -Djshmem.test.backend=cuda -Djshmem.test.transport=$mode -jar "$here/junit-platform-console-standalone.jar" \
+        execute -cp "$testcp" --details=tree --disable-banner --select-class org.jshmem.it.ApiTest \
+        --select-class org.jshmem.it.CompletenessTest --select-class org.jshmem.it.gpu.GpuStreamOpsTest \
+        --select-class org.jshmem.it.coll.TeamCollectivesTest \
+        --select-method 'org.jshmem.it.coll.GpuCollectivesTest#everyCollectiveBlockingAndOnAStream' "$@" || rc=1
+    done 2>&1 | tee "$out/gpu-remote.log"
+    echo "== the remote transport's tests on this machine's MPI" | tee -a "$out/gpu-remote.log"
+    junit -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=tree --disable-banner \
+      --select-class org.jshmem.it.RemoteTransportTest --select-class org.jshmem.it.RemoteSettingsTest \
+      --select-class org.jshmem.it.PeFailureTest 2>&1 | tee -a "$out/gpu-remote.log"
+    mps_stop ;;
   gpu-tests)
     suite "" --select-package org.jshmem.it --select-package org.jshmem.perf --include-tag gpu "$@" 2>&1 \
       | tee "$out/gpu-only-tests.log" ;;

@@ -165,13 +165,19 @@ public final class Shmem
         try {
             BackendFactory factory = BackendFactory.choose(config.backend());
             NodeMap nodes = NodeMap.of(config.remote(), boot);
+            String why = config.remote().forcesRemotePeers() ? "JSHMEM_TRANSPORT=remote or JSHMEM_NODE_OF_RANK makes peers"
+                    + " remote" : "its PEs run on several machines";
             if (nodes.spansNodes() && !factory.supportsRemotePeers()) {
                 throw new BootstrapException("the " + factory.kind().name().toLowerCase(java.util.Locale.ROOT) + " backend"
                         + " (JSHMEM_BACKEND=" + config.backend().name().toLowerCase(java.util.Locale.ROOT) + ") does not support"
-                        + " PEs on other nodes yet, and this job has " + nodes.nodes() + " nodes ("
-                        + (config.remote().forcesRemotePeers() ? "JSHMEM_TRANSPORT=remote or JSHMEM_NODE_OF_RANK makes peers"
-                        + " remote" : "its PEs run on several machines") + "): GPU heaps across nodes are not supported yet."
-                        + " Use JSHMEM_BACKEND=host for a job across nodes, or run the GPU job on one node.");
+                        + " PEs on other nodes, and this job has " + nodes.nodes() + " nodes (" + why + "). Use"
+                        + " JSHMEM_BACKEND=host for a job across nodes, or run the job on one node.");
+            }
+            if (nodes.spansNodes() && !factory.isHost() && config.remote().protocol() == ShmemConfig.RemoteProtocol.RMA) {
+                throw new BootstrapException("GPU heaps with PEs on other nodes (" + nodes.nodes() + " nodes: " + why + ")"
+                        + " need the remote transport's two-sided protocol, but JSHMEM_REMOTE_PROTOCOL=rma asks for MPI"
+                        + " one-sided windows, which cannot reach GPU memory. Unset JSHMEM_REMOTE_PROTOCOL (auto takes the"
+                        + " two-sided protocol for GPU heaps) or set it to messages.");
             }
             node = NodeSharedMemory.open(boot, nodes, config, factory.isHost() ? config.symmetricSize() : 0);
             backend = factory.open(config, boot, node);

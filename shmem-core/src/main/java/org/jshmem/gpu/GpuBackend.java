@@ -23,7 +23,13 @@ import org.jshmem.ShmemConfig;
 import org.jshmem.SignalOp;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.collectives.CopyCollectives;
+import org.jshmem.collectives.HierarchicalCollectives;
+import org.jshmem.collectives.StagedStreamCollectives;
 import org.jshmem.gpu.shim.Shim;
+import org.jshmem.node.NodeMap;
+import org.jshmem.node.NodeSharedMemory;
+import org.jshmem.node.Waiter;
+import org.jshmem.remote.RemoteTransport;
 import org.jshmem.spi.Backend;
 import org.jshmem.spi.BackendContext;
 import org.jshmem.spi.CollectiveContext;
@@ -37,7 +43,14 @@ import org.jshmem.spi.TeamLayout;
  * exports it, and opens every other PE's heap through IPC, so any PE's heap is a device address
  * in this process. Host-called operations run in order on a {@link GpuChannel}'s stream (copy
  * engine for data, one-thread kernels for atomics); the blocking ones wait for it. The default
- * channel's stream is the internal stream; each context gets a channel of its own. The device state (peer
+ * channel's stream is the internal stream; each context gets a channel of its own.
+ *
+ * <p>With PEs on other nodes (a job across nodes, or {@code JSHMEM_TRANSPORT} / {@code JSHMEM_NODE_OF_RANK})
+ * only this node's heaps are opened; the others are reached through the remote transport's two-sided
+ * requests ({@link RemoteRouting} here, {@link GpuHeapTarget} at the target), their device addresses are
+ * null (so {@code jshmem_ptr} is NULL for them), the blocking collectives are
+ * {@link HierarchicalCollectives} over the copies, and the on-stream operations that reach them run
+ * once their stream is idle ({@link StagedStreamCollectives}). The device state (peer
  * table, teams) is kept here and pushed to the shim and to every loaded user module.
  */
 public final class GpuBackend implements Backend, StreamCapability {
@@ -57,6 +70,14 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final long[] peerBase;
     private final MemorySegment stream;       // the default channel's: collectives and set-up work run on it too
     private final GpuChannel main;
+    /** The calls made on {@code Shmem}: {@link #main}, or with PEs on other nodes a {@link RemoteRouting} over it. */
+    private final BackendContext channel;
+    private final NodeMap nodes;
+    private final RemoteTransport remote;      // null when every PE is on this node
+    private final boolean[] remotePe;
+    private final GpuHeapTarget heapTarget;    // serves the other nodes' operations on this heap; null without them
+    private final TeamLayout[] teams = new TeamLayout[GpuHeapDescriptor.MAX_TEAMS];
+    private volatile Waiter waiter;             // the core's, from collectives(CollectiveContext)
     private final Arena arena = Arena.ofShared();
     private final MemorySegment state;
     private final List<Consumer<MemorySegment>> stateListeners = new CopyOnWriteArrayList<>();
@@ -64,10 +85,10 @@ public final class GpuBackend implements Backend, StreamCapability {
     /** Set when a wait for the GPU ended in an error (a dead PE, a failed kernel): work may still be
      * spinning on the device, so quiet and close no longer wait for it. */
     private volatile boolean failed;
-    /** Made by {@link #collectives(CollectiveContext)}: the blocking forms (unless copy collectives are asked for) and the on-stream forms. */
-    private volatile GpuCollectives collectives;
+    /** Made by {@link #collectives(CollectiveContext)}: the on-stream forms. */
+    private volatile StreamCollectives collectives;
 
-    GpuBackend(ShmemConfig config, Bootstrap boot, String platform) {
+    GpuBackend(ShmemConfig config, Bootstrap boot, String platform, NodeSharedMemory node) {
         this.platform = platform;
         this.myPe = boot.rank();
         this.nPes = boot.size();
@@ -75,6 +96,13 @@ public final class GpuBackend implements Backend, StreamCapability {
             throw new BootstrapException("a GPU heap is shared by at most " + GpuHeapDescriptor.MAX_PES + " PEs; this job has "
                     + nPes);
         }
+        this.nodes = node.nodes();
+        this.remote = node.remote().orElse(null);
+        this.remotePe = new boolean[nPes];
+        for (int pe = 0; pe < nPes; pe++) {
+            remotePe[pe] = !nodes.isLocal(pe);
+        }
+        teams[0] = new TeamLayout(0, 1, nPes, 0, myPe);
         int count = Shim.deviceCount();
         this.device = config.device().orElse(boot.localRank() % count);
         if (device >= count) {
@@ -83,7 +111,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         }
         Shim.setDevice(device);
         this.deviceInfo = Shim.deviceInfo(device);
-        this.onMyDevice = onMyDevice(boot, deviceInfo.pciAddress());
+        this.onMyDevice = onMyDevice(boot, deviceInfo.pciAddress(), remotePe);
         int same = 0;
         for (boolean b : onMyDevice) {
             same += b ? 1 : 0;
@@ -94,6 +122,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
         this.smCopyMax = config.smCopyMaxBytes();
         this.main = new GpuChannel(this, Shim.streamCreate());
+        this.channel = remote == null ? main : new RemoteRouting(main, remote, remotePe);
         this.stream = main.stream();
         this.peerBase = new long[nPes];
         MemorySegment heap = allocateAndExchange(boot);
@@ -102,10 +131,14 @@ public final class GpuBackend implements Backend, StreamCapability {
         Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
         Shim.streamSynchronize(stream);
         Shim.setState(state);
-        boot.barrier();   // every PE's internal region is zero before anyone signals into it
+        this.heapTarget = remote == null ? null : new GpuHeapTarget(new GpuChannel(this, Shim.streamCreate()), myPe);
+        if (remote != null) {
+            remote.serveDeviceHeap(heapTarget);
+        }
+        boot.barrier();   // every PE's internal region is zero (and served) before anyone signals into it
     }
 
-    /** Allocates this PE's heap, shares its IPC handle and opens every peer's. */
+    /** Allocates this PE's heap, shares its IPC handle and opens every peer's of this node. */
     private MemorySegment allocateAndExchange(Bootstrap boot) {
         MemorySegment heap = null;
         String error = null;
@@ -143,6 +176,9 @@ public final class GpuBackend implements Backend, StreamCapability {
                     peerBase[pe] = heap.address();
                     continue;
                 }
+                if (remotePe[pe]) {
+                    continue;   // on another node: no mapping (0), reached through the remote transport
+                }
                 long off = (long) pe * HANDLE_BYTES;
                 long len = allSeg.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
                 MemorySegment handle = a.allocate(len);
@@ -163,7 +199,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             state.set(ADDRESS, GpuHeapDescriptor.PEER_BASE + pe * ADDRESS.byteSize(), MemorySegment.ofAddress(peerBase[pe]));
         }
         writeTeam(0, 0, 1, nPes);   // world
-        writeTeam(1, 0, 1, nPes);   // node-shared: the same PEs, jshmem runs on one node
+        writeTeam(1, 0, 1, nPes);   // node-shared: the same PEs on one node (the core records it otherwise)
     }
 
     private void writeTeam(int slot, int start, int stride, int size) {
@@ -256,12 +292,14 @@ public final class GpuBackend implements Backend, StreamCapability {
                 + " start the MPS server (nvidia-cuda-mps-control -d) before the job, or run one PE per GPU");
     }
 
-    private static boolean[] onMyDevice(Bootstrap boot, String pciAddress) {
+    /** Which PEs use this PE's device: the same PCI address on this node (another machine may have one alike). */
+    private static boolean[] onMyDevice(Bootstrap boot, String pciAddress, boolean[] remotePe) {
         byte[] mine = Arrays.copyOf(pciAddress.getBytes(StandardCharsets.US_ASCII), PCI_ADDRESS_BYTES);
         byte[] all = boot.allgather(mine);
         boolean[] same = new boolean[boot.size()];
         for (int pe = 0; pe < boot.size(); pe++) {
-            same[pe] = Arrays.equals(all, pe * PCI_ADDRESS_BYTES, (pe + 1) * PCI_ADDRESS_BYTES, mine, 0, PCI_ADDRESS_BYTES);
+            same[pe] = !remotePe[pe]
+                    && Arrays.equals(all, pe * PCI_ADDRESS_BYTES, (pe + 1) * PCI_ADDRESS_BYTES, mine, 0, PCI_ADDRESS_BYTES);
         }
         return same;
     }
@@ -286,7 +324,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         main.upload(deviceDst, hostSrc);
     }
 
-    /** Device address of {@code offset} in {@code pe}'s heap, as this process maps it. */
+    /** Device address of {@code offset} in {@code pe}'s heap, as this process maps it (a PE of another node: not mapped). */
     @Override
     public MemorySegment address(int pe, long offset) {
         return MemorySegment.ofAddress(peerBase[pe] + offset);
@@ -309,7 +347,8 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     @Override
     public String describe() {
-        return platform.toUpperCase() + " GPU memory on " + deviceInfo;
+        return platform.toUpperCase() + " GPU memory on " + deviceInfo
+                + (remote == null ? "" : ", " + remote.describe() + " across " + nodes.nodes() + " nodes (remote transport)");
     }
 
     @Override
@@ -326,95 +365,100 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     @Override
     public void put(int pe, long offset, MemorySegment src) {
-        main.put(pe, offset, src);
+        channel.put(pe, offset, src);
     }
 
     @Override
     public void putNbi(int pe, long offset, MemorySegment src) {
-        main.putNbi(pe, offset, src);
+        channel.putNbi(pe, offset, src);
     }
 
     @Override
     public void get(MemorySegment dst, int pe, long offset) {
-        main.get(dst, pe, offset);
+        channel.get(dst, pe, offset);
     }
 
     @Override
     public void getNbi(MemorySegment dst, int pe, long offset) {
-        main.getNbi(dst, pe, offset);
+        channel.getNbi(dst, pe, offset);
     }
 
     @Override
     public void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
-        main.copy(dstPe, dstOffset, srcPe, srcOffset, bytes, nbi);
+        channel.copy(dstPe, dstOffset, srcPe, srcOffset, bytes, nbi);
     }
 
     @Override
     public void copyStrided(int dstPe, long dstOffset, long dstPitch, int srcPe, long srcOffset, long srcPitch,
                             long elemBytes, long nelems) {
-        main.copyStrided(dstPe, dstOffset, dstPitch, srcPe, srcOffset, srcPitch, elemBytes, nelems);
+        channel.copyStrided(dstPe, dstOffset, dstPitch, srcPe, srcOffset, srcPitch, elemBytes, nelems);
     }
 
     @Override
     public void iput(int pe, long offset, long destPitch, MemorySegment src, long srcPitch, long elemBytes, long nelems) {
-        main.iput(pe, offset, destPitch, src, srcPitch, elemBytes, nelems);
+        channel.iput(pe, offset, destPitch, src, srcPitch, elemBytes, nelems);
     }
 
     @Override
     public void iget(MemorySegment dst, long dstPitch, int pe, long offset, long srcPitch, long elemBytes, long nelems) {
-        main.iget(dst, dstPitch, pe, offset, srcPitch, elemBytes, nelems);
+        channel.iget(dst, dstPitch, pe, offset, srcPitch, elemBytes, nelems);
     }
 
     @Override
     public void putSignal(int pe, long offset, MemorySegment src, long sigOffset, long signal, SignalOp op, boolean nbi) {
-        main.putSignal(pe, offset, src, sigOffset, signal, op, nbi);
+        channel.putSignal(pe, offset, src, sigOffset, signal, op, nbi);
     }
 
     @Override
     public void copySignal(int pe, long offset, int srcPe, long srcOffset, long bytes, long sigOffset, long signal,
                            SignalOp op, boolean nbi) {
-        main.copySignal(pe, offset, srcPe, srcOffset, bytes, sigOffset, signal, op, nbi);
+        channel.copySignal(pe, offset, srcPe, srcOffset, bytes, sigOffset, signal, op, nbi);
     }
 
     @Override
     public void store(int pe, long offset, int width, long bits) {
-        main.store(pe, offset, width, bits);
+        channel.store(pe, offset, width, bits);
     }
 
     @Override
     public long load(int pe, long offset, int width) {
-        return main.load(pe, offset, width);
+        return channel.load(pe, offset, width);
     }
 
     @Override
     public int atomicInt(AtomicOp op, int pe, long offset, int value, int comparand) {
-        return main.atomicInt(op, pe, offset, value, comparand);
+        return channel.atomicInt(op, pe, offset, value, comparand);
     }
 
     @Override
     public long atomicLong(AtomicOp op, int pe, long offset, long value, long comparand) {
-        return main.atomicLong(op, pe, offset, value, comparand);
+        return channel.atomicLong(op, pe, offset, value, comparand);
     }
 
     @Override
     public void fence() {
-        main.fence();
+        channel.fence();
     }
 
     @Override
     public void quiet() {
-        main.quiet();
+        channel.quiet();
     }
 
     /** A context's channel: a stream, staging and scratch of its own, so its quiet waits for its work alone. */
     @Override
     public BackendContext openContext(boolean serialized) {
-        return new GpuChannel(this, Shim.streamCreate());
+        GpuChannel c = new GpuChannel(this, Shim.streamCreate());
+        return remote == null ? c : new RemoteRouting(c, remote, remotePe);
     }
 
     @Override
-    public void closeContext(BackendContext channel) {
-        if (channel instanceof GpuChannel c && c != main) {
+    public void closeContext(BackendContext context) {
+        if (context instanceof RemoteRouting r) {
+            r.close();
+            context = r.local();
+        }
+        if (context instanceof GpuChannel c && c != main) {
             c.close();
         }
     }
@@ -436,9 +480,25 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     // ---------------------------------------------------------------- on-stream operations
 
+    /**
+     * Whether an on-stream operation reaches a PE of another node: then it runs on the host once
+     * {@code onStream} is idle (no kernel or copy engine reaches that PE's memory), complete on return.
+     */
+    private boolean staged(int pe, MemorySegment onStream) {
+        if (!remotePe[pe]) {
+            return false;
+        }
+        Shim.streamSynchronize(onStream);
+        return true;
+    }
+
     /** Enqueues a copy between heaps: see {@link #copy}. */
     @Override
     public void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment onStream) {
+        if (staged(dstPe, onStream) || staged(srcPe, onStream)) {
+            channel.copy(dstPe, dstOffset, srcPe, srcOffset, bytes, false);
+            return;
+        }
         copy(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, onMyDevice[dstPe] && onMyDevice[srcPe], onStream);
     }
 
@@ -466,8 +526,30 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public void copyExternalOnStream(int pe, long heapOffset, MemorySegment external, boolean toHeap, long bytes,
                                      MemorySegment onStream) {
+        if (staged(pe, onStream)) {
+            copyExternalStaged(pe, heapOffset, external, toHeap, bytes);
+            return;
+        }
         MemorySegment heap = address(pe, heapOffset);
         copy(toHeap ? heap : external, toHeap ? external : heap, bytes, onMyDevice[pe], onStream);
+    }
+
+    /** Between device memory of this PE and a PE of another node's heap, through host memory and the transport. */
+    private void copyExternalStaged(int pe, long heapOffset, MemorySegment external, boolean toHeap, long bytes) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment stage = a.allocate(Math.min(bytes, RemoteRouting.STAGE_BYTES), 64);
+            for (long done = 0; done < bytes; done += stage.byteSize()) {
+                MemorySegment piece = stage.asSlice(0, Math.min(stage.byteSize(), bytes - done));
+                MemorySegment device = MemorySegment.ofAddress(external.address() + done);
+                if (toHeap) {
+                    main.runAndSync(s -> Shim.memcpyAsync(piece, device, piece.byteSize(), s));
+                    channel.put(pe, heapOffset + done, piece);
+                } else {
+                    channel.get(piece, pe, heapOffset + done);
+                    main.runAndSync(s -> Shim.memcpyAsync(device, piece, piece.byteSize(), s));
+                }
+            }
+        }
     }
 
     /**
@@ -492,12 +574,29 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public void putSignalOnStream(int pe, long dstOffset, long srcOffset, long bytes, long sigOffset, long signal,
                                   SignalOp op, MemorySegment onStream) {
+        if (staged(pe, onStream)) {
+            channel.copySignal(pe, dstOffset, myPe, srcOffset, bytes, sigOffset, signal, op, false);
+            return;
+        }
         Shim.putSignalAsync(address(pe, dstOffset), address(myPe, srcOffset), bytes, address(pe, sigOffset), signal,
                 op.code(), onStream);
     }
 
+    /**
+     * With PEs on other nodes, the wait runs on the host once {@code onStream} is idle: their signals
+     * land through this PE's server, whose writes go through the GPU's work queues, and streams share
+     * those queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 by default), so a wait queued on the stream could
+     * hold back the very write it waits for (seen on one H200: the job stopped).
+     */
     @Override
     public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {
+        if (remote != null) {
+            Shim.streamSynchronize(onStream);
+            for (int step = 0; !cmp.test(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
+                step = waiter.idle(step, "signalWaitUntilOnStream");
+            }
+            return;
+        }
         MemorySegment sig = address(myPe, sigOffset);
         if (cmp == Cmp.EQ || cmp == Cmp.GE) {
             Shim.streamWaitValue64(onStream, sig, value, cmp.code());
@@ -508,17 +607,33 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     @Override
     public void atomicOnStream(AtomicOp op, int pe, long offset, int width, long value, MemorySegment onStream) {
+        if (staged(pe, onStream)) {
+            if (width == Integer.BYTES) {
+                channel.atomicInt(op, pe, offset, (int) value, 0);
+            } else {
+                channel.atomicLong(op, pe, offset, value, 0);
+            }
+            return;
+        }
         Shim.amoAsync(address(pe, offset), width, op.code(), value, onStream);
     }
 
     @Override
     public void barrierOnStream(int teamSlot, MemorySegment onStream) {
-        Shim.barrierAsync(teamSlot, onStream);
+        if (remote != null) {
+            collectives().barrierOnStream(teams[teamSlot], onStream);
+        } else {
+            Shim.barrierAsync(teamSlot, onStream);
+        }
     }
 
     @Override
     public void syncOnStream(int teamSlot, MemorySegment onStream) {
-        Shim.syncAsync(teamSlot, onStream);
+        if (remote != null) {
+            collectives().syncOnStream(teams[teamSlot], onStream);
+        } else {
+            Shim.syncAsync(teamSlot, onStream);
+        }
     }
 
     // ---------------------------------------------------------------- the contract: collectives, teams, streams
@@ -526,20 +641,28 @@ public final class GpuBackend implements Backend, StreamCapability {
     /**
      * {@link GpuCollectives} (kernels over the peers' mapped heaps), or with
      * {@code JSHMEM_COLLECTIVES=copy} {@link CopyCollectives} for the blocking forms; the on-stream
-     * forms are always the GPU ones.
+     * forms are the GPU ones. With PEs on other nodes, whose heaps no kernel reaches:
+     * {@link HierarchicalCollectives} over the copies, and the on-stream forms staged on them.
      */
     @Override
     public Collectives collectives(CollectiveContext c) {
-        collectives = new GpuCollectives(this, c.myPe(), c.barrier(), c.waiter(), c.config().gpuCollectiveTuning());
-        if (c.config().collectiveTuning().kind() == CollectiveTuning.Kind.AUTO) {
-            return collectives;
+        waiter = c.waiter();
+        CollectiveTuning tuning = c.config().collectiveTuning();
+        if (remote != null) {
+            CopyCollectives copies = new CopyCollectives(this, c.barrier());
+            Collectives blocking = tuning.kind() == CollectiveTuning.Kind.COPY ? copies
+                    : new HierarchicalCollectives(copies, nodes, tuning.hierarchyMin());
+            collectives = new StagedStreamCollectives(blocking, this, this);
+            return blocking;
         }
-        return new CopyCollectives(this, c.barrier());
+        GpuCollectives g = new GpuCollectives(this, c.myPe(), c.barrier(), c.waiter(), c.config().gpuCollectiveTuning());
+        collectives = g;
+        return tuning.kind() == CollectiveTuning.Kind.AUTO ? g : new CopyCollectives(this, c.barrier());
     }
 
     @Override
     public StreamCollectives collectives() {
-        GpuCollectives g = collectives;
+        StreamCollectives g = collectives;
         if (g == null) {
             throw new IllegalStateException("GPU collectives are made by collectives(CollectiveContext) first");
         }
@@ -549,6 +672,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     /** Records the team in the device state and zeroes its slot's device cells here. */
     @Override
     public void teamCreated(TeamLayout t) {
+        teams[t.slot()] = t;
         setTeam(t.slot(), t.start(), t.stride(), t.size());
         resetTeamCells(t.slot());
     }
@@ -626,6 +750,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         RuntimeException first = null;
         for (Runnable step : new Runnable[] {
             () -> Shim.streamSynchronize(stream),
+            this::stopServing,
             Shim::collRelease,
             this::closePeers,
             () -> Shim.heapFree(address(myPe, 0)),
@@ -644,9 +769,18 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     private void closePeers() {
         for (int pe = 0; pe < nPes; pe++) {
-            if (pe != myPe) {
+            if (pe != myPe && !remotePe[pe]) {
                 Shim.ipcClose(address(pe, 0));
             }
+        }
+    }
+
+    /** Other nodes' operations on this heap end here (the core's closing barrier came after their last). */
+    private void stopServing() {
+        if (remote != null) {
+            remote.serveDeviceHeap(null);
+            heapTarget.close();
+            ((RemoteRouting) channel).close();
         }
     }
 

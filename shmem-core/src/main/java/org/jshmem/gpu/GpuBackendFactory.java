@@ -42,7 +42,13 @@ public abstract class GpuBackendFactory implements BackendFactory {
     @Override
     public Backend open(ShmemConfig config, Bootstrap boot, NodeSharedMemory node) {
         ShimPlatform.choose(platform);
-        return new GpuBackend(config, boot, platform);
+        return new GpuBackend(config, boot, platform, node);
+    }
+
+    /** Through the remote transport's two-sided requests, which the target PE applies to its GPU heap. */
+    @Override
+    public boolean supportsRemotePeers() {
+        return true;
     }
 
     /** CUDA (NVIDIA). */

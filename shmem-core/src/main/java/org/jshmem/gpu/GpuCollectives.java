@@ -182,11 +182,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
     @Override
     public void reduceOnStream(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelems,
                                MemorySegment stream) {
-        if (!aligned(type, dest, src)) {
-            throw new IllegalArgumentException("reduction on a stream: dest (heap offset " + dest + ") and src ("
-                    + src + ") must be aligned to the element size of " + type + " (" + type.byteSize() + " bytes)"
-                    + " on a GPU heap");
-        }
+        StreamCollectives.requireAligned("reduction", type, dest, src);
         if (nelems == 0) {
             return;
         }
@@ -201,11 +197,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
     @Override
     public void reduceScatterOnStream(TeamLayout t, ReduceOp op, DType type, long dest, long src, long nelemsPerPe,
                                       MemorySegment stream) {
-        if (!aligned(type, dest, src)) {
-            throw new IllegalArgumentException("reduce-scatter on a stream: dest (heap offset " + dest + ") and src ("
-                    + src + ") must be aligned to the element size of " + type + " (" + type.byteSize() + " bytes)"
-                    + " on a GPU heap");
-        }
+        StreamCollectives.requireAligned("reduce-scatter", type, dest, src);
         if (nelemsPerPe == 0) {
             return;
         }

@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.jshmem.BootstrapException;
 import org.jshmem.PeFailedException;
 import org.jshmem.ShmemConfig;
+import org.jshmem.ShmemConfig.RemoteProtocol;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.remote.ProgressThread;
 import org.jshmem.remote.RemoteTransport;
@@ -151,7 +152,10 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
                 leaders[node] = nodes.leader(node);
             }
             try {
-                remote = RemoteTransport.open(config.mpiLibrary(), config.remote().protocol(), mapping, controlSize(nodes.nPes()), nodes.myNode(),
+                // a heap outside the file (GPU memory) needs its PE to apply other nodes' operations: two-sided
+                RemoteProtocol protocol = heapBytes == 0 && config.remote().protocol() == RemoteProtocol.AUTO
+                        ? RemoteProtocol.MESSAGES : config.remote().protocol();
+                remote = RemoteTransport.open(config.mpiLibrary(), protocol, mapping, controlSize(nodes.nPes()), nodes.myNode(),
                         leaders);
             } catch (RuntimeException e) {
                 arena.close();

@@ -97,6 +97,21 @@ final class MessageTransport implements RemoteTransport {
         return "MPI two-sided requests";
     }
 
+    @Override
+    public boolean carriesDeviceHeaps() {
+        return true;
+    }
+
+    @Override
+    public void serveDeviceHeap(TargetMemory heap) {
+        server.serveDeviceHeap(heap);
+    }
+
+    /** The most bytes of one message to {@code disp}: a device heap's pass through the target's 1 MiB buffer. */
+    private static long messageLimit(long disp, boolean bulk) {
+        return (disp & DEVICE_HEAP) != 0 ? Request.CHUNK : bulk ? Request.MAX_MESSAGE : Request.CHUNK;
+    }
+
     // ------------------------------------------------------------------ heap data
 
     @Override
@@ -107,7 +122,7 @@ final class MessageTransport implements RemoteTransport {
         }
         Scratch s = scratch.get();
         boolean bulk = src.isNative() && n > Request.INLINE;   // the data as a message of its own, no copies
-        long most = bulk ? Request.MAX_MESSAGE : Request.CHUNK;
+        long most = messageLimit(disp, bulk);
         CallClock.Slot call = clock.enter("MPI_Send (put)", pe);
         try {
             if (!nbi) {
@@ -142,7 +157,7 @@ final class MessageTransport implements RemoteTransport {
     public void get(MemorySegment dst, int pe, long disp, boolean nbi) {
         long n = dst.byteSize();
         Scratch s = scratch.get();
-        long most = dst.isNative() ? Request.MAX_MESSAGE : Request.CHUNK;   // a Java array goes through `out`
+        long most = messageLimit(disp, dst.isNative());   // a Java array goes through `out`
         CallClock.Slot call = clock.enter("MPI_Send (get)", pe);
         try {
             for (long done = 0; done < n; done += most) {

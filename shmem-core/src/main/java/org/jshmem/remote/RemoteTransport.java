@@ -25,6 +25,12 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * {@link ProgressThread} calls it every few hundred microseconds for a PE that computes outside jshmem.
  */
 public interface RemoteTransport extends AutoCloseable {
+    /**
+     * Set in a displacement: the rest is an offset in the target PE's device heap (the one it
+     * serves through {@link #serveDeviceHeap}), not in its node file. Only a transport that
+     * {@link #carriesDeviceHeaps()} takes it.
+     */
+    long DEVICE_HEAP = 1L << 62;
 
     /**
      * Collective over every PE of the job: opens the transport over {@code nodeFile}, this PE's
@@ -90,6 +96,20 @@ public interface RemoteTransport extends AutoCloseable {
 
     /** The protocol, for messages and benchmark headers: "MPI one-sided" or "MPI two-sided requests". */
     String describe();
+
+    /**
+     * Whether displacements may name a device heap ({@link #DEVICE_HEAP}): memory that only this
+     * PE's own calls reach (GPU memory), so requests for it must be applied by the PE itself.
+     */
+    boolean carriesDeviceHeaps();
+
+    /**
+     * Applies the other PEs' operations on this PE's device heap ({@link #DEVICE_HEAP} displacements)
+     * to {@code heap} from now on; {@code null} stops that (before the heap is freed).
+     *
+     * @throws UnsupportedOperationException if the transport does not {@link #carriesDeviceHeaps()}
+     */
+    void serveDeviceHeap(TargetMemory heap);
 
     /** Copies {@code src} to {@code pe}'s node file at {@code disp}; complete at the target unless {@code nbi} (then {@link #quiet()}). */
     void put(int pe, long disp, MemorySegment src, boolean nbi);

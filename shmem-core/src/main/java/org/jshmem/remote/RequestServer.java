@@ -12,7 +12,8 @@ import org.jshmem.node.SharedWords;
 
 /**
  * The target side of {@link MessageTransport}: applies the requests of other nodes' PEs to this
- * PE's node file, one at a time in the order MPI matches them (which keeps each origin's order: MPI
+ * PE's node file (or to its device heap, {@link RemoteTransport#DEVICE_HEAP}, through the
+ * {@link TargetMemory} its backend gives), one at a time in the order MPI matches them (which keeps each origin's order: MPI
  * does not let one message overtake an earlier one between the same two processes), and answers
  * them. One receive is always posted for the next request. Whichever thread calls {@link #serve()}
  * first applies what has arrived; the others go on (so a PE's waits, its progress thread and
@@ -26,6 +27,8 @@ final class RequestServer {
 
     private final MpiMessages mpi;
     private final MemorySegment memory;
+    private final NodeFile file;
+    private TargetMemory deviceHeap;   // guarded by lock
     private final MemorySegment inbox;
     private final MemorySegment outbox;
     private final MemorySegment cell;
@@ -39,6 +42,7 @@ final class RequestServer {
     RequestServer(MpiMessages mpi, MemorySegment memory, Arena arena) {
         this.mpi = mpi;
         this.memory = memory;
+        this.file = new NodeFile(memory);
         this.inbox = arena.allocate(Request.HEADER + Request.CHUNK, 64);
         this.outbox = arena.allocate(Request.CHUNK, 64);
         this.cell = MpiMessages.requestCell(arena);
@@ -100,6 +104,16 @@ final class RequestServer {
         }
     }
 
+    /** Applies the requests for the device heap ({@link RemoteTransport#DEVICE_HEAP}) to {@code heap} from now on; null: none. */
+    void serveDeviceHeap(TargetMemory heap) {
+        lock.lock();
+        try {
+            deviceHeap = heap;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void apply() {
         int kind = inbox.get(JAVA_INT, Request.KIND);
         int origin = inbox.get(JAVA_INT, Request.ORIGIN);
@@ -107,47 +121,88 @@ final class RequestServer {
         long disp = inbox.get(JAVA_LONG, Request.DISP);
         long length = inbox.get(JAVA_LONG, Request.LENGTH);
         int width = (int) inbox.get(JAVA_LONG, Request.WIDTH);
+        boolean device = (disp & RemoteTransport.DEVICE_HEAP) != 0;
+        long at = disp & ~RemoteTransport.DEVICE_HEAP;
+        TargetMemory target = device ? deviceHeap() : file;
         switch (kind) {
             case Request.PUT -> {
-                MemorySegment.copy(inbox, Request.HEADER, memory, disp, length);
+                target.write(at, inbox.asSlice(Request.HEADER, length));
                 acknowledge(origin, tag);
             }
-            case Request.PUT_BULK -> {   // the origin sends the data right after the header: take it into place
-                mpi.receive(memory.asSlice(disp, length), (int) length, origin, (int) inbox.get(JAVA_LONG, Request.PITCH));
+            case Request.PUT_BULK -> {   // the origin sends the data right after the header: into place, or via outbox
+                int dataTag = (int) inbox.get(JAVA_LONG, Request.PITCH);
+                if (device) {
+                    mpi.receive(outbox, (int) length, origin, dataTag);
+                    target.write(at, outbox.asSlice(0, length));
+                } else {
+                    mpi.receive(memory.asSlice(at, length), (int) length, origin, dataTag);
+                }
                 acknowledge(origin, tag);
             }
             case Request.PUT_STRIDED -> {
-                long pitch = inbox.get(JAVA_LONG, Request.PITCH);
-                for (long i = 0, n = length / width; i < n; i++) {
-                    MemorySegment.copy(inbox, Request.HEADER + i * width, memory, disp + i * pitch, width);
-                }
+                target.writeStrided(at, inbox.get(JAVA_LONG, Request.PITCH), inbox.asSlice(Request.HEADER, length), width);
                 acknowledge(origin, tag);
             }
-            case Request.GET -> mpi.send(memory.asSlice(disp, length), (int) length, origin, tag);
-            case Request.GET_STRIDED -> {
-                long pitch = inbox.get(JAVA_LONG, Request.PITCH);
-                for (long i = 0, n = length / width; i < n; i++) {
-                    MemorySegment.copy(memory, disp + i * pitch, outbox, i * width, width);
+            case Request.GET -> {
+                if (device) {
+                    target.read(at, outbox.asSlice(0, length));
+                    mpi.send(outbox, (int) length, origin, tag);
+                } else {
+                    mpi.send(memory.asSlice(at, length), (int) length, origin, tag);
                 }
+            }
+            case Request.GET_STRIDED -> {
+                target.readStrided(at, inbox.get(JAVA_LONG, Request.PITCH), outbox.asSlice(0, length), width);
                 mpi.send(outbox, (int) length, origin, tag);
             }
-            case Request.ATOMIC -> {
-                AtomicOp op = OPS[inbox.get(JAVA_INT, Request.OP)];
-                long value = inbox.get(JAVA_LONG, Request.VALUE);
-                long comparand = inbox.get(JAVA_LONG, Request.COMPARAND);
-                long old = width == 4 ? SharedWords.atomicInt(memory, disp, op, (int) value, (int) comparand)
-                        : SharedWords.atomicLong(memory, disp, op, value, comparand);
-                answer(origin, tag, old);
-            }
+            case Request.ATOMIC -> answer(origin, tag, target.atomic(OPS[inbox.get(JAVA_INT, Request.OP)], width, at,
+                    inbox.get(JAVA_LONG, Request.VALUE), inbox.get(JAVA_LONG, Request.COMPARAND)));
             case Request.STORE -> {
-                SharedWords.store(memory, disp, width, inbox.get(JAVA_LONG, Request.VALUE));
+                target.store(at, width, inbox.get(JAVA_LONG, Request.VALUE));
                 acknowledge(origin, tag);
             }
-            case Request.LOAD -> answer(origin, tag, SharedWords.load(memory, disp, width));
+            case Request.LOAD -> answer(origin, tag, target.load(at, width));
             case Request.FLUSH -> acknowledge(origin, tag);
             case Request.BYE -> byes++;
             default -> throw new IllegalStateException("the remote transport received a request of unknown kind " + kind
                     + " from PE " + origin + ": the PEs run different versions of jshmem");
+        }
+    }
+
+    private TargetMemory deviceHeap() {
+        if (deviceHeap == null) {
+            throw new IllegalStateException("a request for this PE's device heap arrived, but this PE serves none (its"
+                    + " backend keeps the heap in host memory, or has closed it)");
+        }
+        return deviceHeap;
+    }
+
+    /** The node's shared-memory file: copies, and {@link SharedWords} for words. */
+    private record NodeFile(MemorySegment memory) implements TargetMemory {
+        @Override
+        public void write(long at, MemorySegment src) {
+            MemorySegment.copy(src, 0, memory, at, src.byteSize());
+        }
+
+        @Override
+        public void read(long at, MemorySegment dst) {
+            MemorySegment.copy(memory, at, dst, 0, dst.byteSize());
+        }
+
+        @Override
+        public long atomic(AtomicOp op, int width, long at, long value, long comparand) {
+            return width == 4 ? SharedWords.atomicInt(memory, at, op, (int) value, (int) comparand)
+                    : SharedWords.atomicLong(memory, at, op, value, comparand);
+        }
+
+        @Override
+        public void store(long at, int width, long bits) {
+            SharedWords.store(memory, at, width, bits);
+        }
+
+        @Override
+        public long load(long at, int width) {
+            return SharedWords.load(memory, at, width);
         }
     }
 

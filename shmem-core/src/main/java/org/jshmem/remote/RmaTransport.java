@@ -93,6 +93,18 @@ final class RmaTransport implements RemoteTransport {
         return "MPI one-sided";
     }
 
+    /** A window cannot reach GPU memory without a CUDA-aware MPI, which jshmem does not assume. */
+    @Override
+    public boolean carriesDeviceHeaps() {
+        return false;
+    }
+
+    @Override
+    public void serveDeviceHeap(TargetMemory heap) {
+        throw new UnsupportedOperationException("the one-sided transport carries no device heaps: use"
+                + " JSHMEM_REMOTE_PROTOCOL=messages");
+    }
+
     // ------------------------------------------------------------------ heap data
 
     /** Copies {@code src} to {@code pe}'s node file at {@code disp}; complete at the target unless {@code nbi} (then {@link #quiet()}). */

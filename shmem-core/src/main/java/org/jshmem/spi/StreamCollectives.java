@@ -49,4 +49,16 @@ public interface StreamCollectives {
 
     /** A synchronisation of the team queued on {@code stream}. */
     void syncOnStream(TeamLayout team, MemorySegment stream);
+
+    /**
+     * The on-stream reductions' rule on GPU heaps: {@code dest} and {@code src} aligned to the
+     * element size, else an {@link IllegalArgumentException} naming {@code what} (every implementation
+     * refuses the same arguments, whether kernels or the host carry the reduction).
+     */
+    static void requireAligned(String what, DType type, long dest, long src) {
+        if (dest % type.byteSize() != 0 || src % type.byteSize() != 0) {
+            throw new IllegalArgumentException(what + " on a stream: dest (heap offset " + dest + ") and src (" + src
+                    + ") must be aligned to the element size of " + type + " (" + type.byteSize() + " bytes) on a GPU heap");
+        }
+    }
 }

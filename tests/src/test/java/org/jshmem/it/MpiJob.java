@@ -56,10 +56,8 @@ public final class MpiJob {
      * ({@code JSHMEM_TRANSPORT=remote}); {@code two-nodes}, the PEs split into two "nodes" of
      * consecutive ranks ({@code JSHMEM_NODE_OF_RANK=0,0,1,1} for 4); either with {@code -messages}
      * appended, on the two-sided protocol ({@code JSHMEM_REMOTE_PROTOCOL=messages}; else the default,
-     * one-sided where MPI can); unset or blank: none. All pin {@code JSHMEM_BACKEND=host}: the remote
-     * transport carries host heaps only (GPU heaps across nodes are issue 17's item 3, not built;
-     * {@code RemoteSettingsTest} checks that the cuda backend refuses), so the GPU suite
-     * ({@code -Djshmem.test.backend=cuda}) runs these jobs on the host heap.
+     * one-sided where MPI can); unset or blank: none. The backend stays the job's: the host heap
+     * here, a GPU heap in the GPU suite ({@code -Djshmem.test.backend=cuda}: GPU heaps across nodes).
      */
     public static Map<String, String> transportEnv(String mode, int np) {
         if (mode == null || mode.isBlank()) {
@@ -67,10 +65,9 @@ public final class MpiJob {
         }
         boolean messages = mode.endsWith(MESSAGES);
         Map<String, String> env = new java.util.HashMap<>(switch (messages ? mode.substring(0, mode.length() - MESSAGES.length()) : mode) {
-            case "remote" -> Map.of("JSHMEM_TRANSPORT", "remote", "JSHMEM_BACKEND", "host");
+            case "remote" -> Map.of("JSHMEM_TRANSPORT", "remote");
             case "two-nodes" -> Map.of("JSHMEM_NODE_OF_RANK", String.join(",",
-                    java.util.stream.IntStream.range(0, np).mapToObj(pe -> Integer.toString(pe * 2 / np)).toList()),
-                    "JSHMEM_BACKEND", "host");
+                    java.util.stream.IntStream.range(0, np).mapToObj(pe -> Integer.toString(pe * 2 / np)).toList()));
             default -> throw new IllegalArgumentException("jshmem.test.transport=" + mode
                     + ": expected remote or two-nodes, either with -messages appended");
         });

@@ -67,6 +67,7 @@ class PeFailureTest {
         MpiJob job = MpiJob.of(n, KillProgram.class).args("kill9", Integer.toString(victim)).mpirun("--enable-recovery")
                 .env("JSHMEM_SYMMETRIC_SIZE", "8M").timeout(Duration.ofSeconds(60));
         MpiJob.transportEnv(mode, n).forEach(job::env);
+        job.env("JSHMEM_BACKEND", "host");   // the transport's failure handling, on host heaps
         JobResult r = job.run();
         assertFalse(r.timedOut(), () -> "the survivors did not stop within 60 s: " + r);
         for (int pe = 0; pe < n; pe++) {

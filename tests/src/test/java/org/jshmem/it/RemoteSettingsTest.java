@@ -78,17 +78,33 @@ class RemoteSettingsTest {
     }
 
     /**
-     * GPU heaps across nodes are not built (issue 17 item 3): the cuda backend with remote peers stops
-     * at init, saying what to use. On a GPU machine only: without one, the cuda backend stops earlier.
+     * GPU heaps across nodes ride on the two-sided protocol: asking for one-sided windows with a GPU
+     * heap stops at init, before any memory is touched, saying what to set. On a GPU machine only:
+     * without one, the cuda backend stops earlier.
      */
     @Test
     @Tag("gpu")
-    void gpuHeapWithPeersOnOtherNodesIsRefusedWithTheWayOut() {
-        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_TRANSPORT", "remote").env("JSHMEM_BACKEND", "cuda").run();
+    void gpuHeapAcrossNodesOnOneSidedWindowsIsRefusedWithTheWayOut() {
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_TRANSPORT", "remote").env("JSHMEM_BACKEND", "cuda")
+                .env("JSHMEM_REMOTE_PROTOCOL", "rma").run();
         assertFalse(r.succeeded());
-        assertTrue(r.output().contains("the cuda backend (JSHMEM_BACKEND=cuda) does not support PEs on other nodes yet, and"
-                + " this job has 2 nodes (JSHMEM_TRANSPORT=remote or JSHMEM_NODE_OF_RANK makes peers remote): GPU heaps"
-                + " across nodes are not supported yet. Use JSHMEM_BACKEND=host for a job across nodes, or run the GPU job on"
-                + " one node."), r::toString);
+        assertTrue(r.output().contains("GPU heaps with PEs on other nodes (2 nodes: JSHMEM_TRANSPORT=remote or"
+                + " JSHMEM_NODE_OF_RANK makes peers remote) need the remote transport's two-sided protocol, but"
+                + " JSHMEM_REMOTE_PROTOCOL=rma asks for MPI one-sided windows, which cannot reach GPU memory. Unset"
+                + " JSHMEM_REMOTE_PROTOCOL (auto takes the two-sided protocol for GPU heaps) or set it to messages."),
+                r::toString);
+    }
+
+    /** A GPU heap across two "nodes" on the default protocol: it starts, on two-sided requests. */
+    @Test
+    @Tag("gpu")
+    void gpuHeapAcrossNodesStartsOnTwoSidedRequests() {
+        JobResult r = MpiJob.of(2, InitProgram.class).env("JSHMEM_TRANSPORT", "remote").env("JSHMEM_BACKEND", "cuda").run();
+        assertTrue(r.succeeded(), r::toString);
+        for (int pe = 0; pe < 2; pe++) {
+            assertTrue(r.value(pe, "describe").contains("GPU memory on")
+                    && r.value(pe, "describe").contains("MPI two-sided requests across 2 nodes (remote transport)"),
+                    () -> r.toString());
+        }
     }
 }

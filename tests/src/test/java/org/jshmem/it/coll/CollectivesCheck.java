@@ -137,9 +137,15 @@ final class CollectivesCheck {
     /** World PEs of the team {@code label} that {@code pe} is in (team order), or null if none; computed independently of the library. */
     static int[] members(String label, int np, int pe) {
         List<Integer> m = new ArrayList<>();
-        if (label.equals("world") || label.equals("shared")) {
+        if (label.equals("world")) {
             for (int i = 0; i < np; i++) {
                 m.add(i);
+            }
+        } else if (label.equals("shared")) {   // the PEs of pe's node: all of them unless a transport test mode splits them
+            for (int i = 0; i < np; i++) {
+                if (org.jshmem.it.MpiJob.sameTestNode(i, pe, np)) {
+                    m.add(i);
+                }
             }
         } else if (label.startsWith("strided:")) {
             String[] p = label.split(":");
