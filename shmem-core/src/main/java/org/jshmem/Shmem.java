@@ -94,24 +94,9 @@ public final class Shmem
         this.collectives = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
         this.streams = backend.streams().orElse(null);
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true, TeamConfig.DEFAULT);
-        this.shared = new Team(this, sharedLayout(node.nodes(), myPe), "shared", true, TeamConfig.DEFAULT);
+        this.shared = new Team(this, TeamLayout.shared(node.nodes(), myPe), "shared", true, TeamConfig.DEFAULT);
         this.endpoint = new Endpoint(this, backend, null, "world", null, null);
         this.defaultContext = new ShmemContext(this, endpoint, null, java.util.Set.of());
-    }
-
-    /**
-     * The shared team's layout: the PEs of this node (they share memory), when they are evenly
-     * spaced in world numbering (a team is a strided range); else this PE alone.
-     */
-    private static TeamLayout sharedLayout(NodeMap nodes, int myPe) {
-        int[] local = nodes.localPes();
-        int stride = local.length > 1 ? local[1] - local[0] : 1;
-        for (int i = 1; i < local.length; i++) {
-            if (local[i] - local[i - 1] != stride) {
-                return new TeamLayout(myPe, 1, 1, 1, 0);
-            }
-        }
-        return new TeamLayout(local[0], stride, local.length, 1, (myPe - local[0]) / stride);
     }
 
     /** Starts this PE with the settings of the environment ({@link ShmemConfig#fromEnvironment()}). Collective. */

@@ -199,7 +199,9 @@ public final class GpuBackend implements Backend, StreamCapability {
             state.set(ADDRESS, GpuHeapDescriptor.PEER_BASE + pe * ADDRESS.byteSize(), MemorySegment.ofAddress(peerBase[pe]));
         }
         writeTeam(0, 0, 1, nPes);   // world
-        writeTeam(1, 0, 1, nPes);   // node-shared: the same PEs on one node (the core records it otherwise)
+        TeamLayout shared = TeamLayout.shared(nodes, myPe);   // the core's shared team, as Shmem makes it
+        writeTeam(1, shared.start(), shared.stride(), shared.size());
+        teams[1] = shared;
     }
 
     private void writeTeam(int slot, int start, int stride, int size) {

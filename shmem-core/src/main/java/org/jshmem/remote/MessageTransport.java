@@ -44,8 +44,7 @@ final class MessageTransport implements RemoteTransport {
     private final CallClock clock = new CallClock();
     private final int me;
     private final int nPes;
-    private final int myNode;
-    private final int[] leaders;
+    private final NodeLeaders leaders;
     private final AtomicIntegerArray unflushed;   // 1: a non-blocking put to the PE since its last flush
     private final AtomicInteger nextTag = new AtomicInteger(Request.FIRST_REPLY_TAG);
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
@@ -82,8 +81,7 @@ final class MessageTransport implements RemoteTransport {
         this.server = new RequestServer(mpi, nodeFile, arena);
         this.me = mpi.rank();
         this.nPes = mpi.size();
-        this.myNode = myNode;
-        this.leaders = leaders.clone();
+        this.leaders = new NodeLeaders(leaders, myNode);
         this.unflushed = new AtomicIntegerArray(nPes);
     }
 
@@ -350,22 +348,14 @@ final class MessageTransport implements RemoteTransport {
         Request.header(s.head, Request.STORE, me, 0, controlOffset, 0);
         s.head.set(JAVA_LONG, Request.VALUE, value);
         s.head.set(JAVA_LONG, Request.WIDTH, width);
-        RuntimeException first = null;
-        for (int node = 0; node < leaders.length; node++) {
-            if (node != myNode) {
-                CallClock.Slot call = clock.enter("MPI_Send (control word)", leaders[node]);
-                try {
-                    mpi.send(s.head, Request.HEADER, leaders[node], Request.TAG);
-                } catch (RuntimeException e) {   // that node's leader is gone: the other nodes still get the word
-                    first = first == null ? e : first;
-                } finally {
-                    call.leave();
-                }
+        leaders.toOtherNodes(leader -> {
+            CallClock.Slot call = clock.enter("MPI_Send (control word)", leader);
+            try {
+                mpi.send(s.head, Request.HEADER, leader, Request.TAG);
+            } finally {
+                call.leave();
             }
-        }
-        if (first != null) {
-            throw first;
-        }
+        });
     }
 
     /**

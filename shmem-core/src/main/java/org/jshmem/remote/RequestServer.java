@@ -13,9 +13,9 @@ import org.jshmem.node.SharedWords;
 /**
  * The target side of {@link MessageTransport}: applies the requests of other nodes' PEs to this
  * PE's node file (or to its device heap, {@link RemoteTransport#DEVICE_HEAP}, through the
- * {@link TargetMemory} its backend gives), one at a time in the order MPI matches them (which keeps each origin's order: MPI
- * does not let one message overtake an earlier one between the same two processes), and answers
- * them. One receive is always posted for the next request. Whichever thread calls {@link #serve()}
+ * {@link TargetMemory} its backend gives), one at a time in the order MPI matches them (which
+ * keeps each origin's order: MPI does not let one message overtake an earlier one between the same
+ * two processes), and answers them. One receive is always posted for the next request. Whichever thread calls {@link #serve()}
  * first applies what has arrived; the others go on (so a PE's waits, its progress thread and
  * the transport's own waits for answers all serve, and never two at once). Atomics are
  * {@link SharedWords}, so they are atomic with the node's own PEs' atomics on the same words.

@@ -36,8 +36,7 @@ final class RmaTransport implements RemoteTransport {
     private final MpiRma rma;
     private final MpiRma control;
     private final CallClock clock;
-    private final int[] leaders;
-    private final int myNode;
+    private final NodeLeaders leaders;
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
     private boolean closed;
 
@@ -62,8 +61,7 @@ final class RmaTransport implements RemoteTransport {
         this.rma = rma;
         this.control = control;
         this.clock = clock;
-        this.myNode = myNode;
-        this.leaders = leaders.clone();
+        this.leaders = new NodeLeaders(leaders, myNode);
     }
 
     /**
@@ -343,20 +341,10 @@ final class RmaTransport implements RemoteTransport {
     public void publish(long controlOffset, int width, long value) {
         Scratch s = scratch.get();
         put(s.operand, width, value);
-        RuntimeException first = null;
-        for (int node = 0; node < leaders.length; node++) {
-            if (node != myNode) {
-                try {
-                    control.put(s.operand, width, leaders[node], controlOffset);
-                    control.flush(leaders[node]);
-                } catch (RuntimeException e) {   // that node's leader is gone: the other nodes still get the word
-                    first = first == null ? e : first;
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        leaders.toOtherNodes(leader -> {
+            control.put(s.operand, width, leader, controlOffset);
+            control.flush(leader);
+        });
     }
 
     /**

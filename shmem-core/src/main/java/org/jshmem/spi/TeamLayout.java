@@ -1,5 +1,7 @@
 package org.jshmem.spi;
 
+import org.jshmem.node.NodeMap;
+
 /**
  * A team as the algorithms see it, the same shape as the device-side {@code jshmem_team_desc_t}:
  * the world PEs {@code start + i * stride} for {@code i < size} (member {@code i} is team PE
@@ -14,6 +16,21 @@ public record TeamLayout(int start, int stride, int size, int slot, int myIndex)
             throw new IllegalArgumentException("bad team layout: start " + start + ", stride " + stride + ", size " + size
                     + ", my index " + myIndex);
         }
+    }
+
+    /**
+     * The node-shared team (slot 1) of {@code myPe}: the PEs of its node, when they are evenly
+     * spaced in world numbering (a team is a strided range); else {@code myPe} alone.
+     */
+    public static TeamLayout shared(NodeMap nodes, int myPe) {
+        int[] local = nodes.localPes();
+        int stride = local.length > 1 ? local[1] - local[0] : 1;
+        for (int i = 1; i < local.length; i++) {
+            if (local[i] - local[i - 1] != stride) {
+                return new TeamLayout(myPe, 1, 1, 1, 0);
+            }
+        }
+        return new TeamLayout(local[0], stride, local.length, 1, (myPe - local[0]) / stride);
     }
 
     /** The world PE of team PE {@code index}. */
