@@ -177,6 +177,9 @@ final class MessageTransport implements RemoteTransport {
     @Override
     public void putStrided(int pe, long disp, long destPitch, MemorySegment src, long srcPitch, long elemBytes,
                            long nelems) {
+        if (nelems == 0) {
+            return;   // no request, so no answer to wait for
+        }
         if (elemBytes > Request.CHUNK) {
             for (long i = 0; i < nelems; i++) {
                 put(pe, disp + i * destPitch, src.asSlice(i * srcPitch, elemBytes), false);

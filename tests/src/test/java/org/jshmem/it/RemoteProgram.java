@@ -164,6 +164,11 @@ public final class RemoteProgram {
                 }
                 report(me, "fenceViolations", violations);
             }
+            // strided transfers of no elements to another node return at once (no request, no answer to wait for)
+            int other = (me + 1) % s.nPes();
+            s.iput(two, 0, 1, MemorySegment.ofArray(new long[1]), 1, ValueLayout.JAVA_LONG, 0, other);
+            s.iget(MemorySegment.ofArray(new long[1]), 1, two, 0, 1, ValueLayout.JAVA_LONG, 0, other);
+            report(me, "emptyStrided", "returned");
             s.barrierAll();
             report(me, "done", "yes");
         }

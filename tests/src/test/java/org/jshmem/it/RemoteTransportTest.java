@@ -46,6 +46,7 @@ class RemoteTransportTest {
             assertEquals(ptr.toString(), r.value(pe, "ptr"), "PE " + pe + ": ptr present exactly for the PEs of its node");
             assertEquals(Integer.toString(sameNode), r.value(pe, "sharedTeam"), "PE " + pe + ": the shared team is its node");
             assertEquals("0", r.value(pe, "signalDataMismatches"), "PE " + pe + ": data seen with its signal");
+            assertEquals("returned", r.value(pe, "emptyStrided"), "PE " + pe + ": strided put and get of no elements");
             assertEquals("yes", r.value(pe, "done"));
         }
         assertEquals("3", r.value(0, "spinSawAtomics"), "remote add and compare-and-swap seen by a PE spinning outside jshmem");
