@@ -9,7 +9,8 @@ interface GemmPlatform {
 
     /** The host platform for a host heap, the GPU platform for a GPU heap; local is this PE's GEMM. */
     static GemmPlatform of(Shmem shmem, GemmOptions options, GemmShape local) {
-        return DeviceInfo.find(shmem).<GemmPlatform>map(d -> new GpuPlatform(d, options, local))
+        int onOtherNodes = shmem.nPes() - shmem.teamShared().nPes();
+        return DeviceInfo.find(shmem).<GemmPlatform>map(d -> new GpuPlatform(d, options, local, onOtherNodes))
                 .orElseGet(() -> new HostPlatform(options));
     }
 

@@ -19,7 +19,9 @@ import org.jshmem.device.DeviceInfo;
  * vendor GEMM is bound (HIP) the fused kernel is the only GPU path. All-gather + GEMM and GEMM +
  * reduce-scatter take the reference too: on one H100 with 2 PEs sharing it (seed shapes, 2026-11-25)
  * the fused forms ran at 0.93x and 0.83x of it, and they have not yet been measured over NVLink.
- * A GEMM without a collective runs the fused kernel unless the reference is asked for.
+ * A GEMM without a collective runs the fused kernel unless the reference is asked for. With PEs on
+ * other nodes a GEMM with a collective takes the reference path (the fused kernels reach peers only
+ * on this node).
  */
 final class GpuPlatform implements GemmPlatform {
     /** Auto path: the fused all-scatter from this much work per PE (2 x H200 over NVLink: 275 GFLOP won, 34 lost). */
@@ -28,10 +30,12 @@ final class GpuPlatform implements GemmPlatform {
     private final DeviceInfo device;
     private final GemmKernel kernel;
     private final GemmShape peShape;   // this PE's GEMM, for checkTile's message
+    private final int onOtherNodes;    // PEs whose heaps no kernel here reaches
 
-    GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local) {
+    GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local, int onOtherNodes) {
         this.device = device;
         this.peShape = local;
+        this.onOtherNodes = onOtherNodes;
         // TMA needs 16-byte row pitches: rows of A (k) and B (n) a multiple of 8 elements
         boolean tmaRows = local.k() % 8 == 0 && local.n() % 8 == 0;
         this.kernel = switch (options.kernel()) {
@@ -60,6 +64,9 @@ final class GpuPlatform implements GemmPlatform {
 
     @Override
     public GemmPath choosePath(GemmOptions options, GemmCollective collective, GemmShape global, int nPes, DType type) {
+        if (collective != GemmCollective.NONE && onOtherNodes > 0) {
+            return acrossNodes(options, collective);
+        }
         if (options.path() != GemmPath.AUTO) {
             return options.path();
         }
@@ -72,6 +79,25 @@ final class GpuPlatform implements GemmPlatform {
         boolean fusedWon = collective == GemmCollective.ALL_SCATTER && kernel == GemmKernel.HOPPER
                 && global.flops() / nPes >= FUSED_MIN_FLOPS_PER_PE;
         return fusedWon ? GemmPath.FUSED : GemmPath.REFERENCE;
+    }
+
+    /**
+     * With PEs on other nodes the fused kernels cannot reach their heaps (only host-staged calls
+     * do): the reference path (vendor GEMM + jshmem's collective, staged across nodes), or an error.
+     */
+    private GemmPath acrossNodes(GemmOptions options, GemmCollective collective) {
+        String why = "the fused " + collective.name().toLowerCase(Locale.ROOT) + " writes into the peers' GPU heaps from"
+                + " the kernel, and " + onOtherNodes + " PE(s) of this job are on other nodes, whose heaps no kernel here"
+                + " reaches";
+        if (options.path() == GemmPath.FUSED) {
+            throw new ShmemStateException("GEMM path fused: " + why + ". Use path auto or reference (the vendor GEMM and"
+                    + " jshmem's collective), or run the job on one node.");
+        }
+        if (!("cuda".equals(device.platform()) && VendorGemm.isAvailable())) {
+            throw new ShmemStateException("FusedGemm: " + why + ", and the reference path needs cuBLAS, which is not"
+                    + " bound on " + device.platform() + ". Run the job on one node.");
+        }
+        return GemmPath.REFERENCE;
     }
 
     @Override

@@ -71,4 +71,22 @@ class GemmGpuTest {
             assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + ": " + v + "\n" + r);
         }
     }
+
+    /**
+     * PEs on two "nodes" (JSHMEM_NODE_OF_RANK): a GEMM with a collective takes the reference path
+     * (cuBLAS + the collective, staged across nodes) and validates; the fused path, asked for, is
+     * refused before anything runs, saying why and what to use.
+     */
+    @ParameterizedTest(name = "{0} across two nodes")
+    @CsvSource({"all_reduce", "all_scatter", "all_gather_gemm", "gemm_reduce_scatter"})
+    void acrossNodesTheReferencePathValidates(String collective) {
+        validates(2, "JSHMEM_NODE_OF_RANK=0,1", "-c", collective, "--shapes", "1024x1024x1024", "--dtype", "bf16",
+                "--validate", "--iters", "2", "--warmup", "1");
+        JobResult fused = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", "1024x1024x1024", "--path",
+                "fused").env("JSHMEM_BACKEND", "cuda").env("JSHMEM_NODE_OF_RANK", "0,1").env("JSHMEM_SYMMETRIC_SIZE", "1G")
+                .timeout(Duration.ofSeconds(120)).run();
+        assertTrue(!fused.succeeded() && fused.output().contains("GEMM path fused: the fused ")
+                && fused.output().contains("1 PE(s) of this job are on other nodes, whose heaps no kernel here reaches. Use"
+                + " path auto or reference"), fused::toString);
+    }
 }
