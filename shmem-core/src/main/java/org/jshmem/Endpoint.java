@@ -205,7 +205,7 @@ final class Endpoint {
 
     /** Updates a signal without data (OpenSHMEM's {@code shmem_signal_add} and {@code _set}): an atomic. */
     void signalOp(String call, SymmetricSegment signal, long signalOffset, long value, SignalOp op, int pe) {
-        atomicLong(call, op == SignalOp.SET ? AtomicOp.SET : AtomicOp.ADD, signal, signalOffset, value, 0, pe);
+        atomicLong(call, op.atomicOp(), signal, signalOffset, value, 0, pe);
     }
 
     // ---------------------------------------------------------------- ordering

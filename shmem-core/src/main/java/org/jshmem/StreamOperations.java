@@ -167,7 +167,7 @@ public sealed interface StreamOperations permits Shmem {
                                   ShmemStream stream) {
         Args.nonNull("signalOpOnStream", "signal", signal);
         Args.nonNull("signalOpOnStream", "op", op);
-        atomicOnStream("signalOpOnStream", op == SignalOp.SET ? AtomicOp.SET : AtomicOp.ADD, signal, signalOffset,
+        atomicOnStream("signalOpOnStream", op.atomicOp(), signal, signalOffset,
                 Long.BYTES, value, pe, stream);
     }
 

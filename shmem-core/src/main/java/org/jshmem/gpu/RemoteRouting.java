@@ -143,7 +143,7 @@ final class RemoteRouting implements BackendContext {
     }
 
     private void signal(int pe, long sigOffset, long signal, SignalOp op) {
-        atomicLong(op == SignalOp.SET ? AtomicOp.SET : AtomicOp.ADD, pe, sigOffset, signal, 0);
+        atomicLong(op.atomicOp(), pe, sigOffset, signal, 0);
     }
 
     @Override

@@ -105,7 +105,6 @@ final class RmaTransport implements RemoteTransport {
 
     // ------------------------------------------------------------------ heap data
 
-    /** Copies {@code src} to {@code pe}'s node file at {@code disp}; complete at the target unless {@code nbi} (then {@link #quiet()}). */
     @Override
     public void put(int pe, long disp, MemorySegment src, boolean nbi) {
         long n = src.byteSize();
@@ -128,7 +127,6 @@ final class RmaTransport implements RemoteTransport {
         }
     }
 
-    /** Copies from {@code pe}'s node file at {@code disp} into {@code dst}; complete on return unless {@code nbi} (then {@link #quiet()}). */
     @Override
     public void get(MemorySegment dst, int pe, long disp, boolean nbi) {
         long n = dst.byteSize();
@@ -263,7 +261,6 @@ final class RmaTransport implements RemoteTransport {
         }
     }
 
-    /** Atomic store of the low {@code width} (1, 2, 4, 8) bytes of {@code bits}, complete at the target on return. */
     @Override
     public void store(int pe, long disp, int width, long bits) {
         Scratch s = scratch.get();
@@ -272,7 +269,6 @@ final class RmaTransport implements RemoteTransport {
         rma.flush(pe);
     }
 
-    /** Atomic load of {@code width} (1, 2, 4, 8) bytes, zero-extended. */
     @Override
     public long load(int pe, long disp, int width) {
         Scratch s = scratch.get();
@@ -297,13 +293,12 @@ final class RmaTransport implements RemoteTransport {
 
     // ------------------------------------------------------------------ ordering and progress
 
-    /** Completes every operation of this PE to every PE ({@code MPI_Win_flush_all}); the fence too. */
+    /** {@code MPI_Win_flush_all}: MPI orders neither puts among themselves nor puts with accumulates. */
     @Override
     public void quiet() {
         rma.flushAll();
     }
 
-    /** Enters MPI once, so that operations of other nodes that target this PE are applied. */
     @Override
     public void progress() {
         rma.progress(scratch.get().flag);
