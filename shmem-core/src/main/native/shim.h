@@ -116,7 +116,8 @@ int jshmem_rt_stream_write_value64(void *stream, void *addr, uint64_t value);
 /* ---- atomics from the host ---- */
 /* One JSHMEM_AMO_* operation on the 4- or 8-byte word at `addr` (naturally aligned; local heap or
  * an imported peer heap), done by a one-thread kernel on `stream` with system scope. Waits for
- * the stream and stores the previous value in *old (NULL: not wanted). COMPARE_SWAP stores
+ * the stream; the kernel stores the previous value in *old (NULL: not wanted), which must be pinned,
+ * device-mapped host memory (jshmem_rt_host_alloc). COMPARE_SWAP stores
  * `value` if the word equals `comparand`. For width 4 only the low 32 bits of value/comparand
  * are used and *old is zero-extended. */
 int jshmem_rt_amo(void *addr, int width, int op, uint64_t value, uint64_t comparand, uint64_t *old,

@@ -461,31 +461,23 @@ static int amo_check(const char *fn, void *addr, int width, int op) {
   return 0;
 }
 
-/* Where the kernel leaves the old value: one pinned, mapped word per OS thread, allocated on
- * first use and kept for the thread's life (a page per thread that did a host atomic), so that
- * threads never wait for each other's atomics. Host and device addresses of it: */
-static thread_local unsigned long long *t_amo_host = NULL;
-static thread_local unsigned long long *t_amo_dev = NULL;
-
+/* The kernel stores the old value straight into the caller's *old, pinned and mapped host memory:
+ * no allocation here, because a page-locked allocation waits for the device's running kernels (an
+ * implicit synchronisation), and the server of another node's atomic must not wait for a kernel
+ * that spins until that atomic lands. */
 int jshmem_rt_amo(void *addr, int width, int op, uint64_t value, uint64_t comparand, uint64_t *old,
                   void *stream) {
   if (amo_check("jshmem_rt_amo", addr, width, op) != 0) return -1;
   BIND_DEVICE();
-  if (t_amo_host == NULL) {
-    void *h = NULL, *d = NULL;
-    GPU_TRY(gpuHostAlloc(&h, sizeof(unsigned long long), gpuHostAllocPortable | gpuHostAllocMapped));
-    gpuError_t e = gpuHostGetDevicePointer(&d, h, 0);
-    if (e != gpuSuccess) {
-      (void)gpuFreeHost(h);
-      return jshmem_rt_fail_gpu(JSHMEM_STR(gpuHostGetDevicePointer), e);
-    }
-    t_amo_host = (unsigned long long *)h;
-    t_amo_dev = (unsigned long long *)d;
+  void *dev = NULL;
+  if (old != NULL) {
+    gpuError_t e = gpuHostGetDevicePointer(&dev, old, 0);
+    if (e != gpuSuccess) return jshmem_rt_fail_gpu(JSHMEM_STR(gpuHostGetDevicePointer), e);
+    *(volatile uint64_t *)old = 0;
   }
-  *(volatile unsigned long long *)t_amo_host = 0;
-  if (jshmem_amo_launch(addr, width, op, value, comparand, t_amo_dev, (gpuStream_t)stream) != 0) return -1;
+  if (jshmem_amo_launch(addr, width, op, value, comparand, (unsigned long long *)dev, (gpuStream_t)stream) != 0)
+    return -1;
   GPU_TRY(gpuStreamSynchronize((gpuStream_t)stream));
-  if (old != NULL) *old = *(volatile unsigned long long *)t_amo_host;
   return 0;
 }
 

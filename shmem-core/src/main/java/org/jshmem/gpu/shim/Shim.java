@@ -22,6 +22,11 @@ import org.jshmem.GpuException;
  */
 public final class Shim {
     private static final Linker LINKER = Linker.nativeLinker();
+
+    static {
+        ShimPlatform.prepareEnvironment();
+    }
+
     private static final SymbolLookup LIB = NativeLibraries.load(ShimPlatform.chosenLibrary());
     private static final FunctionDescriptor INT_ADDR = FunctionDescriptor.of(JAVA_INT, ADDRESS);
 
@@ -392,8 +397,9 @@ public final class Shim {
     }
 
     /**
-     * An atomic on device memory at system scope, by a one-thread kernel on {@code stream}; when
-     * {@code old} is not NULL the call waits for the kernel and the old value is written there.
+     * An atomic on device memory at system scope, by a one-thread kernel on {@code stream}; waits for
+     * it. The kernel writes the old value into {@code old}, pinned memory from {@link #hostAlloc}
+     * (the device writes it), unless {@code old} is NULL.
      */
     public static void amo(MemorySegment addr, int width, int op, long value, long comparand, MemorySegment old,
                            MemorySegment stream) {

@@ -17,8 +17,36 @@ import java.lang.invoke.MethodHandle;
  */
 public final class ShimPlatform {
     private static String chosen;
+    private static boolean environmentPrepared;
 
     private ShimPlatform() {
+    }
+
+    /**
+     * Sets what the GPU runtime must read when it starts, before anything of this process starts it:
+     * {@code CUDA_MODULE_LOADING=EAGER}, unless the variable is set. CUDA loads a kernel at its first
+     * launch by default (lazy loading), and that load waits for the device's running kernels. A
+     * kernel that spins until a request of another node's PE is applied here then kept the runtime's
+     * one-thread atomic kernel, which applies it, from ever loading: the job hung (2 x H200,
+     * 2026-11-27). {@code bin/jshmemrun} sets it too, for the PEs of every node.
+     */
+    public static synchronized void prepareEnvironment() {
+        if (environmentPrepared) {
+            return;
+        }
+        environmentPrepared = true;
+        Linker linker = Linker.nativeLinker();
+        MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+        try (Arena a = Arena.ofConfined()) {
+            if ((int) setenv.invokeExact(a.allocateFrom("CUDA_MODULE_LOADING"), a.allocateFrom("EAGER"), 0) != 0) {
+                throw new IllegalStateException("setenv(CUDA_MODULE_LOADING) failed");
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     /** Fixes the platform for this process; {@link Shim} binds to it on first use. */
@@ -47,6 +75,7 @@ public final class ShimPlatform {
      * (missing library, no driver, no device), in words a user can act on.
      */
     public static String unavailabilityCause(String platform) {
+        prepareEnvironment();
         SymbolLookup lib;
         try {
             lib = NativeLibraries.load("jshmem_" + platform);
