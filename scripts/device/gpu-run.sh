@@ -32,8 +32,9 @@
 #                                      then GpuCollectivesBench to 64 MB (reduce-scatter's bus bandwidth)
 #   gpu-run.sh remote [junit options]  GPU heaps across "nodes" of this machine (issue 17): the API suite, the
 #                                      on-stream tests and the collectives (blocking and on-stream) on the GPU
-#                                      backend with every peer remote, then on two "nodes"; then the remote
-#                                      transport's own tests on this machine's MPI
+#                                      backend with every peer remote, then on two "nodes"; then kernels' calls
+#                                      to PEs of other nodes (DeviceProxyTest); then the remote transport's own
+#                                      tests on this machine's MPI
 #   gpu-run.sh cmd ...                 any command with the environment set
 # Logs go to $OUT when it is set.
 set -uo pipefail
@@ -80,6 +81,9 @@ case $step in
         --select-class org.jshmem.it.coll.TeamCollectivesTest \
         --select-method 'org.jshmem.it.coll.GpuCollectivesTest#everyCollectiveBlockingAndOnAStream' "$@" || rc=1
     done 2>&1 | tee "$out/gpu-remote.log"
+    echo "== kernels' calls to PEs of other nodes, through the device proxy" | tee -a "$out/gpu-remote.log"
+    junit -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=tree --disable-banner \
+      --select-class org.jshmem.it.gpu.DeviceProxyTest 2>&1 | tee -a "$out/gpu-remote.log"
     echo "== the remote transport's tests on this machine's MPI" | tee -a "$out/gpu-remote.log"
     junit -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=tree --disable-banner \
       --select-class org.jshmem.it.RemoteTransportTest --select-class org.jshmem.it.RemoteSettingsTest \

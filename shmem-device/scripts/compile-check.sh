@@ -12,6 +12,7 @@ trap 'rm -rf "$out"' EXIT
 export TMPDIR="$out"   # hipcc leaves a directory in TMPDIR per compile
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 kernels=("$root/tests/src/test/resources/kernels/device_api_test.cu"
+         "$root/tests/src/test/resources/kernels/device_proxy_test.cu"
          "$root/tests/src/main/resources/kernels/perf_kernels.cu")
 passed=0
 failed=0
@@ -28,6 +29,9 @@ if [ -x "$nvcc" ]; then
     check "nvcc $(basename "$k")" "$nvcc" -arch=sm_90 -I "$inc" -c "$k" -o "$out/k.o" \
       -Werror all-warnings -Xcompiler -Wall,-Wextra
   done
+  # jshmem's run-time compiles add -DJSHMEM_NO_PROXY in jobs on one node (DeviceModule.compileOptions)
+  check "nvcc device_api_test.cu -DJSHMEM_NO_PROXY" "$nvcc" -arch=sm_90 -DJSHMEM_NO_PROXY -I "$inc" -c "${kernels[0]}" \
+    -o "$out/k.o" -Werror all-warnings -Xcompiler -Wall,-Wextra
   for r in kernels.cu coll_kernels.cu; do
     check "nvcc $r" "$nvcc" -arch=sm_90 -Xcompiler -fPIC -I "$inc" -I "$native" -I "$gpuinc" \
       -c "$native/$r" -o "$out/kernels.o" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror

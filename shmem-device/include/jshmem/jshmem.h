@@ -24,7 +24,8 @@
  * Headers, one job each (included here in dependency order; include this umbrella, not them):
  *   jshmem_arch.h     CUDA / HIP differences        jshmem_sync.h    system-scope loads/stores/fences
  *   jshmem_query.h    my_pe, n_pes, ptr, teams      jshmem_debug.h   debug-mode checks
- *   jshmem_copy.h     vectorised copy loops         jshmem_rma.h     put/get/p/g
+ *   jshmem_copy.h     vectorised copy loops         jshmem_proxy.h   calls to other nodes' PEs
+ *   jshmem_rma.h      put/get/p/g
  *   jshmem_amo.h      atomics                       jshmem_signal.h  signals, put_signal, wait/test
  *   jshmem_barrier.h  block-scope barrier and sync    jshmem_coll.h    block-scope collectives
  */
@@ -44,6 +45,7 @@ __constant__ jshmem_device_state_t jshmem_device_state;
 #include "jshmem_query.h"
 #include "jshmem_debug.h"
 #include "jshmem_copy.h"
+#include "jshmem_proxy.h"
 #include "jshmem_rma.h"
 #include "jshmem_amo.h"
 #include "jshmem_signal.h"

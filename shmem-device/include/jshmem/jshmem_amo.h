@@ -16,7 +16,8 @@
  * through jshmem_fence / jshmem_quiet, a signal or a barrier. fetch is an acquire (what the
  * writer released before its set/signal is visible after it) and set is a release (this thread's
  * earlier stores are visible before it), matching org.jshmem.spi.AtomicOp.
- * The address must be naturally aligned (checked in debug mode).
+ * The address must be naturally aligned (checked in debug mode). On a PE of another node the
+ * host applies the atomic (jshmem_proxy.h): atomic with that node's own atomics, complete on return.
  */
 #ifndef JSHMEM_AMO_H
 #define JSHMEM_AMO_H
@@ -86,44 +87,65 @@ JSHMEM_DEVICE_INLINE void jshmemi_amo_set(T *p, T v) {
 #define JSHMEMI_AMO_CHECK(PTR, T, PE) \
   JSHMEMI_DEBUG(jshmemi_check_amo(__func__, #PTR, PTR, sizeof(T), PE))
 
-#define JSHMEMI_AMO_FETCH_OP(NAME, T, OP, IMPL)                                                  \
+/* Internal: atomic `Code` (JSHMEM_AMO_*) on PE pe's copy of *sym: through the mapping, or through
+ * the proxy for a PE of another node (its host applies it; complete on return). Returns the old
+ * value (fetching forms). */
+template <int Code, typename T>
+JSHMEM_DEVICE_INLINE T jshmemi_amo_on(const T *sym, T value, T cond, int pe) {
+  if (jshmemi_proxied(pe))
+    return (T)jshmemi_proxy_word(JSHMEM_PROXY_AMO, Code, sizeof(T), pe, jshmemi_heap_offset(sym),
+                                 (unsigned long long)value, (unsigned long long)cond);
+  T *p = jshmemi_ptr((T *)sym, pe);
+  switch (Code) {
+    case JSHMEM_AMO_FETCH: return jshmemi_load_acquire((const T *)p);
+    case JSHMEM_AMO_SET: jshmemi_amo_set(p, value); return 0;
+    case JSHMEM_AMO_SWAP: return jshmemi_amo_swap(p, value);
+    case JSHMEM_AMO_COMPARE_SWAP: return jshmemi_amo_compare_swap(p, cond, value);
+    case JSHMEM_AMO_FETCH_AND: return jshmemi_amo_fetch_and(p, value);
+    case JSHMEM_AMO_FETCH_OR: return jshmemi_amo_fetch_or(p, value);
+    case JSHMEM_AMO_FETCH_XOR: return jshmemi_amo_fetch_xor(p, value);
+    default: return jshmemi_amo_fetch_add(p, value);
+  }
+}
+
+#define JSHMEMI_AMO_FETCH_OP(NAME, T, OP, CODE)                                                  \
   JSHMEM_DEVICE_INLINE T jshmem_##NAME##_atomic_fetch_##OP(T *dest, T value, int pe) {           \
     JSHMEMI_AMO_CHECK(dest, T, pe);                                                              \
-    return jshmemi_amo_##IMPL(jshmemi_ptr(dest, pe), value);                                     \
+    return jshmemi_amo_on<CODE>(dest, value, (T)0, pe);                                          \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE void jshmem_##NAME##_atomic_##OP(T *dest, T value, int pe) {              \
     JSHMEMI_AMO_CHECK(dest, T, pe);                                                              \
-    (void)jshmemi_amo_##IMPL(jshmemi_ptr(dest, pe), value);                                      \
+    (void)jshmemi_amo_on<CODE>(dest, value, (T)0, pe);                                           \
   }
 
 #define JSHMEMI_AMO_TYPED(NAME, T)                                                               \
-  JSHMEMI_AMO_FETCH_OP(NAME, T, add, fetch_add)                                                  \
-  JSHMEMI_AMO_FETCH_OP(NAME, T, and, fetch_and)                                                  \
-  JSHMEMI_AMO_FETCH_OP(NAME, T, or, fetch_or)                                                    \
-  JSHMEMI_AMO_FETCH_OP(NAME, T, xor, fetch_xor)                                                  \
+  JSHMEMI_AMO_FETCH_OP(NAME, T, add, JSHMEM_AMO_FETCH_ADD)                                       \
+  JSHMEMI_AMO_FETCH_OP(NAME, T, and, JSHMEM_AMO_FETCH_AND)                                       \
+  JSHMEMI_AMO_FETCH_OP(NAME, T, or, JSHMEM_AMO_FETCH_OR)                                         \
+  JSHMEMI_AMO_FETCH_OP(NAME, T, xor, JSHMEM_AMO_FETCH_XOR)                                       \
   JSHMEM_DEVICE_INLINE T jshmem_##NAME##_atomic_fetch_inc(T *dest, int pe) {                     \
     JSHMEMI_AMO_CHECK(dest, T, pe);                                                              \
-    return jshmemi_amo_fetch_add(jshmemi_ptr(dest, pe), (T)1);                                   \
+    return jshmemi_amo_on<JSHMEM_AMO_FETCH_ADD>(dest, (T)1, (T)0, pe);                           \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE void jshmem_##NAME##_atomic_inc(T *dest, int pe) {                        \
     JSHMEMI_AMO_CHECK(dest, T, pe);                                                              \
-    (void)jshmemi_amo_fetch_add(jshmemi_ptr(dest, pe), (T)1);                                    \
+    (void)jshmemi_amo_on<JSHMEM_AMO_FETCH_ADD>(dest, (T)1, (T)0, pe);                            \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE T jshmem_##NAME##_atomic_swap(T *dest, T value, int pe) {                 \
     JSHMEMI_AMO_CHECK(dest, T, pe);                                                              \
-    return jshmemi_amo_swap(jshmemi_ptr(dest, pe), value);                                       \
+    return jshmemi_amo_on<JSHMEM_AMO_SWAP>(dest, value, (T)0, pe);                               \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE T jshmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe) { \
     JSHMEMI_AMO_CHECK(dest, T, pe);                                                              \
-    return jshmemi_amo_compare_swap(jshmemi_ptr(dest, pe), cond, value);                         \
+    return jshmemi_amo_on<JSHMEM_AMO_COMPARE_SWAP>(dest, value, cond, pe);                       \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE T jshmem_##NAME##_atomic_fetch(const T *source, int pe) {                 \
     JSHMEMI_AMO_CHECK(source, T, pe);                                                            \
-    return jshmemi_load_acquire(jshmemi_ptr(source, pe));                                        \
+    return jshmemi_amo_on<JSHMEM_AMO_FETCH>(source, (T)0, (T)0, pe);                             \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE void jshmem_##NAME##_atomic_set(T *dest, T value, int pe) {               \
     JSHMEMI_AMO_CHECK(dest, T, pe);                                                              \
-    jshmemi_amo_set(jshmemi_ptr(dest, pe), value);                                               \
+    (void)jshmemi_amo_on<JSHMEM_AMO_SET>(dest, value, (T)0, pe);                                 \
   }
 
 JSHMEM_FOR_AMO_TYPES(JSHMEMI_AMO_TYPED)

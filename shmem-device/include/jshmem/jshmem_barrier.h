@@ -13,7 +13,8 @@
  *   3. Thread i waits, with acquire loads at system scope, until sync cell [slot][member i] of
  *      the local heap is >= g (a peer can be at most one generation ahead).
  *   4. __syncthreads().
- * Cost: one NVLink one-way latency plus a block barrier or two; no atomics.
+ * Cost: one NVLink one-way latency plus a block barrier or two; no atomics. A member on another
+ * node gets its flag through the proxy (jshmem_proxy.h), a host round trip.
  * The collectives (jshmem_coll.h, and the runtime's on-stream collectives) use the same cells and
  * generations: each publishes gen+1 at its entry and gen+2 at its exit; a kernel of many blocks
  * enters with jshmemi_team_enter_block (every block publishes and awaits gen+1, nobody writes the
@@ -54,6 +55,10 @@ JSHMEM_DEVICE void jshmemi_team_publish_wait(int slot, unsigned long long g) {
   const unsigned nthreads = jshmemi_block_size();
   for (unsigned i = tid; i < (unsigned)team.size; i += nthreads) {
     int pe = team.start + (int)i * team.stride;
+    if (jshmemi_proxied(pe)) {   /* a member on another node: its host stores the flag */
+      (void)jshmemi_proxy_word(JSHMEM_PROXY_STORE, 0, 8, pe, JSHMEM_SYNC_CELL(slot, s.my_pe), g, 0);
+      continue;
+    }
     unsigned long long *cell =
         (unsigned long long *)(s.peer_base[pe] + JSHMEM_SYNC_CELL(slot, s.my_pe));
     if (Fenced)

@@ -66,12 +66,34 @@ JSHMEM_DEVICE_INLINE bool jshmemi_bad(jshmemi_error *e, const char *arg, const c
   return false;
 }
 
-/* The target PE exists and its heap is mapped in this process. */
+/* The target PE exists and its heap is mapped in this process, or the proxy reaches it. */
 JSHMEM_DEVICE_INLINE bool jshmemi_ok_pe(jshmemi_error *e, int pe) {
   if (pe < 0 || pe >= jshmem_device_state.n_pes || pe >= JSHMEM_MAX_PES)
     return jshmemi_bad(e, "pe", "PE out of range", pe, 0, 0);
+#if defined(JSHMEM_NO_PROXY)
   if (jshmem_device_state.peer_base[pe] == 0)
+    return jshmemi_bad(e, "pe",
+                       "PE on another node, and this kernel was built with JSHMEM_NO_PROXY (jshmem's"
+                       " run-time compile adds it in jobs on one node)",
+                       pe, 0, 0);
+#else
+  if (jshmem_device_state.peer_base[pe] == 0 && jshmem_device_state.proxy == 0)
     return jshmemi_bad(e, "pe", "PE's heap is not mapped in this process", pe, 0, 0);
+#endif
+  return true;
+}
+
+/* Every member of the team is mapped here: the device collectives move data by loads and stores. */
+JSHMEM_DEVICE_INLINE bool jshmemi_ok_team_mapped(jshmemi_error *e, int slot) {
+  const jshmem_team_desc_t &t = jshmem_device_state.teams[slot];
+  for (int i = 0; i < t.size; ++i) {
+    int pe = t.start + i * t.stride;
+    if (jshmem_device_state.peer_base[pe] == 0)
+      return jshmemi_bad(e, "team",
+                         "a member is on another node: device collectives reach this node's PEs"
+                         " only (use the on-stream or host-called form)",
+                         pe, slot, 0);
+  }
   return true;
 }
 
@@ -182,7 +204,8 @@ JSHMEM_DEVICE_NOINLINE void jshmemi_check_coll(const char *fn, int slot, const v
                                                unsigned long long align, int root) {
   jshmemi_error e;
   int me = jshmem_device_state.my_pe;
-  if (!(jshmemi_ok_team(&e, slot) && jshmemi_ok_sym(&e, "dest", dest, dest_bytes, me) &&
+  if (!(jshmemi_ok_team(&e, slot) && jshmemi_ok_team_mapped(&e, slot) &&
+        jshmemi_ok_sym(&e, "dest", dest, dest_bytes, me) &&
         jshmemi_ok_sym(&e, "source", src, src_bytes, me) &&
         jshmemi_ok_align(&e, "dest", dest, align, me) &&
         jshmemi_ok_align(&e, "source", src, align, me)))

@@ -2,7 +2,8 @@
  * jshmem_rma.h - put and get (bytes and typed), at thread, warp and block scope, and p/g.
  *
  * Transport: the peer's heap is mapped into this process, so a put is plain stores into the
- * peer's memory and a get is plain loads from it (NVLink / xGMI), done by the calling group.
+ * peer's memory and a get is plain loads from it (NVLink / xGMI), done by the calling group. A
+ * PE of another node is reached through the host (jshmem_proxy.h): complete on return.
  *
  * Scopes (suffix): none = the calling thread alone; _warp = all lanes of the calling warp
  * (wavefront on AMD) call with the same arguments; _block = all threads of the calling block call
@@ -39,6 +40,10 @@ template <int Scope, bool Blocking>
 JSHMEM_DEVICE_INLINE void jshmemi_putmem(const char *fn, void *dest, const void *source,
                                          size_t bytes, int pe) {
   JSHMEMI_DEBUG(jshmemi_check_rma(fn, "dest", dest, bytes, pe));
+  if (jshmemi_proxied(pe)) {
+    jshmemi_proxy_put<Scope>(jshmemi_heap_offset(dest), source, bytes, pe, 0, 0, -1);
+    return;
+  }
   jshmemi_group_copy<Scope>(jshmemi_ptr(dest, pe), source, bytes);
   if (Blocking) jshmemi_group_sync<Scope>();
 }
@@ -47,6 +52,10 @@ template <int Scope, bool Blocking>
 JSHMEM_DEVICE_INLINE void jshmemi_getmem(const char *fn, void *dest, const void *source,
                                          size_t bytes, int pe) {
   JSHMEMI_DEBUG(jshmemi_check_rma(fn, "source", source, bytes, pe));
+  if (jshmemi_proxied(pe)) {
+    jshmemi_proxy_get<Scope>(dest, jshmemi_heap_offset(source), bytes, pe);
+    return;
+  }
   jshmemi_group_copy<Scope, true>(dest, jshmemi_ptr(source, pe), bytes);
   if (Blocking) jshmemi_group_sync<Scope>();
 }
@@ -106,11 +115,18 @@ JSHMEMI_RMA_MEM(_nbi_block, JSHMEMI_BLOCK, false)   /* jshmem_putmem_nbi_block, 
   /* p: one relaxed system-scope store of `value` into PE pe's copy of *dest. */                \
   JSHMEM_DEVICE_INLINE void jshmem_##NAME##_p(T *dest, T value, int pe) {                        \
     JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "dest", dest, sizeof(T), pe));                     \
-    jshmemi_st_relaxed_sys(jshmemi_ptr(dest, pe), value);                                        \
+    if (jshmemi_proxied(pe))                                                                     \
+      (void)jshmemi_proxy_word(JSHMEM_PROXY_STORE, 0, sizeof(T), pe, jshmemi_heap_offset(dest),  \
+                               jshmemi_to_bits(value), 0);                                       \
+    else                                                                                         \
+      jshmemi_st_relaxed_sys(jshmemi_ptr(dest, pe), value);                                      \
   }                                                                                              \
   /* g: one relaxed system-scope load of PE pe's copy of *source. */                             \
   JSHMEM_DEVICE_INLINE T jshmem_##NAME##_g(const T *source, int pe) {                            \
     JSHMEMI_DEBUG(jshmemi_check_amo(__func__, "source", source, sizeof(T), pe));                 \
+    if (jshmemi_proxied(pe))                                                                     \
+      return jshmemi_from_bits<T>(jshmemi_proxy_word(JSHMEM_PROXY_LOAD, 0, sizeof(T), pe,        \
+                                                     jshmemi_heap_offset(source), 0, 0));        \
     return jshmemi_ld_relaxed_sys(jshmemi_ptr(source, pe));                                      \
   }
 

@@ -44,7 +44,12 @@ JSHMEM_DEVICE_INLINE void jshmemi_signal(uint64_t *sig, uint64_t value, int sig_
 JSHMEM_DEVICE_INLINE void jshmem_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op,
                                            int pe) {
   JSHMEMI_DEBUG(jshmemi_check_signal(__func__, sig_addr, sig_op, pe));
-  jshmemi_signal(jshmemi_ptr(sig_addr, pe), signal, sig_op);
+  if (jshmemi_proxied(pe))
+    (void)jshmemi_proxy_word(JSHMEM_PROXY_AMO,
+                             sig_op == JSHMEM_SIGNAL_ADD ? JSHMEM_AMO_ADD : JSHMEM_AMO_SET, 8, pe,
+                             jshmemi_heap_offset(sig_addr), signal, 0);
+  else
+    jshmemi_signal(jshmemi_ptr(sig_addr, pe), signal, sig_op);
 }
 
 /* The local signal word's value (acquire load, system scope). */
@@ -72,6 +77,11 @@ JSHMEM_DEVICE_INLINE void jshmemi_putmem_signal(const char *fn, void *dest, cons
                                                 size_t bytes, uint64_t *sig_addr, uint64_t signal,
                                                 int sig_op, int pe) {
   JSHMEMI_DEBUG(jshmemi_check_put_signal(fn, dest, bytes, sig_addr, sig_op, pe));
+  if (jshmemi_proxied(pe)) {   /* the target's host applies the data, then the signal */
+    jshmemi_proxy_put<Scope>(jshmemi_heap_offset(dest), source, bytes, pe,
+                             jshmemi_heap_offset(sig_addr), signal, sig_op);
+    return;
+  }
   jshmemi_group_copy<Scope>(jshmemi_ptr(dest, pe), source, bytes);
   if (Scope != JSHMEMI_THREAD) jshmemi_group_release_fence();
   jshmemi_group_sync<Scope>();

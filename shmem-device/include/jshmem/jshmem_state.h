@@ -53,6 +53,8 @@ typedef unsigned long long uint64_t;
 /* ll_seq[team]: how many low-latency reductions this PE ran in `team` (read and written by itself). */
 #define JSHMEM_LL_SEQ_OFFSET (JSHMEM_COLL_OFFSET + JSHMEM_COLL_BYTES)
 #define JSHMEM_LL_SEQ_BYTES ((unsigned long long)JSHMEM_MAX_TEAMS * JSHMEM_CELL)
+/* proxy_ticket: the next ticket of this PE's device proxy ring (below), taken by device atomics. */
+#define JSHMEM_PROXY_TICKET_OFFSET (JSHMEM_LL_SEQ_OFFSET + JSHMEM_LL_SEQ_BYTES)
 /* Low-latency (LL) reductions of teams of at most JSHMEM_LL_MEMBERS, of at most JSHMEM_LL_PAYLOAD
  * bytes: every member stores its source into every member's ll[team][parity][its team index] as
  * 16-byte lines of two {4 data bytes, 4 flag bytes} words, the flag being the call's sequence
@@ -79,6 +81,38 @@ typedef unsigned long long uint64_t;
   (JSHMEM_LL_OFFSET + (unsigned long long)(team) * JSHMEM_LL_TEAM_BYTES +          \
    ((unsigned long long)(parity) * JSHMEM_LL_MEMBERS + (unsigned long long)(member)) * \
        JSHMEM_LL_MEMBER_BYTES)
+
+/* Device proxy ring (jshmem_proxy.h; org.jshmem.gpu.DeviceProxy serves it): where PEs of other
+ * nodes are, device calls to them are posted as requests to this ring of slots in pinned,
+ * device-mapped host memory. Slot t % JSHMEM_PROXY_SLOTS carries ticket t; its header words are
+ * written by one side each (device: posted, free, the request; host: done, status, result), and
+ * the payload holds a put's data or a get's answer. */
+#define JSHMEM_PROXY_SLOTS 32
+#define JSHMEM_PROXY_PAYLOAD 65536ull
+#define JSHMEM_PROXY_HEADER 128ull
+#define JSHMEM_PROXY_SLOT_BYTES (JSHMEM_PROXY_HEADER + JSHMEM_PROXY_PAYLOAD)
+typedef struct jshmem_proxy_slot {
+  uint64_t posted;     /* device: ticket + 1 once the request below is complete */
+  uint64_t done;       /* host: ticket + 1 once it is served (result, status, payload set) */
+  uint64_t free;       /* device: the ticket that may take the slot next (host sets t = slot first) */
+  int32_t op;          /* JSHMEM_PROXY_PUT .. LOAD */
+  int32_t pe;          /* target PE */
+  uint64_t offset;     /* in the target's heap (internal region included) */
+  uint64_t bytes;      /* PUT, GET: payload bytes */
+  uint64_t value;      /* AMO operand, STORE bits, PUT's signal value */
+  uint64_t comparand;  /* AMO compare-and-swap's condition */
+  uint64_t sig_offset; /* PUT: the signal word's heap offset, when sig_op >= 0 */
+  int32_t sig_op;      /* PUT: JSHMEM_SIGNAL_SET / ADD after the data, or -1 */
+  int32_t width;       /* AMO, STORE, LOAD: bytes of the word (1, 2, 4, 8) */
+  int32_t amo;         /* AMO: JSHMEM_AMO_* */
+  int32_t status;      /* host: 0 served, else the request failed (the host printed why) */
+  uint64_t result;     /* host: AMO's old value, LOAD's bits */
+} jshmem_proxy_slot_t;
+#define JSHMEM_PROXY_PUT 1
+#define JSHMEM_PROXY_GET 2
+#define JSHMEM_PROXY_AMO 3
+#define JSHMEM_PROXY_STORE 4
+#define JSHMEM_PROXY_LOAD 5
 
 /* Comparison codes (org.jshmem.Cmp ordinal) */
 #define JSHMEM_CMP_EQ 0
@@ -143,6 +177,7 @@ typedef struct jshmem_device_state {
   char *heap_base;                 /* this PE's heap, as this process maps it */
   char *peer_base[JSHMEM_MAX_PES]; /* every PE's heap as this process maps it; [my_pe] == heap_base */
   jshmem_team_desc_t teams[JSHMEM_MAX_TEAMS];  /* slot 0 = world; size 0 = free slot */
+  char *proxy;                     /* the device proxy ring where PEs of other nodes are, else 0 */
 } jshmem_device_state_t;
 
 #endif /* JSHMEM_STATE_H */

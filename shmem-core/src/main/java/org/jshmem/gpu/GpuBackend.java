@@ -48,7 +48,7 @@ import org.jshmem.spi.TeamLayout;
  * <p>With PEs on other nodes (a job across nodes, or {@code JSHMEM_TRANSPORT} / {@code JSHMEM_NODE_OF_RANK})
  * only this node's heaps are opened; the others are reached through the remote transport's two-sided
  * requests ({@link RemoteRouting} here, {@link GpuHeapTarget} at the target), their device addresses are
- * null (so {@code jshmem_ptr} is NULL for them), the blocking collectives are
+ * null (so {@code jshmem_ptr} is NULL for them), kernels reach them through the {@link DeviceProxy}, the blocking collectives are
  * {@link HierarchicalCollectives} over the copies, and the on-stream operations that reach them run
  * once their stream is idle ({@link StagedStreamCollectives}). The device state (peer
  * table, teams) is kept here and pushed to the shim and to every loaded user module.
@@ -76,6 +76,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final RemoteTransport remote;      // null when every PE is on this node
     private final boolean[] remotePe;
     private final GpuHeapTarget heapTarget;    // serves the other nodes' operations on this heap; null without them
+    private final DeviceProxy proxy;           // serves this PE's kernels' calls to other nodes; null without them
     private final TeamLayout[] teams = new TeamLayout[GpuHeapDescriptor.MAX_TEAMS];
     private volatile Waiter waiter;             // the core's, from collectives(CollectiveContext)
     private final Arena arena = Arena.ofShared();
@@ -126,6 +127,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         this.stream = main.stream();
         this.peerBase = new long[nPes];
         MemorySegment heap = allocateAndExchange(boot);
+        this.proxy = remote == null ? null : new DeviceProxy(remote, myPe);
         this.state = arena.allocate(GpuHeapDescriptor.STATE);
         fillState(config.debug());
         Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
@@ -198,6 +200,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         for (int pe = 0; pe < nPes; pe++) {
             state.set(ADDRESS, GpuHeapDescriptor.PEER_BASE + pe * ADDRESS.byteSize(), MemorySegment.ofAddress(peerBase[pe]));
         }
+        state.set(ADDRESS, GpuHeapDescriptor.PROXY, proxy == null ? MemorySegment.NULL : proxy.ring());
         writeTeam(0, 0, 1, nPes);   // world
         TeamLayout shared = TeamLayout.shared(nodes, myPe);   // the core's shared team, as Shmem makes it
         writeTeam(1, shared.start(), shared.stride(), shared.size());
@@ -210,6 +213,14 @@ public final class GpuBackend implements Backend, StreamCapability {
         state.set(JAVA_INT, at + 4, stride);
         state.set(JAVA_INT, at + 8, size);
         state.set(JAVA_INT, at + 12, slot);
+    }
+
+    /**
+     * Whether kernels may call PEs of other nodes (through the {@link DeviceProxy}): false when every
+     * PE of the job is on this node, and jshmem's run-time compiles then leave the proxy's path out.
+     */
+    public boolean reachesOtherNodes() {
+        return remote != null;
     }
 
     /** Records a team (size 0 frees the slot) in the device state and pushes it everywhere. */
@@ -752,6 +763,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         RuntimeException first = null;
         for (Runnable step : new Runnable[] {
             () -> Shim.streamSynchronize(stream),
+            this::stopProxy,
             this::stopServing,
             Shim::collRelease,
             this::closePeers,
@@ -774,6 +786,13 @@ public final class GpuBackend implements Backend, StreamCapability {
             if (pe != myPe && !remotePe[pe]) {
                 Shim.ipcClose(address(pe, 0));
             }
+        }
+    }
+
+    /** This PE's kernels have ended (the core's closing barrier drained them): their calls to other nodes too. */
+    private void stopProxy() {
+        if (proxy != null) {
+            proxy.close();
         }
     }
 

@@ -24,6 +24,8 @@ public final class GpuHeapDescriptor {
     public static final long COLL_OFFSET = GEN_OFFSET + GEN_BYTES;
     public static final long COLL_BYTES = (long) MAX_TEAMS * MAX_PES * CELL;
     public static final long LL_SEQ_OFFSET = COLL_OFFSET + COLL_BYTES;
+    /** The device proxy's ticket counter (one cell). */
+    public static final long PROXY_TICKET_OFFSET = LL_SEQ_OFFSET + MAX_TEAMS * CELL;
     /** Most members of a team whose reductions may take the low-latency (LL) form. */
     public static final int LL_MEMBERS = 8;
     /** Most bytes per member of a low-latency reduction. */
@@ -34,6 +36,29 @@ public final class GpuHeapDescriptor {
     public static final long LL_OFFSET = 2L << 20;
     /** Bytes at the start of every PE's heap that jshmem keeps for itself. */
     public static final long INTERNAL_SIZE = LL_OFFSET + MAX_TEAMS * LL_TEAM_BYTES;
+
+    /** Slots of the device proxy ring ({@code jshmem_proxy.h}, {@link DeviceProxy}). */
+    public static final int PROXY_SLOTS = 32;
+    /** Payload bytes of a proxy slot: the most one request carries. */
+    public static final long PROXY_PAYLOAD = 65536;
+    /** Header bytes of a proxy slot (the request; the payload follows). */
+    public static final long PROXY_HEADER = 128;
+    public static final long PROXY_SLOT_BYTES = PROXY_HEADER + PROXY_PAYLOAD;
+    /** Proxy request kinds ({@code JSHMEM_PROXY_*}). */
+    public static final int PROXY_PUT = 1;
+    public static final int PROXY_GET = 2;
+    public static final int PROXY_AMO = 3;
+    public static final int PROXY_STORE = 4;
+    public static final int PROXY_LOAD = 5;
+
+    /** {@code jshmem_proxy_slot_t}: a proxy slot's header. */
+    public static final StructLayout PROXY_SLOT = structLayout(
+            JAVA_LONG.withName("posted"), JAVA_LONG.withName("done"), JAVA_LONG.withName("free"),
+            JAVA_INT.withName("op"), JAVA_INT.withName("pe"),
+            JAVA_LONG.withName("offset"), JAVA_LONG.withName("bytes"), JAVA_LONG.withName("value"),
+            JAVA_LONG.withName("comparand"), JAVA_LONG.withName("sig_offset"),
+            JAVA_INT.withName("sig_op"), JAVA_INT.withName("width"), JAVA_INT.withName("amo"), JAVA_INT.withName("status"),
+            JAVA_LONG.withName("result"));
 
     /** {@code jshmem_team_desc_t}: members are world PEs start + i * stride, i < size. */
     public static final StructLayout TEAM = structLayout(
@@ -48,7 +73,8 @@ public final class GpuHeapDescriptor {
             JAVA_LONG.withName("heap_size"),
             ADDRESS.withName("heap_base"),
             sequenceLayout(MAX_PES, ADDRESS).withName("peer_base"),
-            sequenceLayout(MAX_TEAMS, TEAM).withName("teams"));
+            sequenceLayout(MAX_TEAMS, TEAM).withName("teams"),
+            ADDRESS.withName("proxy"));
 
     public static final long MY_PE = STATE.byteOffset(groupElement("my_pe"));
     public static final long N_PES = STATE.byteOffset(groupElement("n_pes"));
@@ -57,6 +83,12 @@ public final class GpuHeapDescriptor {
     public static final long HEAP_BASE = STATE.byteOffset(groupElement("heap_base"));
     public static final long PEER_BASE = STATE.byteOffset(groupElement("peer_base"));
     public static final long TEAMS = STATE.byteOffset(groupElement("teams"));
+    public static final long PROXY = STATE.byteOffset(groupElement("proxy"));
+
+    /** Offset of a field of {@link #PROXY_SLOT} in a slot. */
+    public static long proxySlotField(String name) {
+        return PROXY_SLOT.byteOffset(groupElement(name));
+    }
 
     private GpuHeapDescriptor() {
     }

@@ -1,6 +1,7 @@
 package org.jshmem.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,23 @@ class GpuHeapDescriptorTest {
                   P("heap_base", offsetof(jshmem_device_state_t, heap_base));
                   P("peer_base", offsetof(jshmem_device_state_t, peer_base));
                   P("teams", offsetof(jshmem_device_state_t, teams));
+                  P("proxy", offsetof(jshmem_device_state_t, proxy));
+                  P("proxy_ticket", JSHMEM_PROXY_TICKET_OFFSET);
+                  P("proxy_slots", JSHMEM_PROXY_SLOTS);
+                  P("proxy_payload", JSHMEM_PROXY_PAYLOAD);
+                  P("proxy_header", JSHMEM_PROXY_HEADER);
+                  P("sizeof_proxy_slot", sizeof(jshmem_proxy_slot_t));
+                  #define F(f) P("slot_" #f, offsetof(jshmem_proxy_slot_t, f))
+                  F(posted); F(done); F(free); F(op); F(pe); F(offset); F(bytes); F(value); F(comparand);
+                  F(sig_offset); F(sig_op); F(width); F(amo); F(status); F(result);
+                  P("proxy_PUT", JSHMEM_PROXY_PUT); P("proxy_GET", JSHMEM_PROXY_GET); P("proxy_AMO", JSHMEM_PROXY_AMO);
+                  P("proxy_STORE", JSHMEM_PROXY_STORE); P("proxy_LOAD", JSHMEM_PROXY_LOAD);
+                  P("amo_FETCH", JSHMEM_AMO_FETCH); P("amo_SET", JSHMEM_AMO_SET); P("amo_SWAP", JSHMEM_AMO_SWAP);
+                  P("amo_COMPARE_SWAP", JSHMEM_AMO_COMPARE_SWAP); P("amo_ADD", JSHMEM_AMO_ADD);
+                  P("amo_FETCH_ADD", JSHMEM_AMO_FETCH_ADD); P("amo_AND", JSHMEM_AMO_AND);
+                  P("amo_FETCH_AND", JSHMEM_AMO_FETCH_AND); P("amo_OR", JSHMEM_AMO_OR); P("amo_FETCH_OR", JSHMEM_AMO_FETCH_OR);
+                  P("amo_XOR", JSHMEM_AMO_XOR); P("amo_FETCH_XOR", JSHMEM_AMO_FETCH_XOR);
+                  P("sig_SET", JSHMEM_SIGNAL_SET); P("sig_ADD", JSHMEM_SIGNAL_ADD);
                   P("max_pes", JSHMEM_MAX_PES);
                   P("max_teams", JSHMEM_MAX_TEAMS);
                   P("cell", JSHMEM_CELL);
@@ -79,6 +97,29 @@ class GpuHeapDescriptorTest {
         assertEquals(c.get("heap_base"), GpuHeapDescriptor.HEAP_BASE);
         assertEquals(c.get("peer_base"), GpuHeapDescriptor.PEER_BASE);
         assertEquals(c.get("teams"), GpuHeapDescriptor.TEAMS);
+        assertEquals(c.get("proxy"), GpuHeapDescriptor.PROXY);
+        assertEquals(c.get("proxy_ticket"), GpuHeapDescriptor.PROXY_TICKET_OFFSET);
+        assertEquals(c.get("proxy_slots"), GpuHeapDescriptor.PROXY_SLOTS);
+        assertEquals(c.get("proxy_payload"), GpuHeapDescriptor.PROXY_PAYLOAD);
+        assertEquals(c.get("proxy_header"), GpuHeapDescriptor.PROXY_HEADER);
+        assertTrue(c.get("sizeof_proxy_slot") <= GpuHeapDescriptor.PROXY_HEADER, "the slot header fits its room");
+        assertEquals(c.get("sizeof_proxy_slot"), GpuHeapDescriptor.PROXY_SLOT.byteSize());
+        for (String f : new String[] {"posted", "done", "free", "op", "pe", "offset", "bytes", "value", "comparand",
+            "sig_offset", "sig_op", "width", "amo", "status", "result"}) {
+            assertEquals(c.get("slot_" + f), GpuHeapDescriptor.proxySlotField(f), "jshmem_proxy_slot_t." + f);
+        }
+        assertEquals(c.get("proxy_PUT"), GpuHeapDescriptor.PROXY_PUT);
+        assertEquals(c.get("proxy_GET"), GpuHeapDescriptor.PROXY_GET);
+        assertEquals(c.get("proxy_AMO"), GpuHeapDescriptor.PROXY_AMO);
+        assertEquals(c.get("proxy_STORE"), GpuHeapDescriptor.PROXY_STORE);
+        assertEquals(c.get("proxy_LOAD"), GpuHeapDescriptor.PROXY_LOAD);
+        // the proxy passes AtomicOp and SignalOp ordinals as JSHMEM_AMO_* / JSHMEM_SIGNAL_* codes
+        for (org.jshmem.AtomicOp o : org.jshmem.AtomicOp.values()) {
+            assertEquals(c.get("amo_" + o.name()), (long) o.ordinal(), "JSHMEM_AMO_" + o);
+        }
+        for (org.jshmem.SignalOp o : org.jshmem.SignalOp.values()) {
+            assertEquals(c.get("sig_" + o.name()), (long) o.ordinal(), "JSHMEM_SIGNAL_" + o);
+        }
         assertEquals(c.get("max_pes"), GpuHeapDescriptor.MAX_PES);
         assertEquals(c.get("max_teams"), GpuHeapDescriptor.MAX_TEAMS);
         assertEquals(c.get("cell"), GpuHeapDescriptor.CELL);

@@ -268,20 +268,14 @@ public final class DeviceApiProgram {
     }
 
     private byte[] bytes(SymmetricSegment s) {
-        byte[] b = new byte[Math.toIntExact(s.byteSize())];
-        shmem.get(b, 0, b.length, s, 0, me);
-        return b;
+        return HeapReads.bytes(shmem, s);
     }
 
     private int[] ints(SymmetricSegment s) {
-        int[] v = new int[Math.toIntExact(s.byteSize() / Integer.BYTES)];
-        shmem.get(v, 0, v.length, s, 0, me);
-        return v;
+        return HeapReads.ints(shmem, s);
     }
 
     private long[] longs(SymmetricSegment s) {
-        long[] v = new long[Math.toIntExact(s.byteSize() / Long.BYTES)];
-        shmem.get(v, 0, v.length, s, 0, me);
-        return v;
+        return HeapReads.longs(shmem, s);
     }
 }
