@@ -104,16 +104,31 @@ public final class DeviceModule implements AutoCloseable {
      * @throws CompileException with the compiler's log when compilation fails
      */
     public static byte[] compileImage(Shmem shmem, String source, String name, String... options) {
-        shmem.unwrap(GpuBackend.class);
         List<String> opts = new ArrayList<>();
         opts.add("-I" + DeviceHeaders.includeDirectory());
         opts.add("-std=c++17");
-        opts.addAll(List.of(options));
+        opts.addAll(List.of(compileOptions(shmem, options)));
         Shim.Compiled out = Shim.rtcCompile(source, name, opts.toArray(String[]::new));
         if (out.image() == null) {
             throw new CompileException("compiling " + name + " failed: " + out.error(), out.log());
         }
         return out.image();
+    }
+
+    /**
+     * The options a run-time compile uses besides the include path: the caller's, then
+     * {@code -DJSHMEM_NO_PROXY} when every PE of the job is on this node. Kernels then carry no
+     * branch for calls to other nodes' PEs ({@code jshmem_proxy.h}; it cost a fifth of a 4-16 KB
+     * device put's rate on 2 x H200). So an image compiled in a job on one node must not be loaded
+     * by a job across nodes; the {@link KernelCache} keys on these options.
+     */
+    static String[] compileOptions(Shmem shmem, String... options) {
+        if (shmem.unwrap(GpuBackend.class).reachesOtherNodes()) {
+            return options;
+        }
+        String[] out = java.util.Arrays.copyOf(options, options.length + 1);
+        out[options.length] = "-DJSHMEM_NO_PROXY";
+        return out;
     }
 
     /** The kernel {@code kernelName} ({@code extern "C"} names are looked up as written). */

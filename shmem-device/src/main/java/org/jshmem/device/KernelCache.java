@@ -79,7 +79,8 @@ public final class KernelCache {
      */
     public Entry image(Shmem shmem, String source, String name, String... options) {
         long t0 = System.nanoTime();
-        Path file = directory.resolve(key(DeviceInfo.of(shmem).targetKey(), source, name, options) + ".bin");
+        Path file = directory.resolve(key(DeviceInfo.of(shmem).targetKey(), source, name,
+                DeviceModule.compileOptions(shmem, options)) + ".bin");
         try {
             if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 return new Entry(Files.readAllBytes(file), true, System.nanoTime() - t0);

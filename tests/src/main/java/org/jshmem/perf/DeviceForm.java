@@ -54,6 +54,9 @@ import org.jshmem.device.LaunchConfig;
 public final class DeviceForm implements Form {
     /** The kernels' source, a resource of this jar. */
     static final String SOURCE = "/kernels/perf_kernels.cu";
+    /** Extra compiler options for the kernels, from {@code -Djshmem.perf.kernelOptions} (space-separated), e.g. {@code -DJSHMEM_NO_PROXY}. */
+    private static final String[] KERNEL_OPTIONS = System.getProperty("jshmem.perf.kernelOptions", "").isBlank()
+            ? new String[0] : System.getProperty("jshmem.perf.kernelOptions").trim().split("\\s+");
 
     private static final Set<String> BANDWIDTH = Set.of("put_bw", "get_bw", "put_bibw", "get_bibw");
     private static final Set<String> OTHERS = Set.of("p_latency", "put_signal_latency", "atomic_latency",
@@ -153,7 +156,7 @@ public final class DeviceForm implements Form {
             clock = new GpuClock(ctx.shmem());
         }
         if (module == null) {
-            module = DeviceModule.compile(ctx.shmem(), source(), "perf_kernels.cu");
+            module = DeviceModule.compile(ctx.shmem(), source(), "perf_kernels.cu", KERNEL_OPTIONS);
         }
         String name = c.benchmark().name();
         return switch (name) {
