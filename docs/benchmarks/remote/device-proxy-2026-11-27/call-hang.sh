@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Session 2026-11-27 (twelfth): the device proxy (issue 17) and the device API on the local path.
+set -u
+here=$(pwd)
+w=/tmp/o2; mkdir -p $w
+out=${OUT:-/tmp/out}; mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $w/machine.txt 2>&1; cat $w/machine.txt
+export JSHMEM_MPI_JAR=$here/mpi.jar JSHMEM_MPI_LIB_DIR=/usr/lib/x86_64-linux-gnu OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+jars=$(printf '%s:' "$here"/lib/*.jar); testcp="$here/test-classes:${jars}$here/mpi.jar"
+export here testcp
+. "$here/one-gpu.sh"
+# junit [JVM -D options...] -- [console options...]
+cat > $w/junit.sh <<'EOS'
+jvm=(); while [ "$1" != "--" ]; do jvm+=("$1"); shift; done; shift
+exec java -Djshmem.test.classpath="$testcp" -Djava.library.path=/usr/lib/x86_64-linux-gnu "${jvm[@]}" \
+  -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=tree --disable-banner "$@"
+EOS
+mps_start
+echo "== 1. DeviceProxyTest"
+SECONDS=0
+timeout 300 bash $w/junit.sh -- --select-class org.jshmem.it.gpu.DeviceProxyTest > $w/proxy.log 2>&1
+echo "rc=$? in ${SECONDS}s"; grep -E "tests (successful|failed)|✘|expected|jshmem:" $w/proxy.log | head -20
+tar czf "$out/call2.tgz" -C $w .
+mps_stop; mps_start
+echo "== 2. DeviceApiTest (local path), no debug-trap tests"
+SECONDS=0
+timeout 200 bash $w/junit.sh -Djshmem.test.backend=cuda -- --select-class org.jshmem.it.gpu.DeviceApiTest --exclude-tag debug-trap > $w/devapi.log 2>&1
+echo "rc=$? in ${SECONDS}s"; grep -E "tests (successful|failed)|✘" $w/devapi.log | head -10
+mps_stop
+tar czf "$out/call2.tgz" -C $w .
+echo "== 3. which wait hung the first try: the 2-PE proxy job again with lazy module loading (its own choice kept)"
+mps_start
+SECONDS=0
+CUDA_MODULE_LOADING=LAZY timeout 45 bash $w/junit.sh -- --select-class org.jshmem.it.gpu.DeviceProxyTest > $w/proxy-lazy.log 2>&1
+echo "rc=$? in ${SECONDS}s"; grep -E "tests (successful|failed)|✘|jshmem:|remote, 2" $w/proxy-lazy.log | head -8
+mps_stop
+tar czf "$out/call2.tgz" -C $w .
