@@ -79,7 +79,6 @@ final class DeviceProxy implements AutoCloseable {
 
     /** Serves every request posted in order; returns how long to park. */
     private long step() {
-        long now;
         boolean served = false;
         while (true) {
             int slot = (int) (next % PROXY_SLOTS);
@@ -92,7 +91,7 @@ final class DeviceProxy implements AutoCloseable {
             next++;
             served = true;
         }
-        now = System.nanoTime();
+        long now = System.nanoTime();
         if (served) {
             lastServed = now;
         }

@@ -48,8 +48,8 @@ import org.jshmem.spi.TeamLayout;
  * <p>With PEs on other nodes (a job across nodes, or {@code JSHMEM_TRANSPORT} / {@code JSHMEM_NODE_OF_RANK})
  * only this node's heaps are opened; the others are reached through the remote transport's two-sided
  * requests ({@link RemoteRouting} here, {@link GpuHeapTarget} at the target), their device addresses are
- * null (so {@code jshmem_ptr} is NULL for them), kernels reach them through the {@link DeviceProxy}, the blocking collectives are
- * {@link HierarchicalCollectives} over the copies, and the on-stream operations that reach them run
+ * null (so {@code jshmem_ptr} is NULL for them), kernels reach them through the {@link DeviceProxy},
+ * the blocking collectives are {@link HierarchicalCollectives} over the copies, and the on-stream operations that reach them run
  * once their stream is idle ({@link StagedStreamCollectives}). The device state (peer
  * table, teams) is kept here and pushed to the shim and to every loaded user module.
  */
