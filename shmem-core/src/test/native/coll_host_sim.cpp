@@ -71,6 +71,11 @@ template <typename T>
 T atomicXor_system(T *, T);
 template <typename T>
 T atomicExch_system(T *, T);
+/* declared only as well: the device proxy's ticket and the warp broadcast of its slot */
+template <typename T>
+T atomicAdd(T *, T);
+template <typename T>
+T __shfl_sync(unsigned, T, int);
 
 #include <jshmem/jshmem.h>
 
