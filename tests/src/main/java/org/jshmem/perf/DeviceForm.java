@@ -55,8 +55,7 @@ public final class DeviceForm implements Form {
     /** The kernels' source, a resource of this jar. */
     static final String SOURCE = "/kernels/perf_kernels.cu";
     /** Extra compiler options for the kernels, from {@code -Djshmem.perf.kernelOptions} (space-separated), e.g. {@code -DJSHMEM_NO_PROXY}. */
-    private static final String[] KERNEL_OPTIONS = System.getProperty("jshmem.perf.kernelOptions", "").isBlank()
-            ? new String[0] : System.getProperty("jshmem.perf.kernelOptions").trim().split("\\s+");
+    private static final String[] KERNEL_OPTIONS = kernelOptions(System.getProperty("jshmem.perf.kernelOptions", ""));
 
     private static final Set<String> BANDWIDTH = Set.of("put_bw", "get_bw", "put_bibw", "get_bibw");
     private static final Set<String> OTHERS = Set.of("p_latency", "put_signal_latency", "atomic_latency",
@@ -170,6 +169,10 @@ public final class DeviceForm implements Form {
     }
 
     /** The kernels' source from the class path. */
+    private static String[] kernelOptions(String spaced) {
+        return spaced.isBlank() ? new String[0] : spaced.trim().split("\\s+");
+    }
+
     static String source() {
         try (InputStream in = DeviceForm.class.getResourceAsStream(SOURCE)) {
             if (in == null) {

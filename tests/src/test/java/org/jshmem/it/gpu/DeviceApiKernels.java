@@ -25,13 +25,18 @@ final class DeviceApiKernels {
 
     /** The whole file. */
     static String source() {
-        try (InputStream in = DeviceApiKernels.class.getResourceAsStream(RESOURCE)) {
+        return resource(RESOURCE);
+    }
+
+    /** A kernel file of the test resources, whole (e.g. {@code "/kernels/device_proxy_test.cu"}). */
+    static String resource(String path) {
+        try (InputStream in = DeviceApiKernels.class.getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is not on the class path");
+                throw new IllegalStateException(path + " is not on the class path");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("reading " + RESOURCE + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("reading " + path + ": " + e.getMessage(), e);
         }
     }
 

@@ -6,10 +6,6 @@ import static org.jshmem.it.gpu.HeapReads.bytes;
 import static org.jshmem.it.gpu.HeapReads.ints;
 import static org.jshmem.it.gpu.HeapReads.longs;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
@@ -43,22 +39,14 @@ public final class DeviceProxyProgram {
         this.module = module;
         this.stream = stream;
         this.me = shmem.myPe();
-        this.peer = (me + shmem.nPes() / 2) % shmem.nPes();
+        this.peer = (me + shmem.nPes() / 2) % shmem.nPes();   // its own inverse (even n): also the PE that writes here
     }
 
     public static void main(String[] args) {
         try (Shmem shmem = Shmem.init(); ShmemStream stream = shmem.createStream();
-             DeviceModule module = DeviceModule.compile(shmem, source(), "device_proxy_test.cu")) {
+             DeviceModule module = DeviceModule.compile(shmem, DeviceApiKernels.resource(RESOURCE), "device_proxy_test.cu")) {
             new DeviceProxyProgram(shmem, module, stream).runAll();
             report(shmem.myPe(), "done", true);
-        }
-    }
-
-    private static String source() {
-        try (InputStream in = DeviceProxyProgram.class.getResourceAsStream(RESOURCE)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -85,7 +73,7 @@ public final class DeviceProxyProgram {
         SymmetricSegment dst = shmem.calloc(3 * stride, 1);
         launch("proxy_fill", 1, 256, src, n + 8);
         launch("proxy_put", 1, 128, dst, src, n, stride, peer);
-        report(me, "put." + n + ".mismatches", mismatches(bytes(shmem, dst), stride, n, writer()));
+        report(me, "put." + n + ".mismatches", mismatches(bytes(shmem, dst), stride, n, peer));
         shmem.free(dst);
         dst = shmem.calloc(3 * stride, 1);
         launch("proxy_get", 1, 128, dst, src, n, stride, peer);
@@ -111,10 +99,6 @@ public final class DeviceProxyProgram {
         return (int) ((pe * 31 + i * 7 + 1) & 0xff);
     }
 
-    private int writer() {
-        return peer;   // (me + n/2) mod n is its own inverse for an even n
-    }
-
     private void signal(long n) {
         SymmetricSegment src = shmem.calloc(n, 1);
         SymmetricSegment dst = shmem.calloc(n, 1);
@@ -122,7 +106,7 @@ public final class DeviceProxyProgram {
         SymmetricSegment errors = shmem.calloc(1, Integer.BYTES);
         SymmetricSegment seen = shmem.calloc(2, Long.BYTES);
         launch("proxy_fill", 1, 256, src, n);
-        launch("proxy_signal", 1, 256, dst, src, n, sig, errors, seen, writer(), peer);
+        launch("proxy_signal", 1, 256, dst, src, n, sig, errors, seen, peer, peer);
         report(me, "signal." + n + ".errors", ints(shmem, errors)[0]);
         long[] s = longs(shmem, seen);
         report(me, "signal." + n + ".seen", s[0] + "," + s[1]);
