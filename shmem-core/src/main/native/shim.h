@@ -109,9 +109,11 @@ void jshmem_rt_copy_strided_host(void *dst, size_t dst_pitch, const void *src, s
  * by less than 2^63, as growing signal counters do. `addr`: 8-byte aligned device memory (e.g.
  * this PE's heap) or registered host memory. */
 int jshmem_rt_stream_wait_value64(void *stream, void *addr, uint64_t value, int cmp);
-/* Writes `value` to *addr once the work queued before it on `stream` has completed (and its
- * writes are visible). */
-int jshmem_rt_stream_write_value64(void *stream, void *addr, uint64_t value);
+/* Writes the low `width` bytes (4 or 8) of `value` to *addr (aligned to `width`; this PE's heap or a
+ * peer's as this process maps it) once the work queued before it on `stream` has completed (and
+ * its writes are visible). The value travels in the stream's command, so nothing needs to stay
+ * readable after the call: the host-called p and the signal of put_signal use it. */
+int jshmem_rt_stream_write_value(void *stream, void *addr, uint64_t value, int width);
 
 /* ---- atomics from the host ---- */
 /* One JSHMEM_AMO_* operation on the 4- or 8-byte word at `addr` (naturally aligned; local heap or

@@ -24,6 +24,7 @@ struct jshmem_driver_api {
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancyMaxActiveBlocksPerMultiprocessor;
   PFN_cuFuncSetAttribute_v9000 funcSetAttribute;
   PFN_cuStreamWaitValue64_v11070 streamWaitValue64;
+  PFN_cuStreamWriteValue32_v11070 streamWriteValue32;
   PFN_cuStreamWriteValue64_v11070 streamWriteValue64;
 };
 /* Hidden: exports.map passes every jshmem_* name, and this one is internal. */

@@ -75,6 +75,7 @@ static void drv_load(void) {
       {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&jshmem_g_drv.occupancyMaxActiveBlocksPerMultiprocessor},
       {"cuFuncSetAttribute", (void **)&jshmem_g_drv.funcSetAttribute},
       {"cuStreamWaitValue64", (void **)&jshmem_g_drv.streamWaitValue64},
+      {"cuStreamWriteValue32", (void **)&jshmem_g_drv.streamWriteValue32},
       {"cuStreamWriteValue64", (void **)&jshmem_g_drv.streamWriteValue64},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
@@ -435,17 +436,25 @@ int jshmem_rt_stream_wait_value64(void *stream, void *addr, uint64_t value, int 
   return 0;
 }
 
-int jshmem_rt_stream_write_value64(void *stream, void *addr, uint64_t value) {
-  CHECK_ARG(addr != NULL && ((uintptr_t)addr & 7u) == 0,
-            "jshmem_rt_stream_write_value64: address %p is NULL or not 8-byte aligned", addr);
+int jshmem_rt_stream_write_value(void *stream, void *addr, uint64_t value, int width) {
+  CHECK_ARG(width == 4 || width == 8, "jshmem_rt_stream_write_value: width %d is not 4 or 8", width);
+  CHECK_ARG(addr != NULL && ((uintptr_t)addr & (unsigned)(width - 1)) == 0,
+            "jshmem_rt_stream_write_value: address %p is NULL or not %d-byte aligned", addr, width);
   BIND_DEVICE();
 #if JSHMEM_IS_HIP
-  GPU_TRY(hipStreamWriteValue64((hipStream_t)stream, addr, value, 0));
+  if (width == 4)
+    GPU_TRY(hipStreamWriteValue32((hipStream_t)stream, addr, (uint32_t)value, 0));
+  else
+    GPU_TRY(hipStreamWriteValue64((hipStream_t)stream, addr, value, 0));
 #else
   if (jshmem_drv() != 0) return -1;
   /* DEFAULT (not NO_MEMORY_BARRIER): earlier work's writes are visible before the value. */
-  CU_TRY("cuStreamWriteValue64", jshmem_g_drv.streamWriteValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)addr, value,
-                                                          CU_STREAM_WRITE_VALUE_DEFAULT));
+  if (width == 4)
+    CU_TRY("cuStreamWriteValue32", jshmem_g_drv.streamWriteValue32((CUstream)stream, (CUdeviceptr)(uintptr_t)addr,
+                                                                   (cuuint32_t)value, CU_STREAM_WRITE_VALUE_DEFAULT));
+  else
+    CU_TRY("cuStreamWriteValue64", jshmem_g_drv.streamWriteValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)addr,
+                                                                   value, CU_STREAM_WRITE_VALUE_DEFAULT));
 #endif
   return 0;
 }

@@ -267,7 +267,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             } else if (bytes > 0 && !inPlace) {
                 Shim.memcpyAsync(at(dest + at[i]), at(src), bytes, stream);
             }
-            Shim.streamWriteValue64(stream, at(signals + (long) i * Long.BYTES), signal);
+            Shim.streamWriteValue(stream, at(signals + (long) i * Long.BYTES), signal, Long.BYTES);
         }
     }
 

@@ -70,8 +70,8 @@ public final class Shim {
             ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
     private static final MethodHandle WAIT_VALUE64 = h("jshmem_rt_stream_wait_value64",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle WRITE_VALUE64 = h("jshmem_rt_stream_write_value64",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    private static final MethodHandle WRITE_VALUE = h("jshmem_rt_stream_write_value",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle AMO = h("jshmem_rt_amo", FunctionDescriptor.of(JAVA_INT,
             ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
     private static final MethodHandle SET_STATE = h("jshmem_rt_set_state", INT_ADDR);
@@ -392,8 +392,13 @@ public final class Shim {
         call("stream wait value", () -> (int) WAIT_VALUE64.invokeExact(stream, addr, value, cmp));
     }
 
-    public static void streamWriteValue64(MemorySegment stream, MemorySegment addr, long value) {
-        call("stream write value", () -> (int) WRITE_VALUE64.invokeExact(stream, addr, value));
+    /**
+     * Writes the low {@code width} bytes (4 or 8) of {@code value} to {@code addr} (aligned to the
+     * width) once the stream's earlier work is complete and visible. The value is part of the
+     * stream's command: nothing on the host has to stay alive.
+     */
+    public static void streamWriteValue(MemorySegment stream, MemorySegment addr, long value, int width) {
+        call("stream write value", () -> (int) WRITE_VALUE.invokeExact(stream, addr, value, width));
     }
 
     /**
