@@ -213,9 +213,9 @@ public final class Shmem
     }
 
     /**
-     * The team of the PEs that share memory with this one (OpenSHMEM's {@code SHMEM_TEAM_SHARED}).
-     * jshmem runs a job on one node, so it has the same PEs as {@link #teamWorld()}, with a team
-     * slot of its own.
+     * The team of the PEs that share memory with this one (OpenSHMEM's {@code SHMEM_TEAM_SHARED}):
+     * those of its node, whose heaps it maps. On one node it has the same PEs as
+     * {@link #teamWorld()}, with a team slot of its own.
      */
     public Team teamShared() {
         return shared;

@@ -216,6 +216,13 @@ public final class DeviceForm implements Form {
     }
 
     private TimedLoop pingPong(Case c, PerfContext ctx) {
+        Shmem shmem = ctx.shmem();
+        if (c.op().equals("raw") && ctx.partner() >= 0
+                && shmem.teamWorld().translatePe(ctx.partner(), shmem.teamShared()) < 0) {
+            // the raw kernel stores through jshmem_ptr, NULL for a PE of another node: it would wait forever
+            throw new IllegalArgumentException("p_latency raw: PE " + ctx.partner() + " is on another node, where"
+                    + " jshmem_ptr is NULL and only the p form reaches it (through the device proxy): run with --ops p");
+        }
         boolean wide = c.type().equals("long");
         Kernel k = kernel((c.op().equals("raw") ? "perf_pingpong_raw" : "perf_pingpong_p") + (wide ? "64" : ""));
         LaunchConfig launch = LaunchConfig.of(1, c.op().equals("raw") ? 32 : 1, clock.stream());
