@@ -168,11 +168,12 @@ public final class DeviceForm implements Form {
         };
     }
 
-    /** The kernels' source from the class path. */
+    /** The options of a space-separated list (none for a blank one). */
     private static String[] kernelOptions(String spaced) {
         return spaced.isBlank() ? new String[0] : spaced.trim().split("\\s+");
     }
 
+    /** The kernels' source from the class path. */
     static String source() {
         try (InputStream in = DeviceForm.class.getResourceAsStream(SOURCE)) {
             if (in == null) {
@@ -217,15 +218,15 @@ public final class DeviceForm implements Form {
 
     private TimedLoop pingPong(Case c, PerfContext ctx) {
         Shmem shmem = ctx.shmem();
-        if (c.op().equals("raw") && ctx.partner() >= 0
-                && shmem.teamWorld().translatePe(ctx.partner(), shmem.teamShared()) < 0) {
+        boolean raw = c.op().equals("raw");
+        if (raw && ctx.partner() >= 0 && shmem.teamWorld().translatePe(ctx.partner(), shmem.teamShared()) < 0) {
             // the raw kernel stores through jshmem_ptr, NULL for a PE of another node: it would wait forever
             throw new IllegalArgumentException("p_latency raw: PE " + ctx.partner() + " is on another node, where"
                     + " jshmem_ptr is NULL and only the p form reaches it (through the device proxy): run with --ops p");
         }
         boolean wide = c.type().equals("long");
-        Kernel k = kernel((c.op().equals("raw") ? "perf_pingpong_raw" : "perf_pingpong_p") + (wide ? "64" : ""));
-        LaunchConfig launch = LaunchConfig.of(1, c.op().equals("raw") ? 32 : 1, clock.stream());
+        Kernel k = kernel((raw ? "perf_pingpong_raw" : "perf_pingpong_p") + (wide ? "64" : ""));
+        LaunchConfig launch = LaunchConfig.of(1, raw ? 32 : 1, clock.stream());
         return flagPingPong(ctx, PerfContext.PING, (n, peer, role) -> k.launch(launch,
                 Kernel.pointer(ctx.flags(), PerfContext.PING), iters(n), peer, role));
     }
