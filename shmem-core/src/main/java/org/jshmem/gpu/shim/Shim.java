@@ -154,7 +154,11 @@ public final class Shim {
         int run() throws Throwable;
     }
 
-    /** Runs a native call; a -1 becomes a {@link GpuException} naming {@code what}. */
+    /**
+     * Runs a native call; a -1 becomes a {@link GpuException} naming {@code what}. For set-up calls: the
+     * calls made per operation (copies, events, stream memory operations) invoke their handle directly
+     * and build their error text only on failure, so that they allocate nothing.
+     */
     private static void call(String what, NativeCall c) {
         int rc;
         try {
@@ -302,7 +306,15 @@ public final class Shim {
     }
 
     public static void memsetAsync(MemorySegment ptr, int value, long bytes, MemorySegment stream) {
-        call("memset " + bytes + " bytes", () -> (int) MEMSET_ASYNC.invokeExact(ptr, value, bytes, stream));
+        int rc;
+        try {
+            rc = (int) MEMSET_ASYNC.invokeExact(ptr, value, bytes, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            check(rc, "memset " + bytes + " bytes");
+        }
     }
 
     /** Pinned (page-locked) host memory, as a segment of {@code bytes}. */
@@ -356,7 +368,13 @@ public final class Shim {
     }
 
     public static void eventRecord(MemorySegment event, MemorySegment stream) {
-        call("record event", () -> (int) EVENT_RECORD.invokeExact(event, stream));
+        int rc;
+        try {
+            rc = (int) EVENT_RECORD.invokeExact(event, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "record event");
     }
 
     public static void eventSynchronize(MemorySegment event) {
@@ -372,24 +390,52 @@ public final class Shim {
     }
 
     public static void streamWaitEvent(MemorySegment stream, MemorySegment event) {
-        call("stream wait event", () -> (int) STREAM_WAIT_EVENT.invokeExact(stream, event));
+        int rc;
+        try {
+            rc = (int) STREAM_WAIT_EVENT.invokeExact(stream, event);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "stream wait event");
     }
 
     // ---------------------------------------------------------------- copies and stream memory operations
 
     /** Copies between any host or device addresses (the runtime infers the direction), in stream order. */
     public static void memcpyAsync(MemorySegment dst, MemorySegment src, long bytes, MemorySegment stream) {
-        call("copy of " + bytes + " bytes", () -> (int) MEMCPY_ASYNC.invokeExact(dst, src, bytes, stream));
+        int rc;
+        try {
+            rc = (int) MEMCPY_ASYNC.invokeExact(dst, src, bytes, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            check(rc, "copy of " + bytes + " bytes");
+        }
     }
 
     public static void memcpy2dAsync(MemorySegment dst, long dpitch, MemorySegment src, long spitch, long width,
                                      long height, MemorySegment stream) {
-        call("strided copy of " + height + " x " + width + " bytes", () -> (int) MEMCPY2D_ASYNC.invokeExact(dst, dpitch, src, spitch, width, height, stream));
+        int rc;
+        try {
+            rc = (int) MEMCPY2D_ASYNC.invokeExact(dst, dpitch, src, spitch, width, height, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            check(rc, "strided copy of " + height + " x " + width + " bytes");
+        }
     }
 
     /** Makes the stream wait until the 64-bit word at {@code addr} is EQ or GE {@code value} (cmp code). */
     public static void streamWaitValue64(MemorySegment stream, MemorySegment addr, long value, int cmp) {
-        call("stream wait value", () -> (int) WAIT_VALUE64.invokeExact(stream, addr, value, cmp));
+        int rc;
+        try {
+            rc = (int) WAIT_VALUE64.invokeExact(stream, addr, value, cmp);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "stream wait value");
     }
 
     /**
@@ -398,7 +444,13 @@ public final class Shim {
      * stream's command: nothing on the host has to stay alive.
      */
     public static void streamWriteValue(MemorySegment stream, MemorySegment addr, long value, int width) {
-        call("stream write value", () -> (int) WRITE_VALUE.invokeExact(stream, addr, value, width));
+        int rc;
+        try {
+            rc = (int) WRITE_VALUE.invokeExact(stream, addr, value, width);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "stream write value");
     }
 
     /**
@@ -408,7 +460,13 @@ public final class Shim {
      */
     public static void amo(MemorySegment addr, int width, int op, long value, long comparand, MemorySegment old,
                            MemorySegment stream) {
-        call("atomic", () -> (int) AMO.invokeExact(addr, width, op, value, comparand, old, stream));
+        int rc;
+        try {
+            rc = (int) AMO.invokeExact(addr, width, op, value, comparand, old, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "atomic");
     }
 
     // ---------------------------------------------------------------- helper kernels (kernels.cu)
@@ -622,7 +680,13 @@ public final class Shim {
     // ---------------------------------------------------------------- call helpers
 
     private static void callPtr(MethodHandle h, MemorySegment ptr, String what) {
-        call(what, () -> (int) h.invokeExact(ptr));
+        int rc;
+        try {
+            rc = (int) h.invokeExact(ptr);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, what);
     }
 
     private static MemorySegment outPointer(MethodHandle h, String what) {
