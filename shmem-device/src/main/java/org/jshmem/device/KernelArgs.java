@@ -34,31 +34,61 @@ final class KernelArgs {
     record ByValue(MemorySegment bytes) {
     }
 
+    /**
+     * The parameter buffer in one allocation of {@code arena}: the table of pointers, then each value
+     * (8 bytes, a struct at a multiple of 64).
+     */
     static MemorySegment pack(Arena arena, Shmem shmem, String kernel, Object[] args) {
-        MemorySegment params = arena.allocate(ADDRESS, Math.max(args.length, 1));
+        long table = ADDRESS.byteSize() * Math.max(args.length, 1);
+        long size = table;
         for (int i = 0; i < args.length; i++) {
-            params.setAtIndex(ADDRESS, i, value(arena, shmem, kernel, i, args[i]));
+            size = placed(size, kernel, i, args[i]) + bytes(args[i]);
         }
-        return params;
+        MemorySegment block = arena.allocate(size, STRUCT_ALIGNMENT);
+        long at = table;
+        for (int i = 0; i < args.length; i++) {
+            at = placed(at, kernel, i, args[i]);
+            MemorySegment slot = block.asSlice(at, bytes(args[i]));
+            write(slot, shmem, args[i]);
+            block.setAtIndex(ADDRESS, i, slot);
+            at += slot.byteSize();
+        }
+        return block.asSlice(0, table);
     }
 
-    private static MemorySegment value(Arena a, Shmem shmem, String kernel, int i, Object arg) {
+    private static final long STRUCT_ALIGNMENT = 64;
+
+    /** Where argument i goes at or after {@code at}; checks its type first. */
+    private static long placed(long at, String kernel, int i, Object arg) {
         return switch (arg) {
-            case Integer v -> a.allocateFrom(JAVA_INT, v);
-            case Long v -> a.allocateFrom(JAVA_LONG, v);
-            case Float v -> a.allocateFrom(JAVA_FLOAT, v);
-            case Double v -> a.allocateFrom(JAVA_DOUBLE, v);
-            case Short v -> a.allocateFrom(JAVA_SHORT, v);
-            case Byte v -> a.allocateFrom(JAVA_BYTE, v);
-            case Boolean v -> a.allocateFrom(JAVA_BYTE, (byte) (v ? 1 : 0));
-            case SymmetricSegment s -> a.allocateFrom(ADDRESS, shmem.deviceAddress(s, 0));
-            case Pointer p -> a.allocateFrom(ADDRESS, shmem.deviceAddress(p.segment(), p.offset()));
-            case MemorySegment m -> a.allocateFrom(ADDRESS, m);
-            case ByValue v -> a.allocate(v.bytes().byteSize(), 64).copyFrom(v.bytes());
+            case Integer _, Long _, Float _, Double _, Short _, Byte _, Boolean _, SymmetricSegment _, Pointer _,
+                 MemorySegment _ -> at;
+            case ByValue _ -> (at + STRUCT_ALIGNMENT - 1) & -STRUCT_ALIGNMENT;
             case null -> throw new IllegalArgumentException("argument " + i + " of kernel " + kernel + " is null");
             default -> throw new IllegalArgumentException("argument " + i + " of kernel " + kernel + " has type "
                     + arg.getClass().getName() + "; pass int, long, float, double, short, byte, boolean,"
                     + " SymmetricSegment, Kernel.pointer(segment, offset), Kernel.byValue(struct) or MemorySegment");
         };
+    }
+
+    private static long bytes(Object arg) {
+        return arg instanceof ByValue v ? v.bytes().byteSize() : Long.BYTES;
+    }
+
+    private static void write(MemorySegment slot, Shmem shmem, Object arg) {
+        switch (arg) {
+            case Integer v -> slot.set(JAVA_INT, 0, v);
+            case Long v -> slot.set(JAVA_LONG, 0, v);
+            case Float v -> slot.set(JAVA_FLOAT, 0, v);
+            case Double v -> slot.set(JAVA_DOUBLE, 0, v);
+            case Short v -> slot.set(JAVA_SHORT, 0, v);
+            case Byte v -> slot.set(JAVA_BYTE, 0, v);
+            case Boolean v -> slot.set(JAVA_BYTE, 0, (byte) (v ? 1 : 0));
+            case SymmetricSegment seg -> slot.set(ADDRESS, 0, shmem.deviceAddress(seg, 0));
+            case Pointer ptr -> slot.set(ADDRESS, 0, shmem.deviceAddress(ptr.segment(), ptr.offset()));
+            case MemorySegment m -> slot.set(ADDRESS, 0, m);
+            case ByValue v -> slot.copyFrom(v.bytes());
+            default -> throw new AssertionError(arg);   // placed() checked the type
+        }
     }
 }

@@ -619,10 +619,16 @@ public final class Shim {
 
     public static void launch(MemorySegment function, int gx, int gy, int gz, int bx, int by, int bz, int sharedBytes,
                               MemorySegment stream, MemorySegment args, String kernel, boolean cooperative) {
-        int coop = cooperative ? 1 : 0;
-        call((cooperative ? "cooperative launch of " : "launch of ") + kernel + " <<<(" + gx + "," + gy + "," + gz
-                + "), (" + bx + "," + by + "," + bz + "), " + sharedBytes + ">>>",
-                () -> (int) LAUNCH.invokeExact(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, args, coop));
+        int rc;
+        try {
+            rc = (int) LAUNCH.invokeExact(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, args, cooperative ? 1 : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            check(rc, (cooperative ? "cooperative launch of " : "launch of ") + kernel + " <<<(" + gx + "," + gy + ","
+                    + gz + "), (" + bx + "," + by + "," + bz + "), " + sharedBytes + ">>>");
+        }
     }
 
     /** Blocks of {@code blockThreads} threads with {@code sharedBytes} of dynamic shared memory one multiprocessor holds at once. */
