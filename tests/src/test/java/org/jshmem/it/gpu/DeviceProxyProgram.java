@@ -21,8 +21,11 @@ import org.jshmem.device.LaunchConfig;
  */
 public final class DeviceProxyProgram {
     static final String RESOURCE = "/kernels/device_proxy_test.cu";
-    /** Byte counts of proxy_put / proxy_get / proxy_signal: below, at and above one proxy request's payload (64 KiB). */
-    static final long[] SIZES = {1, 13, 4099, 65536 + 77, 200003};
+    /**
+     * Byte counts of proxy_put / proxy_get / proxy_signal: below, at and above one proxy request's payload (64 KiB),
+     * and above the ring's 32 requests (its slots come round within one call).
+     */
+    static final long[] SIZES = {1, 13, 4099, 65536 + 77, 200003, 33 * 65536 + 5};
     static final int CONTENTION_BLOCKS = 2;
     static final int CONTENTION_THREADS = 64;
     static final int CONTENTION_ITERS = 4;
