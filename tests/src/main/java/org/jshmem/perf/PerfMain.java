@@ -88,7 +88,9 @@ public final class PerfMain implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int warmup;
 
-    @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "100",
+    // 1 s: after 100 ms the JIT's last tier had not yet compiled a kernel launch (2 x H200, device put_bw,
+    // interleaved: 1 MB 266-273 GB/s after 100 ms, 274-278 after 3 s; 64 KB 153 against 160-161)
+    @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "1000",
             description = "Warm-up goes on (beyond --warmup) until PE 0 has spent this many milliseconds in it, so"
                     + " that the JIT has compiled the loop before timing. 0: --warmup repetitions only."
                     + " Default: ${DEFAULT-VALUE}.")
