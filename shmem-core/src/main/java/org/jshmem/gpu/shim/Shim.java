@@ -368,13 +368,7 @@ public final class Shim {
     }
 
     public static void eventRecord(MemorySegment event, MemorySegment stream) {
-        int rc;
-        try {
-            rc = (int) EVENT_RECORD.invokeExact(event, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(rc, "record event");
+        callPtrs(EVENT_RECORD, event, stream, "record event");
     }
 
     public static void eventSynchronize(MemorySegment event) {
@@ -390,13 +384,7 @@ public final class Shim {
     }
 
     public static void streamWaitEvent(MemorySegment stream, MemorySegment event) {
-        int rc;
-        try {
-            rc = (int) STREAM_WAIT_EVENT.invokeExact(stream, event);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(rc, "stream wait event");
+        callPtrs(STREAM_WAIT_EVENT, stream, event, "stream wait event");
     }
 
     // ---------------------------------------------------------------- copies and stream memory operations
@@ -429,13 +417,7 @@ public final class Shim {
 
     /** Makes the stream wait until the 64-bit word at {@code addr} is EQ or GE {@code value} (cmp code). */
     public static void streamWaitValue64(MemorySegment stream, MemorySegment addr, long value, int cmp) {
-        int rc;
-        try {
-            rc = (int) WAIT_VALUE64.invokeExact(stream, addr, value, cmp);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(rc, "stream wait value");
+        callStreamValue(WAIT_VALUE64, stream, addr, value, cmp, "stream wait value");
     }
 
     /**
@@ -444,13 +426,7 @@ public final class Shim {
      * stream's command: nothing on the host has to stay alive.
      */
     public static void streamWriteValue(MemorySegment stream, MemorySegment addr, long value, int width) {
-        int rc;
-        try {
-            rc = (int) WRITE_VALUE.invokeExact(stream, addr, value, width);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(rc, "stream write value");
+        callStreamValue(WRITE_VALUE, stream, addr, value, width, "stream write value");
     }
 
     /**
@@ -689,6 +665,29 @@ public final class Shim {
         int rc;
         try {
             rc = (int) h.invokeExact(ptr);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, what);
+    }
+
+    /** A call of {@code int f(void *, void *)}, as {@link #callPtr}. */
+    private static void callPtrs(MethodHandle h, MemorySegment a, MemorySegment b, String what) {
+        int rc;
+        try {
+            rc = (int) h.invokeExact(a, b);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, what);
+    }
+
+    /** A stream memory operation, {@code int f(stream, addr, uint64 value, int code)}, as {@link #callPtr}. */
+    private static void callStreamValue(MethodHandle h, MemorySegment stream, MemorySegment addr, long value, int code,
+                                        String what) {
+        int rc;
+        try {
+            rc = (int) h.invokeExact(stream, addr, value, code);
         } catch (Throwable t) {
             throw rethrow(t);
         }
