@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -388,12 +385,6 @@ class DeviceApiExpectedTest {
 
     /** A device header, from the shmem-device jar's resources. */
     private static String header(String name) {
-        String path = "/META-INF/jshmem/include/jshmem/" + name;
-        try (InputStream in = DeviceApiExpectedTest.class.getResourceAsStream(path)) {
-            assertTrue(in != null, path + " on the class path");
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return DeviceApiKernels.resource("/META-INF/jshmem/include/jshmem/" + name);
     }
 }
