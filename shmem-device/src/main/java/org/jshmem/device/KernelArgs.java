@@ -58,11 +58,11 @@ final class KernelArgs {
 
     private static final long STRUCT_ALIGNMENT = 64;
 
-    /** Where argument i goes at or after {@code at}; checks its type first. */
+    /** Where argument i goes at or after {@code at} (a scalar at a multiple of 8, after a struct of any size); checks its type first. */
     private static long placed(long at, String kernel, int i, Object arg) {
         return switch (arg) {
             case Integer _, Long _, Float _, Double _, Short _, Byte _, Boolean _, SymmetricSegment _, Pointer _,
-                 MemorySegment _ -> at;
+                 MemorySegment _ -> (at + Long.BYTES - 1) & -Long.BYTES;
             case ByValue _ -> (at + STRUCT_ALIGNMENT - 1) & -STRUCT_ALIGNMENT;
             case null -> throw new IllegalArgumentException("argument " + i + " of kernel " + kernel + " is null");
             default -> throw new IllegalArgumentException("argument " + i + " of kernel " + kernel + " has type "

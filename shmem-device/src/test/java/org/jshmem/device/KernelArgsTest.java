@@ -53,6 +53,19 @@ class KernelArgsTest {
     }
 
     @Test
+    void aScalarAfterAStructOfOddSizeIsAligned() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment struct = arena.allocate(12).fill((byte) 3);
+            MemorySegment table = KernelArgs.pack(arena, null, "k", new Object[] {Kernel.byValue(struct), -5L, 2.5});
+            MemorySegment l = table.getAtIndex(ADDRESS, 1);
+            assertEquals(0, l.address() % Long.BYTES, "the long after a 12-byte struct");
+            assertEquals(-5L, l.reinterpret(8).get(JAVA_LONG, 0));
+            assertEquals(2.5, value(table, 2, 8).get(JAVA_DOUBLE, 0));
+            assertEquals(-1, value(table, 0, 12).mismatch(struct));
+        }
+    }
+
+    @Test
     void aNullOrUnknownArgumentIsNamedWithItsPosition() {
         try (Arena arena = Arena.ofConfined()) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
