@@ -23,6 +23,9 @@ import org.jshmem.SymmetricSegment;
  * {@link Kernel#byValue} a struct's bytes.
  */
 final class KernelArgs {
+    /** A struct's alignment in the buffer (a CUtensorMap needs 64). */
+    private static final long STRUCT_ALIGNMENT = 64;
+
     private KernelArgs() {
     }
 
@@ -36,7 +39,7 @@ final class KernelArgs {
 
     /**
      * The parameter buffer in one allocation of {@code arena}: the table of pointers, then each value
-     * (8 bytes, a struct at a multiple of 64).
+     * (a scalar in 8 bytes, a struct in its own size; see {@link #placed}).
      */
     static MemorySegment pack(Arena arena, Shmem shmem, String kernel, Object[] args) {
         long table = ADDRESS.byteSize() * Math.max(args.length, 1);
@@ -56,9 +59,10 @@ final class KernelArgs {
         return block.asSlice(0, table);
     }
 
-    private static final long STRUCT_ALIGNMENT = 64;
-
-    /** Where argument i goes at or after {@code at} (a scalar at a multiple of 8, after a struct of any size); checks its type first. */
+    /**
+     * Where argument i goes at or after {@code at}: a scalar at a multiple of 8 (also after a struct of any
+     * size), a struct at a multiple of 64. Checks the argument's type first.
+     */
     private static long placed(long at, String kernel, int i, Object arg) {
         return switch (arg) {
             case Integer _, Long _, Float _, Double _, Short _, Byte _, Boolean _, SymmetricSegment _, Pointer _,
