@@ -453,30 +453,56 @@ public final class Shim {
     }
 
     public static void copySmAsync(MemorySegment dst, MemorySegment src, long bytes, int blocks, MemorySegment stream) {
-        call("SM copy of " + bytes + " bytes", () -> (int) COPY_SM_ASYNC.invokeExact(dst, src, bytes, blocks, stream));
+        int rc;
+        try {
+            rc = (int) COPY_SM_ASYNC.invokeExact(dst, src, bytes, blocks, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            check(rc, "SM copy of " + bytes + " bytes");
+        }
     }
 
     /** Kernel copy of {@code n} elements of {@code elem} bytes, element i from {@code src + i*srcPitch} to {@code dst + i*dstPitch}. */
     public static void copyStridedAsync(MemorySegment dst, long dstPitch, MemorySegment src, long srcPitch, long elem,
                                         long n, MemorySegment stream) {
-        call("strided copy", () -> (int) COPY_STRIDED_ASYNC.invokeExact(dst, dstPitch, src, srcPitch, elem, n, stream));
+        int rc;
+        try {
+            rc = (int) COPY_STRIDED_ASYNC.invokeExact(dst, dstPitch, src, srcPitch, elem, n, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "strided copy");
     }
 
     public static void putSignalAsync(MemorySegment dst, MemorySegment src, long bytes, MemorySegment signal, long value,
                                       int op, MemorySegment stream) {
-        call("put with signal", () -> (int) PUT_SIGNAL_ASYNC.invokeExact(dst, src, bytes, signal, value, op, stream));
+        int rc;
+        try {
+            rc = (int) PUT_SIGNAL_ASYNC.invokeExact(dst, src, bytes, signal, value, op, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "put with signal");
     }
 
     public static void signalWaitAsync(MemorySegment signal, int cmp, long value, MemorySegment stream) {
-        call("signal wait on stream", () -> (int) SIGNAL_WAIT_ASYNC.invokeExact(signal, cmp, value, stream));
+        int rc;
+        try {
+            rc = (int) SIGNAL_WAIT_ASYNC.invokeExact(signal, cmp, value, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "signal wait on stream");
     }
 
     public static void barrierAsync(int teamSlot, MemorySegment stream) {
-        call("barrier on stream", () -> (int) BARRIER_ASYNC.invokeExact(teamSlot, stream));
+        callSlotStream(BARRIER_ASYNC, teamSlot, stream, "barrier on stream");
     }
 
     public static void syncAsync(int teamSlot, MemorySegment stream) {
-        call("sync on stream", () -> (int) SYNC_ASYNC.invokeExact(teamSlot, stream));
+        callSlotStream(SYNC_ASYNC, teamSlot, stream, "sync on stream");
     }
 
     // ---------------------------------------------------------------- collectives on a stream (coll_kernels.cu)
@@ -618,7 +644,13 @@ public final class Shim {
 
     /** Queues a non-fetching atomic ({@code op}: SET, ADD, AND, OR, XOR) of {@code width} bytes on {@code stream}. */
     public static void amoAsync(MemorySegment addr, int width, int op, long value, MemorySegment stream) {
-        call("atomic on stream", () -> (int) AMO_ASYNC.invokeExact(addr, width, op, value, stream));
+        int rc;
+        try {
+            rc = (int) AMO_ASYNC.invokeExact(addr, width, op, value, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "atomic on stream");
     }
 
     public static void setMaxDynamicShared(MemorySegment function, int bytes) {
@@ -688,6 +720,17 @@ public final class Shim {
         int rc;
         try {
             rc = (int) h.invokeExact(stream, addr, value, code);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, what);
+    }
+
+    /** A team operation on a stream, {@code int f(int team slot, stream)}, as {@link #callPtr}. */
+    private static void callSlotStream(MethodHandle h, int slot, MemorySegment stream, String what) {
+        int rc;
+        try {
+            rc = (int) h.invokeExact(slot, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }
