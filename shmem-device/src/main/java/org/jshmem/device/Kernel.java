@@ -1,6 +1,5 @@
 package org.jshmem.device;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.jshmem.SymmetricSegment;
@@ -91,11 +90,9 @@ public final class Kernel {
         MemorySegment stream = config.stream() == null ? MemorySegment.NULL : config.stream().handle();
         Dim3 g = config.grid();
         Dim3 b = config.block();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment params = KernelArgs.pack(a, module.shmem(), name, args);
-            Shim.launch(function, g.x(), g.y(), g.z(), b.x(), b.y(), b.z(), config.sharedBytes(), stream, params, name,
-                    cooperative);
-        }
+        MemorySegment params = KernelArgs.pack(KernelArgs.threadBuffer(), module.shmem(), name, args);
+        Shim.launch(function, g.x(), g.y(), g.z(), b.x(), b.y(), b.z(), config.sharedBytes(), stream, params, name,
+                cooperative);
     }
 
     /** Lets the kernel use up to {@code bytes} of dynamic shared memory (above the 48 KiB default). */

@@ -10,6 +10,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
 
@@ -26,7 +27,35 @@ final class KernelArgs {
     /** A struct's alignment in the buffer (a CUtensorMap needs 64). */
     private static final long STRUCT_ALIGNMENT = 64;
 
+    /**
+     * Each launching thread's parameter buffer, used again by its next launch: the driver copies the
+     * parameters when it queues the launch, so a launch allocates no native memory.
+     */
+    private static final ThreadLocal<ReusedBuffer> BUFFER = ThreadLocal.withInitial(ReusedBuffer::new);
+
     private KernelArgs() {
+    }
+
+    /** This thread's reused parameter buffer: what {@link #pack} puts in it lasts until the thread's next pack. */
+    static SegmentAllocator threadBuffer() {
+        return BUFFER.get();
+    }
+
+    /** One block that grows to the largest parameter buffer asked of it; the garbage collector frees it. */
+    private static final class ReusedBuffer implements SegmentAllocator {
+        private static final long FIRST_BYTES = 1024;
+        private MemorySegment block = MemorySegment.NULL;
+
+        @Override
+        public MemorySegment allocate(long byteSize, long byteAlignment) {
+            if (byteAlignment > STRUCT_ALIGNMENT) {
+                throw new IllegalArgumentException("alignment " + byteAlignment + " above " + STRUCT_ALIGNMENT);
+            }
+            if (block.byteSize() < byteSize) {
+                block = Arena.ofAuto().allocate(Math.max(byteSize, FIRST_BYTES), STRUCT_ALIGNMENT);
+            }
+            return block.asSlice(0, byteSize);
+        }
     }
 
     /** A symmetric segment plus a byte offset, passed as a device pointer. */
@@ -38,16 +67,17 @@ final class KernelArgs {
     }
 
     /**
-     * The parameter buffer in one allocation of {@code arena}: the table of pointers, then each value
-     * (a scalar in 8 bytes, a struct in its own size; see {@link #placed}).
+     * The parameter buffer in one allocation from {@code allocator}: the table of pointers, then each
+     * value (a scalar in 8 bytes, a struct in its own size; see {@link #placed}). Every argument's type
+     * is checked before anything is written.
      */
-    static MemorySegment pack(Arena arena, Shmem shmem, String kernel, Object[] args) {
+    static MemorySegment pack(SegmentAllocator allocator, Shmem shmem, String kernel, Object[] args) {
         long table = ADDRESS.byteSize() * Math.max(args.length, 1);
         long size = table;
         for (int i = 0; i < args.length; i++) {
             size = placed(size, kernel, i, args[i]) + bytes(args[i]);
         }
-        MemorySegment block = arena.allocate(size, STRUCT_ALIGNMENT);
+        MemorySegment block = allocator.allocate(size, STRUCT_ALIGNMENT);
         long at = table;
         for (int i = 0; i < args.length; i++) {
             at = placed(at, kernel, i, args[i]);

@@ -79,6 +79,25 @@ class KernelArgsTest {
     }
 
     @Test
+    void aThreadsLaunchesReuseOneBufferThatGrowsForALargeStruct() {
+        MemorySegment first = KernelArgs.pack(KernelArgs.threadBuffer(), null, "k", new Object[] {1, 2L});
+        MemorySegment second = KernelArgs.pack(KernelArgs.threadBuffer(), null, "k", new Object[] {3, 4L});
+        assertEquals(first.address(), second.address(), "the second launch's table is where the first one's was");
+        assertEquals(3, value(second, 0, 4).get(JAVA_INT, 0));
+        assertEquals(4L, value(second, 1, 8).get(JAVA_LONG, 0));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment big = arena.allocate(3000);
+            for (int b = 0; b < 3000; b++) {
+                big.set(JAVA_BYTE, b, (byte) b);
+            }
+            MemorySegment table = KernelArgs.pack(KernelArgs.threadBuffer(), null, "k",
+                    new Object[] {Kernel.byValue(big), 9L});
+            assertEquals(-1, value(table, 0, 3000).mismatch(big), "the 3000-byte struct, above the first block's size");
+            assertEquals(9L, value(table, 1, 8).get(JAVA_LONG, 0));
+        }
+    }
+
+    @Test
     void noArgumentsStillGiveATable() {
         try (Arena arena = Arena.ofConfined()) {
             assertEquals(ADDRESS.byteSize(), KernelArgs.pack(arena, null, "k", new Object[0]).byteSize());
