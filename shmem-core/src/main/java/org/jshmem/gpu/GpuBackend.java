@@ -122,22 +122,69 @@ public final class GpuBackend implements Backend, StreamCapability {
                 .ifPresent(System.err::println);
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
         this.smCopyMax = config.smCopyMaxBytes();
-        this.main = new GpuChannel(this, Shim.streamCreate());
-        this.channel = remote == null ? main : new RemoteRouting(main, remote, remotePe);
-        this.stream = main.stream();
         this.peerBase = new long[nPes];
-        MemorySegment heap = allocateAndExchange(boot);
-        this.proxy = remote == null ? null : new DeviceProxy(remote, myPe);
-        this.state = arena.allocate(GpuHeapDescriptor.STATE);
-        fillState(config.debug());
-        Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
-        Shim.streamSynchronize(stream);
-        Shim.setState(state);
-        this.heapTarget = remote == null ? null : new GpuHeapTarget(new GpuChannel(this, Shim.streamCreate()), myPe);
-        if (remote != null) {
-            remote.serveDeviceHeap(heapTarget);
+        this.main = new GpuChannel(this, Shim.streamCreate());
+        GpuHeapTarget target = null;
+        try {
+            this.channel = remote == null ? main : new RemoteRouting(main, remote, remotePe);
+            this.stream = main.stream();
+            MemorySegment heap = allocateAndExchange(boot);
+            this.proxy = remote == null ? null : new DeviceProxy(remote, myPe);
+            this.state = arena.allocate(GpuHeapDescriptor.STATE);
+            fillState(config.debug());
+            Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
+            Shim.streamSynchronize(stream);
+            Shim.setState(state);
+            if (remote != null) {
+                target = new GpuHeapTarget(new GpuChannel(this, Shim.streamCreate()), myPe);
+                remote.serveDeviceHeap(target);
+            }
+            this.heapTarget = target;
+            boot.barrier();   // every PE's internal region is zero (and served) before anyone signals into it
+        } catch (RuntimeException | Error e) {
+            releaseAfterFailedStart(target, e);
+            throw e;
         }
-        boot.barrier();   // every PE's internal region is zero (and served) before anyone signals into it
+    }
+
+    /**
+     * A start-up step failed (a heap, a mapping or a peer's barrier): gives back what was made so far,
+     * the heap target if made ({@code target}), mappings, heap, streams and pinned memory, so that a
+     * failed start leaves nothing behind. A failure while releasing is added to {@code cause}, which
+     * the constructor throws.
+     */
+    private void releaseAfterFailedStart(GpuHeapTarget target, Throwable cause) {
+        for (Runnable step : new Runnable[] {
+            () -> {
+                if (target != null) {
+                    remote.serveDeviceHeap(null);
+                    target.close();
+                }
+            },
+            () -> {
+                if (proxy != null) {
+                    proxy.close();
+                }
+            },
+            () -> {
+                if (channel instanceof RemoteRouting r) {
+                    r.close();
+                }
+            },
+            this::closePeers,
+            () -> {
+                if (peerBase[myPe] != 0) {
+                    Shim.heapFree(address(myPe, 0));
+                }
+            },
+            main::close}) {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        arena.close();
     }
 
     /** Allocates this PE's heap, shares its IPC handle and opens every peer's of this node. */
@@ -171,15 +218,12 @@ public final class GpuBackend implements Backend, StreamCapability {
             throw new BootstrapException("allocating the GPU heap (" + heapBytes + " bytes per PE) failed on PE(s) " + failed
                     + (error != null ? "; here: " + error : "") + ". Lower JSHMEM_SYMMETRIC_SIZE or check the devices.");
         }
+        peerBase[myPe] = heap.address();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment allSeg = MemorySegment.ofArray(all);
             for (int pe = 0; pe < nPes; pe++) {
-                if (pe == myPe) {
-                    peerBase[pe] = heap.address();
-                    continue;
-                }
-                if (remotePe[pe]) {
-                    continue;   // on another node: no mapping (0), reached through the remote transport
+                if (pe == myPe || remotePe[pe]) {
+                    continue;   // this PE (above), or another node's: no mapping (0), reached through the remote transport
                 }
                 long off = (long) pe * HANDLE_BYTES;
                 long len = allSeg.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
@@ -783,7 +827,7 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     private void closePeers() {
         for (int pe = 0; pe < nPes; pe++) {
-            if (pe != myPe && !remotePe[pe]) {
+            if (pe != myPe && !remotePe[pe] && peerBase[pe] != 0) {   // 0: not mapped (a start that failed)
                 Shim.ipcClose(address(pe, 0));
             }
         }
