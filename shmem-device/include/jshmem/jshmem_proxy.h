@@ -132,12 +132,13 @@ JSHMEM_DEVICE_INLINE jshmem_proxy_slot_t *jshmemi_proxy_group_acquire(unsigned l
 }
 
 /* Internal: a put (and, if sig_op >= 0, a signal after its data) of `bytes` from local `source`
- * to PE pe's heap at `offset`, by the group, in requests of at most a payload each. Returns when
- * the data (and the signal) are in place at the target. */
+ * to PE pe's heap at `offset`, by the group, in requests of at most a payload each (a signal with no
+ * data is one request). Returns when the data (and the signal) are in place at the target. */
 template <int Scope>
 JSHMEM_DEVICE void jshmemi_proxy_put(unsigned long long offset, const void *source, size_t bytes,
                                      int pe, unsigned long long sig_offset, unsigned long long signal,
                                      int sig_op) {
+  if (bytes == 0 && sig_op < 0) return; /* nothing to move and no signal: no request (the group agrees) */
   size_t done = 0;
   do {
     size_t n = bytes - done < JSHMEM_PROXY_PAYLOAD ? bytes - done : (size_t)JSHMEM_PROXY_PAYLOAD;
