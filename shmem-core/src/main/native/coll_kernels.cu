@@ -104,14 +104,14 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_grid(int slot, void *dest, const void *src, size_t nelems, int mode) {
+    jshmemk_reduce_grid(int slot, void *dest, const void *src, size_t nelems, int mode, bool rotated) {
   jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
   size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   size_t nthreads = (size_t)gridDim.x * blockDim.x;
   if (mode == JSHMEMK_SCATTER)
-    jshmemi_reducescatter_body<E, OP>(slot, dest, src, nelems, tid, nthreads);
+    jshmemi_reducescatter_body<E, OP>(slot, dest, src, nelems, tid, nthreads, rotated);
   else
-    jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, mode == JSHMEMK_TWO_SHOT, tid, nthreads);
+    jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, mode == JSHMEMK_TWO_SHOT, tid, nthreads, rotated);
 }
 
 /* ---- low-latency (LL) reductions: flags inside the data ----------------------------------
@@ -336,9 +336,10 @@ static int coll_range(const char *fn, const char *what, const void *p, size_t by
 
 /* ---- reductions -------------------------------------------------------------------------- */
 
+
 template <typename E, int OP>
 static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, int mode,
-                         const jshmemk_blocks *gathered, int blocks, gpuStream_t st) {
+                         const jshmemk_blocks *gathered, int blocks, bool rotated, gpuStream_t st) {
   if (gathered != NULL) {   /* the copy-engine reduce-scatter's local reduction */
     if (blocks <= 0) blocks = jshmemk_sms;
     jshmemk_reduce_blocks<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(
@@ -357,7 +358,7 @@ static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, i
                   "launch of jshmemk_reduce_fused");
     return 0;
   }
-  jshmemk_reduce_grid<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, mode);
+  jshmemk_reduce_grid<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, mode, rotated);
   GPU_TRY_LAUNCH("jshmemk_reduce_grid");
   return coll_sync(slot, 1, 2, st);
 }
@@ -371,12 +372,13 @@ struct reduce_args {
   int mode;
   const jshmemk_blocks *gathered;
   int blocks;
+  bool rotated;
   gpuStream_t st;
 };
 
 template <typename E, int OP>
 static int reduce_go(const reduce_args &a) {
-  return reduce_launch<E, OP>(a.slot, a.dest, a.src, a.nelems, a.mode, a.gathered, a.blocks, a.st);
+  return reduce_launch<E, OP>(a.slot, a.dest, a.src, a.nelems, a.mode, a.gathered, a.blocks, a.rotated, a.st);
 }
 
 template <typename E>
@@ -607,7 +609,7 @@ extern "C" {
  * block, blocks ignored). blocks: 0 = one fused block (small sizes), else a kernel of that many
  * blocks plus a one-block sync kernel. */
 int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src,
-                                size_t nelems, int shape, int blocks, void *stream) {
+                                size_t nelems, int shape, int blocks, int rotated, void *stream) {
   const char *fn = "jshmem_rt_coll_reduce_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -642,7 +644,7 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
   int mode = shape == JSHMEM_RT_REDUCE_LOW_LATENCY ? JSHMEMK_LOW_LATENCY
              : shape == JSHMEM_RT_REDUCE_TWO_SHOT   ? JSHMEMK_TWO_SHOT
                                                     : JSHMEMK_ONE_SHOT;
-  reduce_args a = {team_slot, dest, src, nelems, mode, NULL, blocks, st};
+  reduce_args a = {team_slot, dest, src, nelems, mode, NULL, blocks, rotated != 0 && n >= 3, st};
   return reduce_typed(dtype, op, a);
 }
 
@@ -706,7 +708,7 @@ static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, v
     }
   }
   if (coll_sync(slot, 0, 1, st) != 0) return -1;
-  reduce_args a = {slot, dest, src, nper, JSHMEMK_SCATTER, &b, blocks, st};
+  reduce_args a = {slot, dest, src, nper, JSHMEMK_SCATTER, &b, blocks, false, st};
   if (reduce_typed(dtype, op, a) != 0) return -1;
   GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
   return 0;
@@ -720,7 +722,7 @@ static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, v
  * many side streams) into a local scratch buffer (kept and grown; freed by jshmem_rt_coll_release), then a local
  * reduction kernel of `blocks` blocks (0: one per SM). */
 int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *dest, const void *src,
-                                       size_t nper, int blocks, int ce_lanes, void *stream) {
+                                       size_t nper, int blocks, int ce_lanes, int rotated, void *stream) {
   const char *fn = "jshmem_rt_coll_reducescatter_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -753,7 +755,7 @@ int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *d
     pthread_mutex_unlock(&jshmemk_side_lock);
     return rc;
   }
-  reduce_args a = {team_slot, dest, src, nper, JSHMEMK_SCATTER, NULL, blocks, st};
+  reduce_args a = {team_slot, dest, src, nper, JSHMEMK_SCATTER, NULL, blocks, rotated != 0 && n >= 3, st};
   return reduce_typed(dtype, op, a);
 }
 

@@ -46,7 +46,7 @@ class GpuCollectiveTuningTest {
 
     @Test
     void copyEngineLanesAreZeroForSmKernelsElseTheSettingsLanes() {
-        GpuCollectiveTuning three = new GpuCollectiveTuning(0, 0, 8 << 20, 0, 4 << 20, 3, false, 0);
+        GpuCollectiveTuning three = new GpuCollectiveTuning(0, 0, 8 << 20, 0, 4 << 20, 3, false, 0, 0);
         assertEquals(0, three.copyEngineLanes((8 << 20) - 1));
         assertEquals(3, three.copyEngineLanes(8 << 20));
         assertEquals(0, three.reduceScatterCopyEngineLanes((4 << 20) - 1));
@@ -66,7 +66,7 @@ class GpuCollectiveTuningTest {
         assertFalse(d.reduceLowLatency(9, 8));    // more members than the lines have room for
         assertFalse(d.reduceLowLatency(1, 8));    // a team of one copies
         assertFalse(T.reduceLowLatency(2, 8));    // off in the four-threshold form
-        GpuCollectiveTuning oneKb = new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 1024);
+        GpuCollectiveTuning oneKb = new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 1024, 0);
         assertTrue(oneKb.reduceLowLatency(3, 1024));
         assertFalse(oneKb.reduceLowLatency(3, 1025));
         assertTrue(d.describe().contains("low-latency reductions up to 4096 B on up to 8 PEs"), d.describe());
@@ -77,10 +77,24 @@ class GpuCollectiveTuningTest {
     void rejectsNegativeAndTooManyBlocks() {
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(-1, 0, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 65536));
-        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 0, true, 0));
-        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 9, true, 0));
-        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, -1));
-        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 4097));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 0, true, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 9, true, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, -1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 4097, 0));
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 0, -1));
         assertTrue(T.describe().contains("one per SM"), T.describe());
+    }
+
+    @Test
+    void membersOneAtATimeFromTheirBytesOnTeamsOfThreeOrMore() {
+        GpuCollectiveTuning d = GpuCollectiveTuning.DEFAULT;
+        assertEquals(4 << 20, d.reduceRotatedMin());
+        assertTrue(d.reduceRotated(3, 4 << 20));
+        assertTrue(d.reduceRotated(8, 64L << 20));
+        assertFalse(d.reduceRotated(4, (4 << 20) - 1));
+        assertFalse(d.reduceRotated(2, 64L << 20));   // two members: each reads the other only
+        assertFalse(T.reduceRotated(4, Long.MAX_VALUE));   // off in the four-threshold form
+        assertTrue(d.describe().contains("members one at a time from 4194304 B on 3+ PEs"), d.describe());
+        assertTrue(T.describe().contains("members one at a time never"), T.describe());
     }
 }

@@ -158,7 +158,7 @@ class ShmemConfigTest {
                 "JSHMEM_GPU_COLL_CE_MIN", "64K",
                 "JSHMEM_GPU_COLL_MAX_BLOCKS", "264"));
         assertEquals(new org.jshmem.GpuCollectiveTuning(1 << 20, 0, 64 << 10, 264, 0, 1, true,
-                org.jshmem.GpuCollectiveTuning.LOW_LATENCY_LIMIT), c.gpuCollectiveTuning());
+                org.jshmem.GpuCollectiveTuning.LOW_LATENCY_LIMIT, 4 << 20), c.gpuCollectiveTuning());
         assertEquals(c.gpuCollectiveTuning(), c.withDebug(true).withBackend(BackendKind.CUDA).gpuCollectiveTuning());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_MAX_BLOCKS", "70000")));
@@ -180,6 +180,13 @@ class ShmemConfigTest {
         e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_LL_MAX", "8K")));
         assertTrue(e.getMessage().contains("JSHMEM_GPU_REDUCE_LL_MAX=8K") && e.getMessage().contains("4096"),
                 e.getMessage());
+        assertEquals(1L << 20, ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_ROTATED_MIN", "1M")).gpuCollectiveTuning()
+                .reduceRotatedMin());
+        assertFalse(ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_ROTATED_MIN", "0")).gpuCollectiveTuning()
+                .reduceRotated(4, Long.MAX_VALUE));
+        e = assertThrows(IllegalArgumentException.class,
+                () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_ROTATED_MIN", "lots")));
+        assertTrue(e.getMessage().contains("JSHMEM_GPU_REDUCE_ROTATED_MIN=lots"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_COLL_CE_MODE", "both")));
         assertTrue(e.getMessage().contains("JSHMEM_GPU_COLL_CE_MODE=both") && e.getMessage().contains("pull or push"),
                 e.getMessage());

@@ -36,7 +36,9 @@ import org.jshmem.gpu.shim.Shim;
  *     every member's destination: a reduce-scatter and a pushed all-gather in one pass).</li>
  * <li><b>Reduce-scatter</b>: PE i reduces block i of the members' sources into its destination:
  *     SM kernels read the members' blocks in place (one block up to the one-block size, else a
- *     grid sized by the n blocks read). From {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()}
+ *     grid sized by the n blocks read). The grids of both, on teams of 3 or more and from
+ *     {@link GpuCollectiveTuning#reduceRotatedMin()}, read (and push to) the members one after the
+ *     other, each PE starting after itself, so that every PE is read by one other at a time. From {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()}
  *     (off by default: slower wherever measured) the copy engines pull the peers' blocks into a
  *     local scratch buffer in rotated order, then a local kernel reduces them (seed 004's shape).</li>
  * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
@@ -189,8 +191,10 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         long bytes = nelems * type.byteSize();
         ReduceShape shape = tuning.reduceLowLatency(t.size(), bytes) ? ReduceShape.LOW_LATENCY
                 : tuning.reduceTwoShot(t.size(), bytes, dest == src) ? ReduceShape.TWO_SHOT : ReduceShape.ONE_SHOT;
-        Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, shape.ordinal(),
-                tuning.blocks(bytes, smShare), stream);
+        int blocks = tuning.blocks(bytes, smShare);
+        boolean rotated = shape == ReduceShape.TWO_SHOT && blocks > 0 && tuning.reduceRotated(t.size(), bytes);
+        Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, shape.ordinal(), blocks,
+                rotated, stream);
     }
 
     /** Like {@link #reduceScatter}, queued on {@code stream}; dest and src must be aligned to the element size. */
@@ -203,8 +207,10 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         }
         long block = nelemsPerPe * type.byteSize();
         // the kernel reads every member's block: size its grid by the n blocks it brings in
-        Shim.collReduceScatter(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelemsPerPe,
-                tuning.blocks(block * t.size(), smShare), tuning.reduceScatterCopyEngineLanes(block), stream);
+        int blocks = tuning.blocks(block * t.size(), smShare);
+        boolean rotated = blocks > 0 && tuning.reduceRotated(t.size(), block * t.size());
+        Shim.collReduceScatter(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelemsPerPe, blocks,
+                tuning.reduceScatterCopyEngineLanes(block), rotated, stream);
     }
 
     /** Like {@link #fcollect}, queued on {@code stream}. */

@@ -88,10 +88,10 @@ public final class Shim {
     private static final MethodHandle SYNC_ASYNC = h("jshmem_rt_sync_async", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle STREAM_QUERY = h("jshmem_rt_stream_query", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle COLL_REDUCE = h("jshmem_rt_coll_reduce_async", FunctionDescriptor.of(JAVA_INT,
-            JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
+            JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_REDUCE_SCATTER = h("jshmem_rt_coll_reducescatter_async",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
-                    ADDRESS));
+                    JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_FCOLLECT = h("jshmem_rt_coll_fcollect_async", FunctionDescriptor.of(JAVA_INT,
             JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_COLLECT = h("jshmem_rt_coll_collect_async", FunctionDescriptor.of(JAVA_INT,
@@ -507,15 +507,16 @@ public final class Shim {
 
     // ---------------------------------------------------------------- collectives on a stream (coll_kernels.cu)
     // Codes: DType and ReduceOp ordinals (JSHMEM_DTYPE_*, JSHMEM_REDUCE_*). blocks 0: one fused
-    // block; n > 0: a kernel of n blocks and a sync kernel. ceLanes > 0: the pieces as memcpyAsync
+    // block; n > 0: a kernel of n blocks and a sync kernel; rotated (such a kernel, 3+ members): the
+    // members read one at a time (coll_kernels.cu). ceLanes > 0: the pieces as memcpyAsync
     // on that many side streams (blocks ignored); push: this PE's pieces written to the members.
     // Reduction shape: org.jshmem.gpu.ReduceShape ordinal (JSHMEM_RT_REDUCE_*).
 
     public static void collReduce(int slot, int dtype, int op, MemorySegment dest, MemorySegment src, long nelems,
-                                  int shape, int blocks, MemorySegment stream) {
+                                  int shape, int blocks, boolean rotated, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_REDUCE.invokeExact(slot, dtype, op, dest, src, nelems, shape, blocks, stream);
+            rc = (int) COLL_REDUCE.invokeExact(slot, dtype, op, dest, src, nelems, shape, blocks, rotated ? 1 : 0, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -524,10 +525,12 @@ public final class Shim {
 
     /** Reduce-scatter of {@code nelemsPerPe} elements per member; ceLanes > 0: peers' blocks pulled by copy engines, reduced locally. */
     public static void collReduceScatter(int slot, int dtype, int op, MemorySegment dest, MemorySegment src,
-                                         long nelemsPerPe, int blocks, int ceLanes, MemorySegment stream) {
+                                         long nelemsPerPe, int blocks, int ceLanes, boolean rotated,
+                                         MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_REDUCE_SCATTER.invokeExact(slot, dtype, op, dest, src, nelemsPerPe, blocks, ceLanes, stream);
+            rc = (int) COLL_REDUCE_SCATTER.invokeExact(slot, dtype, op, dest, src, nelemsPerPe, blocks, ceLanes,
+                    rotated ? 1 : 0, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }

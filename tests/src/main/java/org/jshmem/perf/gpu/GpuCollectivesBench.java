@@ -248,7 +248,8 @@ public final class GpuCollectivesBench {
         }
         boolean two = tuning.reduceTwoShot(n, bytes, false);
         int blocks = tuning.blocks(bytes, sms);
-        return (two ? "two-shot" : "one-shot") + (blocks == 0 ? " one block" : " " + blocks + " blocks");
+        return (two ? "two-shot" : "one-shot") + (blocks == 0 ? " one block" : " " + blocks + " blocks"
+                + (two && tuning.reduceRotated(n, bytes) ? ", one member at a time" : ""));
     }
 
     private String reduceScatterAlgorithm(long block) {
@@ -256,7 +257,8 @@ public final class GpuCollectivesBench {
             return "copy engines";
         }
         int blocks = tuning.blocks(block * n, sms);
-        return blocks == 0 ? "one block" : blocks + " blocks";
+        return blocks == 0 ? "one block" : blocks + " blocks"
+                + (tuning.reduceRotated(n, block * n) ? ", one member at a time" : "");
     }
 
     private String pullAlgorithm(long piece, long received) {

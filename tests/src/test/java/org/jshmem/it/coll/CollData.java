@@ -9,8 +9,12 @@ import org.jshmem.DType;
 /**
  * The inputs of the collective tests, the same on the PEs (which fill their sources with them)
  * and in JUnit (which computes the expected results from them): element {@code k} of the data
- * that world PE {@code pe} contributes under {@code seed}. Integers are random bits; floating-point
- * values are thousandths in [-2, 2] (products of four stay in range), rounded to the type.
+ * that world PE {@code pe} contributes under {@code seed}. Integers are random bits. float and double
+ * values are small binary fractions, whose sums and products over up to 8 PEs are exact in any
+ * order: the reductions that take the members in rotated order (the GPU's two-shot of 3 or more PEs)
+ * give the same bits as team order. fp16 and bf16 values are thousandths in [-2, 2] (products of
+ * four stay in range), rounded to the type: their sums round, which checks that the members are
+ * added in fp32 and rounded once, in team order.
  */
 public final class CollData {
     private CollData() {
@@ -24,9 +28,17 @@ public final class CollData {
         return z ^ (z >>> 31);
     }
 
-    /** The value in [-2, 2] behind the floating-point elements. */
+    /** The value in [-2, 2] behind the fp16 and bf16 elements. */
     public static double decimal(int pe, long k, int seed) {
         return (Math.floorMod(bits(pe, k, seed) >>> 11, 4001L) - 2000) / 1000.0;
+    }
+
+    /** The value behind float and double elements: +-m / 2^e, m in 1..7, e in 0..3 (at most 3 significant bits). */
+    public static double dyadic(int pe, long k, int seed) {
+        long b = bits(pe, k, seed);
+        double m = 1 + Math.floorMod(b >>> 11, 7L);
+        double v = Math.scalb(m, -(int) ((b >>> 20) & 3));
+        return (b & 1) == 0 ? v : -v;
     }
 
     /** The raw little-endian bits (in the low {@code type.byteSize()} bytes) of element k. */
@@ -36,8 +48,8 @@ public final class CollData {
             case SHORT -> bits(pe, k, seed) & 0xFFFF;
             case INT -> bits(pe, k, seed) & 0xFFFF_FFFFL;
             case LONG -> bits(pe, k, seed);
-            case FLOAT -> Float.floatToRawIntBits((float) decimal(pe, k, seed)) & 0xFFFF_FFFFL;
-            case DOUBLE -> Double.doubleToRawLongBits(decimal(pe, k, seed));
+            case FLOAT -> Float.floatToRawIntBits((float) dyadic(pe, k, seed)) & 0xFFFF_FFFFL;
+            case DOUBLE -> Double.doubleToRawLongBits(dyadic(pe, k, seed));
             case FP16 -> Float.floatToFloat16((float) decimal(pe, k, seed)) & 0xFFFF;
             case BF16 -> Bf16.round((float) decimal(pe, k, seed)) & 0xFFFF;
         };

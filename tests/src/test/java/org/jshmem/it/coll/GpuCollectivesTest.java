@@ -105,6 +105,21 @@ class GpuCollectivesTest {
         }
     }
 
+    /**
+     * 4 PEs, reductions in many blocks, two-shot: teams of 4 and 3 members read the members one after the
+     * other from the one after themselves ({@code JSHMEM_GPU_REDUCE_ROTATED_MIN=1}: at every size) and all at
+     * once ({@code 0}): every type and operation gives the expected bits both ways (fp16 and bf16 always all at
+     * once), in place too, and so does the reduce-scatter; the 2-member team keeps the one way there is.
+     */
+    @Test
+    void twoShotReadingOneMemberAtATimeAndAllAtOnceWithFourPes() {
+        for (String rotatedMin : new String[] {"1", "0"}) {
+            check(4, "20011,200003", "7", Map.of("JSHMEM_GPU_REDUCE_ROTATED_MIN", rotatedMin, "JSHMEM_GPU_COLL_ONE_BLOCK_MAX", "0",
+                    "JSHMEM_GPU_REDUCE_ONESHOT_MAX", "0", "JSHMEM_GPU_REDUCE_LL_MAX", "0"),
+                    "GPU_collectives", "world", "strided:1:1:3", "strided:0:2:2");
+        }
+    }
+
     private void check(String reduceSizes, String otherSizes, Map<String, String> env, String describes,
                        String... teams) {
         check(NP, reduceSizes, otherSizes, env, describes, teams);
