@@ -5,8 +5,9 @@ package org.jshmem;
  * by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_GPU_REDUCE_ONESHOT_MAX},
  * {@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}, {@code JSHMEM_GPU_COLL_CE_MIN},
  * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}, {@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}, {@code JSHMEM_GPU_COLL_CE_LANES},
- * {@code JSHMEM_GPU_COLL_CE_MODE}, {@code JSHMEM_GPU_REDUCE_LL_MAX}, {@code JSHMEM_GPU_REDUCE_ROTATED_MIN}). Every member of a team must run with the
- * same values: the members of a reduction must agree on its shape, those of an fcollect on push or pull.
+ * {@code JSHMEM_GPU_COLL_CE_MODE}, {@code JSHMEM_GPU_REDUCE_LL_MAX}, {@code JSHMEM_GPU_REDUCE_ROTATED_MIN}).
+ * Every member of a team must run with the same values: the members of a reduction must agree on its shape,
+ * those of an fcollect on push or pull.
  *
  * @param reduceOneShotMax bytes: a reduction of {@code b} bytes over {@code n} PEs with
  *                         {@code (n-1) x b} at most this, and not in place, is one-shot (every PE

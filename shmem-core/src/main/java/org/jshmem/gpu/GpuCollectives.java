@@ -38,7 +38,8 @@ import org.jshmem.gpu.shim.Shim;
  *     SM kernels read the members' blocks in place (one block up to the one-block size, else a
  *     grid sized by the n blocks read). The grids of both, on teams of 3 or more and from
  *     {@link GpuCollectiveTuning#reduceRotatedMin()}, read (and push to) the members one after the
- *     other, each PE starting after itself, so that every PE is read by one other at a time. From {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()}
+ *     other, each PE starting after itself, so that every PE is read by one other at a time.
+ *     From {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()}
  *     (off by default: slower wherever measured) the copy engines pull the peers' blocks into a
  *     local scratch buffer in rotated order, then a local kernel reduces them (seed 004's shape).</li>
  * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
