@@ -407,6 +407,8 @@ JSHMEM_DEVICE void jshmemi_reduce_words_rotated(const jshmem_team_desc_t &team, 
       mine[i] = r.result();
     }
   }
+  /* The pushes walk the words as the steps did (not jshmemi_copy's walk): each thread sends only words
+   * it wrote itself, which need no synchronisation with the grid's other threads. */
   for (int k = 1; push && k < n; ++k) {
     W *dst = (W *)(s.peer_base[team.start + ((me + k) % n) * team.stride] + doff);
     size_t i = tid;

@@ -161,11 +161,7 @@ public final class GpuBackend implements Backend, StreamCapability {
                     target.close();
                 }
             },
-            () -> {
-                if (proxy != null) {
-                    proxy.close();
-                }
-            },
+            this::stopProxy,
             () -> {
                 if (channel instanceof RemoteRouting r) {
                     r.close();
