@@ -143,6 +143,9 @@ int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned b
 /* How many blocks of `block_threads` threads with `shared_bytes` of dynamic shared memory one
  * multiprocessor holds at once for `fn` (the occupancy calculator). */
 int jshmem_rt_func_max_blocks_per_sm(void *fn, int block_threads, unsigned shared_bytes, int *blocks);
+/* How many clusters of `cluster` blocks (its compile-time cluster size) the whole device holds at
+ * once for `fn` (cuOccupancyMaxActiveClusters). CUDA only: HIP has no clusters. */
+int jshmem_rt_func_max_active_clusters(void *fn, int cluster, int block_threads, unsigned shared_bytes, int *clusters);
 /* Allows launches of `fn` with up to `bytes` of dynamic shared memory (needed above 48 KiB on CUDA). */
 int jshmem_rt_func_set_max_dynamic_shared(void *fn, int bytes);
 

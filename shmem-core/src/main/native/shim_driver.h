@@ -22,6 +22,7 @@ struct jshmem_driver_api {
   PFN_cuLaunchKernel_v4000 launchKernel;
   PFN_cuLaunchCooperativeKernel_v9000 launchCooperativeKernel;
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancyMaxActiveBlocksPerMultiprocessor;
+  PFN_cuOccupancyMaxActiveClusters_v11070 occupancyMaxActiveClusters;
   PFN_cuFuncSetAttribute_v9000 funcSetAttribute;
   PFN_cuStreamWaitValue64_v11070 streamWaitValue64;
   PFN_cuStreamWriteValue32_v11070 streamWriteValue32;

@@ -139,6 +139,36 @@ int jshmem_rt_func_max_blocks_per_sm(void *fn, int block_threads, unsigned share
   return 0;
 }
 
+int jshmem_rt_func_max_active_clusters(void *fn, int cluster, int block_threads, unsigned shared_bytes, int *clusters) {
+  CHECK_ARG(fn != NULL && clusters != NULL && block_threads > 0 && cluster > 0,
+            "jshmem_rt_func_max_active_clusters: fn or clusters is NULL, or block_threads (%d) or cluster (%d) < 1",
+            block_threads, cluster);
+  BIND_DEVICE();
+#if JSHMEM_IS_HIP
+  (void)shared_bytes;
+  return jshmem_rt_fail("jshmem_rt_func_max_active_clusters: thread block clusters are a CUDA (sm_90) feature");
+#else
+  if (jshmem_drv() != 0) return -1;
+  CUlaunchAttribute dims;
+  memset(&dims, 0, sizeof dims);
+  dims.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  dims.value.clusterDim.x = (unsigned)cluster;
+  dims.value.clusterDim.y = 1;
+  dims.value.clusterDim.z = 1;
+  CUlaunchConfig config;
+  memset(&config, 0, sizeof config);
+  config.gridDimX = (unsigned)cluster; /* a multiple of the cluster; the answer does not depend on it */
+  config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = (unsigned)block_threads;
+  config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = shared_bytes;
+  config.attrs = &dims;
+  config.numAttrs = 1;
+  CU_TRY("cuOccupancyMaxActiveClusters", jshmem_g_drv.occupancyMaxActiveClusters(clusters, (CUfunction)fn, &config));
+  return 0;
+#endif
+}
+
 int jshmem_rt_func_set_max_dynamic_shared(void *fn, int bytes) {
   CHECK_ARG(fn != NULL && bytes >= 0, "jshmem_rt_func_set_max_dynamic_shared: fn is NULL or bytes (%d) < 0", bytes);
   BIND_DEVICE();

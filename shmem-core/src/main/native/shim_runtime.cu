@@ -73,6 +73,7 @@ static void drv_load(void) {
       {"cuLaunchKernel", (void **)&jshmem_g_drv.launchKernel},
       {"cuLaunchCooperativeKernel", (void **)&jshmem_g_drv.launchCooperativeKernel},
       {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&jshmem_g_drv.occupancyMaxActiveBlocksPerMultiprocessor},
+      {"cuOccupancyMaxActiveClusters", (void **)&jshmem_g_drv.occupancyMaxActiveClusters},
       {"cuFuncSetAttribute", (void **)&jshmem_g_drv.funcSetAttribute},
       {"cuStreamWaitValue64", (void **)&jshmem_g_drv.streamWaitValue64},
       {"cuStreamWriteValue32", (void **)&jshmem_g_drv.streamWriteValue32},

@@ -76,6 +76,24 @@ public final class Kernel {
         return blocksPerMultiprocessor(blockThreads, sharedBytes) * multiprocessors();
     }
 
+    /**
+     * The most clusters of {@code cluster} blocks ({@code __cluster_dims__} of the kernel) of
+     * {@code blockThreads} threads with {@code sharedBytes} of dynamic shared memory that can be
+     * resident at once for this PE: the device's answer ({@code cudaOccupancyMaxActiveClusters}),
+     * times this PE's share of the multiprocessors when several PEs share the device. A kernel whose
+     * clusters wait for each other must not launch more.
+     */
+    public int maxCoResidentClusters(int cluster, int blockThreads, int sharedBytes) {
+        if (cluster < 1) {
+            throw new IllegalArgumentException("maxCoResidentClusters(" + name + "): cluster size " + cluster
+                    + " must be at least 1");
+        }
+        module.handle();
+        GpuBackend gpu = module.shmem().unwrap(GpuBackend.class);
+        long device = Shim.maxActiveClusters(function, cluster, blockThreads, sharedBytes);
+        return (int) (device * gpu.multiprocessorsPerPe() / gpu.deviceInfo().multiprocessors());
+    }
+
     private int blocksPerMultiprocessor(int blockThreads, int sharedBytes) {
         module.handle();
         return Shim.maxBlocksPerMultiprocessor(function, blockThreads, sharedBytes);

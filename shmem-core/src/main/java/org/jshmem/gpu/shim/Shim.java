@@ -111,6 +111,8 @@ public final class Shim {
             JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
     private static final MethodHandle MAX_BLOCKS_PER_SM = h("jshmem_rt_func_max_blocks_per_sm",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle MAX_ACTIVE_CLUSTERS = h("jshmem_rt_func_max_active_clusters",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle AMO_ASYNC = h("jshmem_rt_amo_async", FunctionDescriptor.of(JAVA_INT, ADDRESS,
             JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle SET_MAX_DYNAMIC_SHARED = h("jshmem_rt_func_set_max_dynamic_shared",
@@ -641,6 +643,19 @@ public final class Shim {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);
             call("occupancy query", () -> (int) MAX_BLOCKS_PER_SM.invokeExact(function, blockThreads, sharedBytes, out));
+            return out.get(JAVA_INT, 0);
+        }
+    }
+
+    /**
+     * How many clusters of {@code cluster} blocks (the kernel's compile-time cluster size) the whole
+     * device holds at once for {@code function} ({@code cuOccupancyMaxActiveClusters}); CUDA only.
+     */
+    public static int maxActiveClusters(MemorySegment function, int cluster, int blockThreads, int sharedBytes) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_INT);
+            call("cluster occupancy query",
+                    () -> (int) MAX_ACTIVE_CLUSTERS.invokeExact(function, cluster, blockThreads, sharedBytes, out));
             return out.get(JAVA_INT, 0);
         }
     }
