@@ -45,11 +45,14 @@ for dt in 0 1; do
     --offload-arch=gfx90a -std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -c "$k/jgemm_util.cu" -o "$out/k.o" \
     -Wall -Wextra -Werror
   if [ -f "$k/jgemm_sm90.cu" ] && [ -x "$nvcc" ]; then
-    for v in "256 3" "128 4" "192 4"; do   # GpuKernels' Hopper variants: BN, stages
+    for v in "256 3" "128 4" "192 4"; do   # GpuKernels' Hopper variants: BN, stages; alone and in clusters of 2
       set -- $v
-      check "nvcc sm_90a hopper 128x$1x64 s$2 dtype $dt" "$nvcc" -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
-        -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=128 -DJGEMM_BN=$1 -DJGEMM_BK=64 -DJGEMM_STAGES=$2 \
-        -c "$k/jgemm_sm90.cu" -o "$out/k.o" -Werror all-warnings -Xcompiler -Wall,-Wextra
+      for cl in 1 2; do
+        check "nvcc sm_90a hopper 128x$1x64 s$2 cluster $cl dtype $dt" "$nvcc" -std=c++17 \
+          -gencode=arch=compute_90a,code=sm_90a -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=128 -DJGEMM_BN=$1 \
+          -DJGEMM_BK=64 -DJGEMM_STAGES=$2 -DJGEMM_CLUSTER=$cl -c "$k/jgemm_sm90.cu" -o "$out/k.o" -Werror all-warnings \
+          -Xcompiler -Wall,-Wextra
+      done
     done
   fi
 done

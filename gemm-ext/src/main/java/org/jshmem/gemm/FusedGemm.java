@@ -64,10 +64,14 @@ public final class FusedGemm implements AutoCloseable {
         TileShape tile = options.tile().orElse(platform.defaultTile(local, type));
         platform.checkTile(tile);
         // one schedule on every PE (all-reduce owners wait for each other): iterations over PE 0's k, the largest
-        int grid = platform.workGroups(options, collective);
+        int ctas = platform.workGroups(options, collective);
+        // a cluster of c CTAs is one work-group of the schedule, on tiles c times as tall
+        int cluster = platform.cluster(options, epilogue, ctas);
+        TileShape planned = new TileShape(tile.m() * cluster, tile.n(), tile.k());
+        int grid = ctas / cluster;
         StreamKSchedule.Split split = options.split() == StreamKSchedule.Split.AUTO
-                ? platform.autoSplit(local, tile, grid) : options.split();
-        StreamKSchedule plan = StreamKSchedule.plan(local, tile, grid, options.groupM(), split, layout.local(0).k());
+                ? platform.autoSplit(local, planned, grid) : options.split();
+        StreamKSchedule plan = StreamKSchedule.plan(local, planned, grid, options.groupM(), split, layout.local(0).k());
         this.schedule = plan.withRowOrder(TileRowOrder.of(epilogue, layout, shmem.myPe(), plan));
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
@@ -77,8 +81,8 @@ public final class FusedGemm implements AutoCloseable {
             totalTiles += tiles;
         }
         this.workspace = GemmWorkspace.allocate(shmem, schedule, epilogue, layout,
-                new GemmWorkspace.GemmSizing(totalTiles, base));
-        this.executor = platform.fused(shmem, schedule, epilogue, workspace, type, layout);
+                new GemmWorkspace.GemmSizing(totalTiles, base, cluster));
+        this.executor = platform.fused(shmem, schedule, cluster, epilogue, workspace, type, layout);
     }
 
     /** Plans a fused GEMM with the options of the environment ({@link GemmOptions#fromEnvironment()}). Collective. */

@@ -21,6 +21,9 @@ import java.util.function.Function;
  *     share of its GPU; 4 on the CPU)</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_SPLIT}</td><td>auto</td><td>{@code auto}, {@code data_parallel}, {@code tail} or
  *     {@code stream_k} (see {@link StreamKSchedule#plan})</td></tr>
+ * <tr><td>{@code JSHMEM_GEMM_CLUSTER}</td><td>0</td><td>CTAs per thread block cluster of the Hopper kernel
+ *     (1 or 2; 2: pairs of tile rows share B by TMA multicast, GEMMs without a collective only); 0:
+ *     automatic</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_ALLREDUCE}</td><td>auto</td><td>{@code one_shot}, {@code two_shot} or
  *     {@code auto}</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_ONESHOT_MAX}</td><td>2M</td><td>auto all-reduce: one-shot while C is at most
@@ -32,20 +35,25 @@ import java.util.function.Function;
  * @param tile            output tile and K-step; empty: the kernel's default for the shape
  * @param workGroups      persistent work-groups; 0: automatic
  * @param split           Stream-K split
+ * @param cluster         CTAs per cluster of the Hopper kernel (1 or 2); 0: automatic
  * @param groupM          tile-rows per group of the tile order (L2 reuse)
  * @param allReduce       all-reduce algorithm
  * @param oneShotMaxBytes automatic all-reduce: one-shot while C is at most this many bytes
  */
 public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> tile, int workGroups,
-                          StreamKSchedule.Split split, int groupM, AllReduceAlgorithm allReduce, long oneShotMaxBytes) {
+                          StreamKSchedule.Split split, int cluster, int groupM, AllReduceAlgorithm allReduce,
+                          long oneShotMaxBytes) {
 
     /** Every choice automatic, ignoring the environment. */
     public static final GemmOptions DEFAULTS = new GemmOptions(GemmPath.AUTO, GemmKernel.AUTO, Optional.empty(), 0,
-            StreamKSchedule.Split.AUTO, 8, AllReduceAlgorithm.AUTO, 2L << 20);
+            StreamKSchedule.Split.AUTO, 0, 8, AllReduceAlgorithm.AUTO, 2L << 20);
 
     public GemmOptions {
         if (workGroups < 0) {
             throw new IllegalArgumentException("work-groups " + workGroups + " must be 0 (automatic) or positive");
+        }
+        if (cluster < 0 || cluster > MAX_CLUSTER) {
+            throw new IllegalArgumentException("cluster " + cluster + " must be 0 (automatic), 1 or " + MAX_CLUSTER);
         }
         if (groupM <= 0) {
             throw new IllegalArgumentException("groupM " + groupM + " must be positive");
@@ -54,6 +62,9 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
             throw new IllegalArgumentException("the one-shot threshold must not be negative");
         }
     }
+
+    /** Most CTAs per cluster the Hopper kernel is built for. */
+    public static final int MAX_CLUSTER = 2;
 
     /** The defaults with {@code JSHMEM_GEMM_*} applied. */
     public static GemmOptions fromEnvironment() {
@@ -70,6 +81,7 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
                 read(env, "JSHMEM_GEMM_WORKGROUPS", d.workGroups, v -> parseInt(v, "JSHMEM_GEMM_WORKGROUPS")),
                 read(env, "JSHMEM_GEMM_SPLIT", d.split,
                         v -> parseEnum(StreamKSchedule.Split.class, v, "JSHMEM_GEMM_SPLIT")),
+                read(env, "JSHMEM_GEMM_CLUSTER", d.cluster, v -> parseInt(v, "JSHMEM_GEMM_CLUSTER")),
                 d.groupM,
                 read(env, "JSHMEM_GEMM_ALLREDUCE", d.allReduce,
                         v -> parseEnum(AllReduceAlgorithm.class, v, "JSHMEM_GEMM_ALLREDUCE")),
@@ -77,27 +89,32 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
     }
 
     public GemmOptions withPath(GemmPath p) {
-        return new GemmOptions(p, kernel, tile, workGroups, split, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(p, kernel, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withKernel(GemmKernel k) {
-        return new GemmOptions(path, k, tile, workGroups, split, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, k, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withTile(TileShape t) {
-        return new GemmOptions(path, kernel, Optional.of(t), workGroups, split, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, Optional.of(t), workGroups, split, cluster, groupM, allReduce,
+                oneShotMaxBytes);
     }
 
     public GemmOptions withWorkGroups(int w) {
-        return new GemmOptions(path, kernel, tile, w, split, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, tile, w, split, cluster, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withSplit(StreamKSchedule.Split s) {
-        return new GemmOptions(path, kernel, tile, workGroups, s, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, tile, workGroups, s, cluster, groupM, allReduce, oneShotMaxBytes);
+    }
+
+    public GemmOptions withCluster(int c) {
+        return new GemmOptions(path, kernel, tile, workGroups, split, c, groupM, allReduce, oneShotMaxBytes);
     }
 
     public GemmOptions withAllReduce(AllReduceAlgorithm a) {
-        return new GemmOptions(path, kernel, tile, workGroups, split, groupM, a, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, tile, workGroups, split, cluster, groupM, a, oneShotMaxBytes);
     }
 
     /** Parses {@code MxNxK}, e.g. {@code 128x256x64}. */

@@ -28,11 +28,25 @@ interface GemmPlatform {
     /** Throws a clear error when the chosen kernel cannot run {@code tile}. */
     void checkTile(TileShape tile);
 
-    /** Persistent work-groups for the fused path of {@code collective}. */
+    /** Persistent work-groups (CTAs) for the fused path of {@code collective}. */
     int workGroups(GemmOptions options, GemmCollective collective);
 
-    GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
-                       ShardLayout layout);
+    /**
+     * CTAs per thread block cluster for this GEMM ({@link GemmOptions#cluster()}); the schedule is then
+     * planned over tiles {@code cluster} times as tall, one per cluster. Throws a clear error where
+     * clusters were asked for and this platform cannot run them.
+     */
+    default int cluster(GemmOptions options, Epilogue epilogue, int workGroups) {
+        if (options.cluster() > 1) {
+            throw new IllegalArgumentException("clusters of " + options.cluster() + " CTAs are a feature of the Hopper"
+                    + " kernel on a GPU heap; this GEMM runs on the CPU: use cluster 0 (automatic) or 1");
+        }
+        return 1;
+    }
+
+    /** The fused executor of {@code schedule}, each of whose work-groups is a cluster of {@code cluster} CTAs. */
+    GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, int cluster, Epilogue epilogue, GemmWorkspace ws,
+                       DType type, ShardLayout layout);
 
     GemmExecutor reference(Shmem shmem, ShardLayout layout, DType type);
 }

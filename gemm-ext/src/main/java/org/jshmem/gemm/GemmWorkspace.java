@@ -53,7 +53,8 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         boolean gather = layout.collective() == GemmCollective.ALL_GATHER_GEMM;
         GemmShape g = layout.global();
         long gathered = gather ? (long) g.m() * g.k() * 2 : 0;
-        return new Sizes(partials, (long) s.grid() * Long.BYTES, arrive, staging, gathered,
+        // a cluster's CTAs hand over their rows of a tile separately: a stamp each (its partials fill the tall tile)
+        return new Sizes(partials, (long) s.grid() * sizing.cluster() * Long.BYTES, arrive, staging, gathered,
                 gather ? (long) nPes * Long.BYTES : 0, (long) s.tilesM() * Integer.BYTES);
     }
 
@@ -70,8 +71,8 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         return most * s.tilesN();
     }
 
-    /** The tile counts of every PE's schedule, for the all-scatter stamp layout. */
-    record GemmSizing(int totalTiles, int arriveBase) {
+    /** The tile counts of every PE's schedule, for the all-scatter stamp layout; CTAs per work-group. */
+    record GemmSizing(int totalTiles, int arriveBase, int cluster) {
     }
 
     /** Allocates (collective): every PE calls it with its own schedule. */

@@ -66,6 +66,16 @@ final class GpuKernelExecutor implements GemmExecutor {
         this.module = DeviceModule.load(shmem, compiled.image(), variant.source());
         this.kernel = module.kernel(variant.entry());
         kernel.setMaxDynamicSharedBytes(variant.sharedBytes());
+        if (variant.cluster() > 1) {   // the clusters wait for each other's Stream-K partials: all resident at once
+            int fit = kernel.maxCoResidentClusters(variant.cluster(), variant.threads(), variant.sharedBytes());
+            if (schedule.grid() > fit) {
+                module.close();
+                arena.close();
+                throw new IllegalStateException(schedule.grid() + " clusters of " + variant.cluster() + " CTAs of the "
+                        + variant + " kernel asked for, but this PE's share of the GPU holds only " + fit + " at once;"
+                        + " use fewer work-groups (at most " + fit * variant.cluster() + ") or cluster 1");
+            }
+        }
         int me = shmem.myPe();
         GemmShape local = schedule.shape();
         this.params = new KernelParams(arena).schedule(schedule, epilogue, local.k(), local.n(), layout.ldc(me))
@@ -119,7 +129,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         }
         params.set("a", address(aIn)).set("b", address(b)).set("c", address(c)).set("generation", generation)
                 .set("a_local", gather != null ? address(a) : 0);
-        LaunchConfig config = new LaunchConfig(Dim3.of(schedule.grid()), Dim3.of(variant.threads()),
+        LaunchConfig config = new LaunchConfig(Dim3.of(schedule.grid() * variant.cluster()), Dim3.of(variant.threads()),
                 variant.sharedBytes(), on);
         if (maps == null) {
             kernel.launch(config, Kernel.byValue(params.segment()));
@@ -144,7 +154,8 @@ final class GpuKernelExecutor implements GemmExecutor {
 
     @Override
     public String describe() {
-        return variant + " kernel, " + schedule.grid() + " work-groups, " + variant.sharedBytes() / 1024
+        String groups = variant.cluster() > 1 ? " clusters of " + variant.cluster() + " CTAs, " : " work-groups, ";
+        return variant + " kernel, " + schedule.grid() + groups + variant.sharedBytes() / 1024
                 + " KiB shared memory (image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
                 + compiled.nanos() / 1_000_000 + " ms)";
     }

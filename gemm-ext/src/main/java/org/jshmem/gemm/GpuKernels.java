@@ -10,15 +10,15 @@ import java.util.List;
  */
 final class GpuKernels {
     private static final List<KernelVariant> PORTABLE = List.of(
-            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 256, 64), 4, 256),
-            new KernelVariant(GemmKernel.PORTABLE, new TileShape(256, 128, 64), 3, 256),
-            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 256, 32), 4, 256),
-            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 64), 3, 256),
-            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 32), 4, 256));
+            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 256, 64), 4, 256, 1),
+            new KernelVariant(GemmKernel.PORTABLE, new TileShape(256, 128, 64), 3, 256, 1),
+            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 256, 32), 4, 256, 1),
+            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 64), 3, 256, 1),
+            new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 32), 4, 256, 1));
     private static final List<KernelVariant> HOPPER = List.of(
-            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 256, 64), 3, 384),
-            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 4, 384),
-            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 192, 64), 4, 384));
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 256, 64), 3, 384, 1),
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 4, 384, 1),
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 192, 64), 4, 384, 1));
 
     private GpuKernels() {
     }

@@ -158,10 +158,42 @@ final class GpuPlatform implements GemmPlatform {
         return options.workGroups() > 0 ? options.workGroups() : share;
     }
 
+    /**
+     * Clusters of 2 CTAs (the Hopper kernel's pairs of tile rows sharing B by multicast) where asked
+     * for, on GEMMs without a collective only (the fused epilogues address tiles one CTA at a time).
+     * Automatic: single CTAs. On one H200 (2026-11-28, every anchor shape, bf16 and fp16, interleaved)
+     * pairs ran within -4% to +4% of single CTAs on all shapes but two (8192x8192x4096 bf16 +7.5%, not
+     * seen in fp16) and 20% slower on 128x8192x8192, whose one tile row leaves half of every pair idle;
+     * the rings coupled without multicast ran as fast as with it: B's trips from L2 are not what limits
+     * this kernel.
+     */
     @Override
-    public GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
-                              ShardLayout layout) {
-        return new GpuKernelExecutor(shmem, variant(schedule.tile()), schedule, epilogue, ws, type, layout);
+    public int cluster(GemmOptions options, Epilogue epilogue, int workGroups) {
+        if (options.cluster() <= 1) {
+            return 1;
+        }
+        String asked = "clusters of " + options.cluster() + " CTAs";
+        if (kernel != GemmKernel.HOPPER) {
+            throw new IllegalArgumentException(asked + " need the Hopper kernel; this GEMM runs on the portable kernel"
+                    + " (" + device.name() + "): use cluster 0 (automatic) or 1");
+        }
+        if (epilogue != Epilogue.LOCAL) {
+            throw new IllegalArgumentException(asked + " are built for GEMMs without a collective; this one's epilogue is "
+                    + epilogue.name().toLowerCase(Locale.ROOT) + ": use cluster 0 (automatic) or 1");
+        }
+        if (workGroups < options.cluster()) {
+            throw new IllegalArgumentException(asked + " need at least " + options.cluster() + " work-groups, not "
+                    + workGroups);
+        }
+        return options.cluster();
+    }
+
+    @Override
+    public GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, int cluster, Epilogue epilogue, GemmWorkspace ws,
+                              DType type, ShardLayout layout) {
+        TileShape t = schedule.tile();
+        KernelVariant v = variant(new TileShape(t.m() / cluster, t.n(), t.k())).withCluster(cluster);
+        return new GpuKernelExecutor(shmem, v, schedule, epilogue, ws, type, layout);
     }
 
     @Override

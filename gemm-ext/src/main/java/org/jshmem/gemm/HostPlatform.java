@@ -43,8 +43,8 @@ final class HostPlatform implements GemmPlatform {
     }
 
     @Override
-    public GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
-                              ShardLayout layout) {
+    public GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, int cluster, Epilogue epilogue, GemmWorkspace ws,
+                              DType type, ShardLayout layout) {
         return new CpuExecutor(shmem, schedule, epilogue, ws, type, layout);
     }
 

@@ -5,10 +5,23 @@ import java.util.List;
 import org.jshmem.DType;
 
 /**
- * One compiled form of a GEMM kernel tier: its source, entry point, tile, pipeline depth, threads
+ * One compiled form of a GEMM kernel tier: its source, entry point, tile (each CTA's), pipeline
+ * depth, threads, CTAs per thread block cluster (Hopper: 2 shares B between a pair of tile rows)
  * and the dynamic shared memory it needs (the kernels' {@code JGEMM_*_SMEM_BYTES} formulas).
  */
-record KernelVariant(GemmKernel kernel, TileShape tile, int stages, int threads) {
+record KernelVariant(GemmKernel kernel, TileShape tile, int stages, int threads, int cluster) {
+
+    KernelVariant {
+        if (cluster < 1 || cluster > GemmOptions.MAX_CLUSTER || (cluster > 1 && kernel != GemmKernel.HOPPER)) {
+            throw new IllegalArgumentException("a " + kernel + " kernel with clusters of " + cluster + " CTAs: only the"
+                    + " Hopper kernel has clusters, of 1 or " + GemmOptions.MAX_CLUSTER);
+        }
+    }
+
+    /** The same kernel built for clusters of {@code c} CTAs. */
+    KernelVariant withCluster(int c) {
+        return new KernelVariant(kernel, tile, stages, threads, c);
+    }
 
     /** The source file in the gemm-ext jar. */
     String source() {
@@ -46,12 +59,15 @@ record KernelVariant(GemmKernel kernel, TileShape tile, int stages, int threads)
         if (kernel == GemmKernel.HOPPER) {
             o.add("--gpu-architecture=sm_90a");
         }
+        if (cluster > 1) {
+            o.add("-DJGEMM_CLUSTER=" + cluster);
+        }
         return o;
     }
 
     @Override
     public String toString() {
         return kernel.name().toLowerCase(java.util.Locale.ROOT) + " " + tile + " x" + stages + " stages, " + threads
-                + " threads";
+                + " threads" + (cluster > 1 ? ", clusters of " + cluster + " (B multicast)" : "");
     }
 }

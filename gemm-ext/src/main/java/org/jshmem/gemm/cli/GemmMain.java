@@ -72,6 +72,9 @@ public final class GemmMain implements Callable<Integer> {
     Integer workGroups;
     @Option(names = "--split", description = "auto, data_parallel, tail or stream_k (default: JSHMEM_GEMM_SPLIT or auto)")
     String split;
+    @Option(names = "--cluster", description = "CTAs per cluster of the Hopper kernel, 1 or 2 (2: pairs of tile rows"
+            + " share B by TMA multicast; GEMMs without a collective), 0 automatic (default: JSHMEM_GEMM_CLUSTER or 0)")
+    Integer cluster;
     @Option(names = "--allreduce", description = "auto, one_shot or two_shot (default: JSHMEM_GEMM_ALLREDUCE or auto)")
     String allReduce;
     @Option(names = "--trans-a", description = "A stored transposed (k x m): not supported, refused with a message")
@@ -182,6 +185,9 @@ public final class GemmMain implements Callable<Integer> {
         }
         if (split != null) {
             o = o.withSplit(parseEnum(StreamKSchedule.Split.class, split, "--split"));
+        }
+        if (cluster != null) {
+            o = o.withCluster(cluster);
         }
         if (allReduce != null) {
             o = o.withAllReduce(parseEnum(AllReduceAlgorithm.class, allReduce, "--allreduce"));

@@ -70,29 +70,32 @@ JSHMEM_DEVICE_INLINE bool jgemm_sk_reaches_end(const jgemm_params &p, int v, int
 }
 /* Protocol: a hand-over writes its slot, then (after a barrier over its writers) one thread calls
  * jgemm_sk_stamp(p, w). The owner, for v = w+1, w+2, ...: one thread jgemm_sk_wait(p, v), a barrier,
- * everyone adds slot v, and stops after the v for which jgemm_sk_reaches_end holds. */
+ * everyone adds slot v, and stops after the v for which jgemm_sk_reaches_end holds. A cluster of
+ * work-groups that walk one schedule together (jgemm_sm90's JGEMM_CLUSTER) gives each of its members
+ * a plane of its own: slots and stamps w + plane, plane = rank * p.grid; 0 otherwise. */
 JSHMEM_DEVICE_INLINE void jgemm_sk_stamp(const jgemm_params &p, int w) { jgemm_stamp_local(p.sk_flags + w, p.generation); }
 JSHMEM_DEVICE_INLINE void jgemm_sk_wait(const jgemm_params &p, int v) { jgemm_wait_stamp(p.sk_flags + v, p.generation); }
 
 /* The hand-over side of the protocol: write(slot) stores work-group w's partial (each thread its share
  * of the kernel's layout), then one thread stamps it after a group barrier. */
 template <class G, class Write>
-JSHMEM_DEVICE_INLINE void jgemm_sk_hand_over(const jgemm_params &p, int w, const G &g, Write write) {
-  write(jgemm_sk_slot(p, w));
+JSHMEM_DEVICE_INLINE void jgemm_sk_hand_over(const jgemm_params &p, int w, int plane, const G &g, Write write) {
+  write(jgemm_sk_slot(p, w + plane));
   jgemm_release_fence();
   g.sync();
-  if (g.tid == 0) jgemm_sk_stamp(p, w);
+  if (g.tid == 0) jgemm_sk_stamp(p, w + plane);
 }
 
 /* The owner's side: add(slot) adds the partial of work-group v = w+1, w+2, ... once it is stamped,
  * up to the last contributor to unit u's tile. */
 template <class G, class Add>
-JSHMEM_DEVICE_INLINE void jgemm_sk_collect(const jgemm_params &p, const jgemm_unit &u, int w, const G &g, Add add) {
+JSHMEM_DEVICE_INLINE void jgemm_sk_collect(const jgemm_params &p, const jgemm_unit &u, int w, int plane, const G &g,
+                                            Add add) {
   for (int v = w + 1; v < p.sk_wgs; v++) {
-    if (g.tid == 0) jgemm_sk_wait(p, v);
+    if (g.tid == 0) jgemm_sk_wait(p, v + plane);
     g.sync();
     jshmemi_group_acquire_fence();
-    add((const float *)jgemm_sk_slot(p, v));
+    add((const float *)jgemm_sk_slot(p, v + plane));
     if (jgemm_sk_reaches_end(p, v, u.tile)) break;
   }
 }
@@ -406,6 +409,16 @@ JSHMEM_DEVICE void jgemm_send_partial(const jgemm_params &p, int t, const jgemm_
  * Ends with a group barrier: the caller may reuse the otile afterwards (a group with a sender, once
  * the sender has read what was handed to it).
  */
+/* The output tile at tile row tm, column tn of this PE's C, clipped to C (no collective). A tile
+ * row past C (the second half of a cluster's pair in the last row) stores nothing. */
+template <class G>
+JSHMEM_DEVICE void jgemm_store_local(const jgemm_params &p, int tm, int tn, const jgemm_t *otile, const G &g) {
+  int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
+  int rows = p.m - row0 < JGEMM_BM ? p.m - row0 : JGEMM_BM;
+  int cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
+  if (rows > 0) g.store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols);
+}
+
 template <class G>
 JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *otile, const G &g) {
   int tm, tn;
@@ -418,7 +431,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
   const long long slot = JGEMM_TILE_ELEMS;
 
   if (p.epilogue == JGEMM_LOCAL) {
-    g.store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols);
+    jgemm_store_local(p, tm, tn, otile, g);
   } else if (p.epilogue == JGEMM_ALL_SCATTER) {
     if (g.hand_off(t)) { /* the peers' copies leave through the group's sender */
       g.store(otile, p.c + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
@@ -476,7 +489,7 @@ JSHMEM_DEVICE void jgemm_finish_unit(const jgemm_params &p, const jgemm_unit &u,
                                      const G &g) {
   g.sync(); /* the tile is complete in shared memory */
   if (jgemm_sk_hands_over(u)) {
-    jgemm_sk_hand_over(p, w, g, [&](float *ws) {
+    jgemm_sk_hand_over(p, w, 0, g, [&](float *ws) {
       for (int i = g.tid; i < JGEMM_TILE_ELEMS / 4; i += g.size) {
         int r = i / (JGEMM_BN / 4), c = (i % (JGEMM_BN / 4)) * 4;
         *(float4 *)(ws + r * JGEMM_BN + c) = *(const float4 *)(tile + r * JGEMM_TILE_LD + c);
@@ -485,7 +498,7 @@ JSHMEM_DEVICE void jgemm_finish_unit(const jgemm_params &p, const jgemm_unit &u,
     return;
   }
   if (jgemm_sk_needs_partials(p, u)) {
-    jgemm_sk_collect(p, u, w, g, [&](const float *ws) {
+    jgemm_sk_collect(p, u, w, 0, g, [&](const float *ws) {
       for (int i = g.tid; i < JGEMM_TILE_ELEMS / 4; i += g.size) {
         int r = i / (JGEMM_BN / 4), c = (i % (JGEMM_BN / 4)) * 4;
         float4 a = *(const float4 *)(ws + r * JGEMM_BN + c);

@@ -9,6 +9,14 @@
  * loading the next unit meanwhile) and published by the shared epilogue (jgemm_epilogue.h), whose
  * stores leave through the bulk-copy engine while the consumers start the next unit.
  *
+ * Clusters (JGEMM_CLUSTER = 2, plain GEMM only): the two CTAs of a cluster walk one schedule unit by
+ * unit on tile rows 2 tm' and 2 tm' + 1 of the same tile column (the host plans it over 2BM x BN
+ * pairs), and each loads its own A and half of the B boxes, multicast into both CTAs' rings: each
+ * B byte leaves L2 once per pair. A ring slot is free when the consumers of both CTAs released it
+ * (empty barriers count 16 arrivals); a producer leaves only once every slot of its ring is free,
+ * since the peer's consumers arrive on its barriers. Stream-K partials and stamps of rank r live in
+ * plane r (jgemm_sk_collect).
+ *
  * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {128, 192, 256} x 64; 384 threads: warpgroup
  * 0 = producer (one thread issues; warps 1-3 send tiles bound for peers: JGEMM_SM90_SENDER),
  * warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
@@ -30,6 +38,16 @@
 #endif
 #ifndef JGEMM_STAGES
 #define JGEMM_STAGES 3
+#endif
+#ifndef JGEMM_CLUSTER
+#define JGEMM_CLUSTER 1 /* CTAs per cluster, along M: 2 = pairs of tile rows share B by TMA multicast */
+#endif
+#if JGEMM_CLUSTER == 2
+#define JGEMM_CLUSTER_DIMS __cluster_dims__(2, 1, 1)
+#elif JGEMM_CLUSTER == 1
+#define JGEMM_CLUSTER_DIMS
+#else
+#error "jgemm_sm90: JGEMM_CLUSTER is 1 or 2"
 #endif
 #define JGEMM_SM90_THREADS 384
 #define JGEMM_A_BYTES (JGEMM_BM * JGEMM_BK * 2)
@@ -73,11 +91,49 @@ JSHMEM_DEVICE_INLINE void jgemm_mbar_wait(unsigned long long *bar, unsigned pari
                "@!done bra wait_%=;\n}\n" ::"r"(jgemm_smem_addr(bar)), "r"(parity) : "memory");
 }
 
+/* Arrives on the mbarrier at bar's offset in CTA `rank` of this cluster (this one included). CTA-scope
+ * release, as CUTLASS's ClusterBarrier: a consumer only tells the producers that it has read the slot
+ * (wgmma.wait_group completed the reads), and a cluster-scope release costs a MEMBAR.ALL.GPU per
+ * arrival, which made clusters of 2 40% slower than single CTAs (docs/benchmarks/gemm, 2026-11-28). */
+JSHMEM_DEVICE_INLINE void jgemm_mbar_arrive_cluster(unsigned long long *bar, unsigned rank) {
+  asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+               "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(jgemm_smem_addr(bar)), "r"(rank)
+               : "memory");
+}
+JSHMEM_DEVICE_INLINE unsigned jgemm_cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+/* Every thread of the cluster's CTAs: what each did before is visible to all after. */
+JSHMEM_DEVICE_INLINE void jgemm_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+/* A consumer warp gives ring slot `empty` back: to this CTA's producer, and with clusters to every
+ * producer that writes into it. */
+JSHMEM_DEVICE_INLINE void jgemm_release_slot(unsigned long long *empty) {
+#if JGEMM_CLUSTER > 1
+#pragma unroll
+  for (unsigned r = 0; r < JGEMM_CLUSTER; r++) jgemm_mbar_arrive_cluster(empty, r);
+#else
+  jgemm_mbar_arrive(empty);
+#endif
+}
+
 /* One 2-D TMA load of the box at (inner, outer) into shared memory, completing on `bar`. */
 JSHMEM_DEVICE_INLINE void jgemm_tma_load(void *dst, const jgemm_tensor_map *map, int inner, int outer,
                                          unsigned long long *bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
                ::"r"(jgemm_smem_addr(dst)), "l"(map), "r"(inner), "r"(outer), "r"(jgemm_smem_addr(bar))
+               : "memory");
+}
+
+/* The same load into this offset of every CTA of the cluster in `mask`, completing on each one's `bar`. */
+JSHMEM_DEVICE_INLINE void jgemm_tma_load_multicast(void *dst, const jgemm_tensor_map *map, int inner, int outer,
+                                                   unsigned long long *bar, unsigned short mask) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+               " [%0], [%1, {%2, %3}], [%4], %5;\n"
+               ::"r"(jgemm_smem_addr(dst)), "l"(map), "r"(inner), "r"(outer), "r"(jgemm_smem_addr(bar)), "h"(mask)
                : "memory");
 }
 
@@ -300,11 +356,12 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
  * the publication. Consumer thread t of warpgroup c holds the fragment of wgmma's D layout:
  * rows 64c + 16(t / 32) + (t % 32) / 4 (+ 8), columns 8j + 2(t % 4) (+ 1).
  */
-JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_unit &u, int w, float *d,
+JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_unit &u, int w, int rank, float *d,
                                             jgemm_t *otile, const jgemm_consumer_group &g) {
   g.settle(); /* the previous tile's copies and stamps: the output tile is free again */
+  const int plane = rank * p.grid;
   if (jgemm_sk_hands_over(u)) {
-    jgemm_sk_hand_over(p, w, g, [&](float *ws) {
+    jgemm_sk_hand_over(p, w, plane, g, [&](float *ws) {
       float4 *slot = (float4 *)ws;
 #pragma unroll
       for (int i = 0; i < JGEMM_ACC / 4; i++)
@@ -313,7 +370,7 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
     return;
   }
   if (jgemm_sk_needs_partials(p, u)) {
-    jgemm_sk_collect(p, u, w, g, [&](const float *ws) {
+    jgemm_sk_collect(p, u, w, plane, g, [&](const float *ws) {
       const float4 *slot = (const float4 *)ws;
 #pragma unroll
       for (int i = 0; i < JGEMM_ACC / 4; i++) {
@@ -334,10 +391,17 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
     *(unsigned *)(otile + (row + 8) * JGEMM_OTILE_LD + 8 * j + col) = jgemm_pack2(d[4 * j + 2], d[4 * j + 3]);
   }
   g.sync();
-  jgemm_publish_tile(p, u.tile, otile, g);
+  if (JGEMM_CLUSTER > 1) { /* plain GEMM: this CTA's row of the pair */
+    int tm, tn;
+    jgemm_tile_coords(p, u.tile, tm, tn);
+    jgemm_store_local(p, tm * JGEMM_CLUSTER + rank, tn, otile, g);
+    g.sync();
+  } else {
+    jgemm_publish_tile(p, u.tile, otile, g);
+  }
 }
 
-extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
+extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTER_DIMS
     jgemm_sm90(const __grid_constant__ jgemm_params p, const __grid_constant__ jgemm_tensor_map tma_a,
                const __grid_constant__ jgemm_tensor_map tma_b, const __grid_constant__ jgemm_tensor_map tma_a_local) {
   extern __shared__ unsigned char jgemm_smem_raw[];
@@ -346,7 +410,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
   jgemm_t *otile = (jgemm_t *)(smem + JGEMM_STAGES * JGEMM_STAGE_BYTES);
   unsigned long long *full = (unsigned long long *)((unsigned char *)otile + JGEMM_OTILE_BYTES);
   unsigned long long *empty = full + JGEMM_STAGES;
-  const int w = blockIdx.x;
+  /* with clusters, the schedule's work-group w is the cluster, and this CTA takes tile row rank of each pair */
+  const int rank = JGEMM_CLUSTER > 1 ? (int)jgemm_cluster_rank() : 0;
+  const int w = blockIdx.x / JGEMM_CLUSTER;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ jgemm_sender_handoff handoff;
   const bool sender = JGEMM_SM90_SENDER && p.n_pes > 1 &&
@@ -356,13 +422,16 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < JGEMM_STAGES; s++) {
       jgemm_mbar_init(&full[s], 1);
-      jgemm_mbar_init(&empty[s], 8); /* one arrival per consumer warp */
+      jgemm_mbar_init(&empty[s], 8 * JGEMM_CLUSTER); /* one arrival per consumer warp of the cluster */
     }
     jgemm_mbar_init(&handoff.ready, 1);
     jgemm_mbar_init(&handoff.read, 1);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
-  __syncthreads();
+  if (JGEMM_CLUSTER > 1)
+    jgemm_cluster_sync(); /* the peer's barriers are initialised before anything arrives on them */
+  else
+    __syncthreads();
 
   jgemm_unit u;
   if (warp < 4) { /* warpgroup 0: one producer thread */
@@ -378,6 +447,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
       for (jgemm_cursor cur(p, w); cur.next(p, u);) {
         int tm, tn;
         jgemm_tile_coords(p, u.tile, tm, tn);
+        tm = tm * JGEMM_CLUSTER + rank;
         /* all-gather + GEMM: own rows in place (tma_a_local); others once the gather wrote them */
         const bool local = jgemm_rows_local(p, tm);
         const jgemm_tensor_map *map_a = local ? &tma_a_local : &tma_a;
@@ -392,12 +462,26 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
           jgemm_mbar_expect_tx(&full[s], JGEMM_STAGE_BYTES);
           jgemm_tma_load(a, map_a, it * JGEMM_BK, a_row, &full[s]);
 #pragma unroll
-          for (int j = 0; j < JGEMM_BN / 64; j++)
-            jgemm_tma_load(b + j * (64 * JGEMM_BK * 2), &tma_b, tn * JGEMM_BN + j * 64, it * JGEMM_BK, &full[s]);
+          for (int j = 0; j < JGEMM_BN / 64; j++) {
+            void *box = b + j * (64 * JGEMM_BK * 2);
+            if (JGEMM_CLUSTER == 1)
+              jgemm_tma_load(box, &tma_b, tn * JGEMM_BN + j * 64, it * JGEMM_BK, &full[s]);
+            else if (j % JGEMM_CLUSTER == rank)
+              jgemm_tma_load_multicast(box, &tma_b, tn * JGEMM_BN + j * 64, it * JGEMM_BK, &full[s],
+                                       (unsigned short)((1u << JGEMM_CLUSTER) - 1));
+          }
           if (++s == JGEMM_STAGES) {
             s = 0;
             phase ^= 1;
           }
+        }
+      }
+      /* the peer's consumers arrive on this CTA's barriers: stay until they released every slot */
+      for (int i = 0; JGEMM_CLUSTER > 1 && i < JGEMM_STAGES; i++) {
+        jgemm_mbar_wait(&empty[s], phase ^ 1);
+        if (++s == JGEMM_STAGES) {
+          s = 0;
+          phase ^= 1;
         }
       }
     } else if (warp > 0 && sender) {
@@ -440,14 +524,14 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
 #if JGEMM_SM90_INFLIGHT
       /* keep this stage's products in flight: wait only for the previous stage's, then release it */
       asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-      if (prev >= 0 && lane == 0) jgemm_mbar_arrive(&empty[prev]);
+      if (prev >= 0 && lane == 0) jgemm_release_slot(&empty[prev]);
       prev = s;
 #else
       /* wait for this stage's products before handing its slot back: with 3 stages, keeping one
        * group in flight (JGEMM_SM90_INFLIGHT=1) delays each release by an iteration and measured
        * slower (454 against 611 TFLOP/s at 8192^3 bf16 on an H100, 128x128 tiles) */
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-      if (lane == 0) jgemm_mbar_arrive(&empty[s]);
+      if (lane == 0) jgemm_release_slot(&empty[s]);
 #endif
       if (++s == JGEMM_STAGES) {
         s = 0;
@@ -456,9 +540,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1)
     }
 #if JGEMM_SM90_INFLIGHT
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    if (prev >= 0 && lane == 0) jgemm_mbar_arrive(&empty[prev]);
+    if (prev >= 0 && lane == 0) jgemm_release_slot(&empty[prev]);
 #endif
-    jgemm_sm90_finish(p, u, w, d, otile, g);
+    jgemm_sm90_finish(p, u, w, rank, d, otile, g);
   }
   g.settle();
   g.retire_sender();

@@ -108,6 +108,17 @@ class GemmCommandTest {
     }
 
     @Test
+    void clustersOnTheCpuAreRefusedSayingWhatToUse() {
+        JobResult r = gemm(2, "-c", "none", "-m", "64", "-n", "64", "-k", "64", "--cluster", "2");
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("clusters of 2 CTAs are a feature of the Hopper kernel on a GPU heap; this GEMM"
+                + " runs on the CPU: use cluster 0 (automatic) or 1"), r::toString);
+        JobResult bad = gemm(1, "-c", "none", "-m", "64", "-n", "64", "-k", "64", "--cluster", "3");
+        assertFalse(bad.succeeded());
+        assertTrue(bad.output().contains("cluster 3 must be 0 (automatic), 1 or 2"), bad::toString);
+    }
+
+    @Test
     void tooFewRowsToScatterIsRefused() {
         JobResult r = gemm(3, "-c", "gemm_reduce_scatter", "-m", "2", "-n", "8", "-k", "8");
         assertFalse(r.succeeded());

@@ -58,6 +58,29 @@ class GemmGpuTest {
                 "--iters", "2", "--warmup", "1");
     }
 
+    /**
+     * Clusters of 2 (pairs of tile rows sharing B by TMA multicast): each tile, data-parallel and
+     * Stream-K (every tile split, so both CTAs of a cluster hand partials over in their own planes),
+     * an odd count of tile rows (the last pair's second CTA computes rows past C and stores none), and
+     * 2 PEs sharing the GPU (half the clusters each). A fused collective with clusters is refused.
+     */
+    @ParameterizedTest(name = "{0} PEs {1} {2} tile {3} split {4}")
+    @CsvSource({
+        "1, bf16, 4096x4096x4096, 128x256x64, auto",
+        "1, fp16, 4096x4096x4096, 128x128x64, stream_k",
+        "1, bf16, 1152x1000x1032, 128x192x64, stream_k",
+        "1, fp16, 1152x1000x1032, 128x256x64, data_parallel",
+        "2, bf16, 3840x3840x4096, 128x192x64, auto"})
+    void clustersOfTwoValidate(int np, String dtype, String shape, String tile, String split) {
+        validates(np, "", "-c", "none", "--shapes", shape, "--dtype", dtype, "--kernel", "hopper", "--tile", tile,
+                "--split", split, "--cluster", "2", "--validate", "--iters", "2", "--warmup", "1");
+        JobResult fused = MpiJob.of(2, GemmMain.class).args("-c", "all_scatter", "--shapes", "1024x1024x1024", "--path",
+                "fused", "--cluster", "2").env("JSHMEM_BACKEND", "cuda").env("JSHMEM_SYMMETRIC_SIZE", "1G")
+                .timeout(Duration.ofSeconds(120)).run();
+        assertTrue(!fused.succeeded() && fused.output().contains("clusters of 2 CTAs are built for GEMMs without a"
+                + " collective; this one's epilogue is all_scatter: use cluster 0 (automatic) or 1"), fused::toString);
+    }
+
     @ParameterizedTest(name = "{0} {1} back to back")
     @CsvSource({"all_scatter, one_shot", "all_reduce, one_shot", "all_reduce, two_shot", "all_gather_gemm, one_shot",
         "gemm_reduce_scatter, one_shot"})
