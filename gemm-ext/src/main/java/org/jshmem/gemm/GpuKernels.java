@@ -71,10 +71,20 @@ final class GpuKernels {
      * one full wave, the last wave is an eighth to a quarter full (1536x6144x8192, 24 of 132: 632
      * against 575; emptier tails split each tile into too many pieces, 5120x5120x2048 took 485 on
      * TAIL); else data-parallel
-     * (3840x3840x4096: level). Override with --split / JSHMEM_GEMM_SPLIT.
+     * (3840x3840x4096: level). One exception comes first: a GEMM of one tile row that fills less than
+     * half a wave, with at least {@link #SPLIT_ONE_ROW_MIN_ITERS} iterations per tile, splits every
+     * tile: no two of its tiles share B, so the split loses no L2 reuse, and the data-parallel wave
+     * leaves most SMs idle (one H200, 2026-11-28, bf16 against data-parallel: 128x8192x8192 359 against
+     * 297 TFLOP/s, 128x4096x8192 260 against 152; with two tile rows, 256x8192x4096, the split lost,
+     * 347 against 455, and so did 1000^3's eight rows of 16 iterations).
+     * Override with --split / JSHMEM_GEMM_SPLIT.
      */
     static StreamKSchedule.Split hopperSplit(GemmShape shape, TileShape tile, int workGroups) {
         long tiles = tiles(shape, tile);
+        int iters = (shape.k() + tile.k() - 1) / tile.k();
+        if (shape.m() <= tile.m() && 2 * tiles < workGroups && iters >= SPLIT_ONE_ROW_MIN_ITERS) {
+            return StreamKSchedule.Split.STREAM_K;
+        }
         long slots = (tiles + workGroups - 1) / workGroups * workGroups;
         if (tiles >= 0.9 * slots) {
             return StreamKSchedule.Split.DATA_PARALLEL;
@@ -86,6 +96,9 @@ final class GpuKernels {
         boolean smallTail = tiles > workGroups && tail >= workGroups / 8.0 && tail <= workGroups / 4.0;
         return smallTail ? StreamKSchedule.Split.TAIL : StreamKSchedule.Split.DATA_PARALLEL;
     }
+
+    /** K-iterations per tile from which a one-row GEMM of less than half a wave is split (measured at 128). */
+    static final int SPLIT_ONE_ROW_MIN_ITERS = 64;
 
     private static long tiles(GemmShape shape, TileShape tile) {
         return (long) ((shape.m() + tile.m() - 1) / tile.m()) * ((shape.n() + tile.n() - 1) / tile.n());

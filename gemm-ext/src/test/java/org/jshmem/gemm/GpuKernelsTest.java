@@ -42,9 +42,19 @@ class GpuKernelsTest {
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(3840, 3840, 4096), LARGE, 132));
         assertEquals(Split.AUTO, GpuKernels.hopperSplit(new GemmShape(5120, 5120, 2048), LARGE, 132));  // 800 tiles
         assertEquals(Split.TAIL, GpuKernels.hopperSplit(new GemmShape(1536, 6144, 8192), LARGE, 132));  // 288: tail 24
-        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(128, 8192, 8192), SMALL, 132));
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1024, 1024, 1024), LARGE, 132));
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1536, 6144, 8192), NARROW, 132));
         assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(3840, 3840, 4096), NARROW, 132));
+    }
+
+    @Test
+    void oneTileRowOfLessThanHalfAWaveSplitsEveryTileWhenItsTilesAreDeep() {
+        assertEquals(Split.STREAM_K, GpuKernels.hopperSplit(new GemmShape(128, 8192, 8192), SMALL, 132));   // 64 tiles
+        assertEquals(Split.STREAM_K, GpuKernels.hopperSplit(new GemmShape(100, 4096, 8192), SMALL, 132));   // 32
+        assertEquals(Split.STREAM_K, GpuKernels.hopperSplit(new GemmShape(128, 8192, 4096), SMALL, 132));   // 64 iterations
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(128, 8192, 4032), SMALL, 132)); // 63
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(128, 16384, 4096), SMALL, 132)); // 128 tiles
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(256, 8192, 4096), SMALL, 132)); // 2 rows
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(1000, 1000, 1000), SMALL, 132)); // 8 rows
     }
 }
