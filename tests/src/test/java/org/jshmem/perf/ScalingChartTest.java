@@ -40,9 +40,11 @@ class ScalingChartTest {
         Files.writeString(csv, "collective,form,bytes,iters,us_per_call,busbw_GBps,algorithm,pes\n"
                 + "reduce_sum_float,stream,65536,200,10.5,10.92,two-shot 2 blocks,8\n"
                 + "reduce_sum_float,stream,1024,200,9.4,0.19,one-shot one block,8\n"
-                + "fcollect_signal_float,stream,65536,200,41.65,4.7,copy engines, a signal per block, barriers on both ends,8\n");
+                + "fcollect_signal_float,stream,65536,200,41.65,4.7,copy engines, a signal per block, barriers on both ends,8\n"
+                + "reduce_sum_float,stream,65536,200,9.5,12.07,\"two-shot, members one at a time\",4\n");
         assertEquals(List.of(new ScalingChart.Point("jshmem reduce_sum_float stream 64K", 8, 10.92),
-                        new ScalingChart.Point("jshmem fcollect_signal_float stream 64K", 8, 4.7)),
+                        new ScalingChart.Point("jshmem fcollect_signal_float stream 64K", 8, 4.7),
+                        new ScalingChart.Point("jshmem reduce_sum_float stream 64K", 4, 12.07)),
                 ScalingChart.read(csv, List.of(64L << 10)));
     }
 

@@ -313,8 +313,9 @@ public final class GpuCollectivesBench {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv))) {
                 w.println("collective,form,bytes,iters,us_per_call,busbw_GBps,algorithm,pes");
                 for (Row r : rows) {
-                    w.printf(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.2f,%s,%d%n", r.collective(), r.form(), r.bytes(), r.iters(),
-                            r.us(), r.busBw(), r.algorithm(), n);
+                    // the algorithm's description holds commas: quoted (RFC 4180), so the row keeps its 8 fields
+                    w.printf(Locale.ROOT, "%s,%s,%d,%d,%.3f,%.2f,\"%s\",%d%n", r.collective(), r.form(), r.bytes(),
+                            r.iters(), r.us(), r.busBw(), r.algorithm().replace("\"", "\"\""), n);
                 }
             }
             System.out.println("# CSV written to " + csv.toAbsolutePath());
