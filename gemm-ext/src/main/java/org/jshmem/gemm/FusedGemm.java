@@ -82,7 +82,14 @@ public final class FusedGemm implements AutoCloseable {
         }
         this.workspace = GemmWorkspace.allocate(shmem, schedule, epilogue, layout,
                 new GemmWorkspace.GemmSizing(totalTiles, base, cluster));
-        this.executor = platform.fused(shmem, schedule, cluster, epilogue, workspace, type, layout);
+        GemmExecutor fused;
+        try {
+            fused = platform.fused(shmem, schedule, cluster, epilogue, workspace, type, layout);
+        } catch (RuntimeException e) {   // e.g. a cluster grid that cannot be resident: the same on every PE
+            workspace.close();
+            throw e;
+        }
+        this.executor = fused;
     }
 
     /** Plans a fused GEMM with the options of the environment ({@link GemmOptions#fromEnvironment()}). Collective. */

@@ -403,12 +403,6 @@ JSHMEM_DEVICE void jgemm_send_partial(const jgemm_params &p, int t, const jgemm_
     if (q != p.my_pe) jgemm_group_stamp(p, p.arrive + p.my_pe * jgemm_tiles(p) + (long long)tm * p.tiles_n + tn, q, g);
 }
 
-/*
- * The fused collective on a finished tile t, rounded in `otile` (complete in shared memory: the
- * caller synchronised the group after writing it). The otile may be overwritten (all-reduce).
- * Ends with a group barrier: the caller may reuse the otile afterwards (a group with a sender, once
- * the sender has read what was handed to it).
- */
 /* The output tile at tile row tm, column tn of this PE's C, clipped to C (no collective). A tile
  * row past C (the second half of a cluster's pair in the last row) stores nothing. */
 template <class G>
@@ -419,6 +413,12 @@ JSHMEM_DEVICE void jgemm_store_local(const jgemm_params &p, int tm, int tn, cons
   if (rows > 0) g.store(otile, p.c + row0 * p.ldc + col0, p.ldc, rows, cols);
 }
 
+/*
+ * The fused collective on a finished tile t, rounded in `otile` (complete in shared memory: the
+ * caller synchronised the group after writing it). The otile may be overwritten (all-reduce).
+ * Ends with a group barrier: the caller may reuse the otile afterwards (a group with a sender, once
+ * the sender has read what was handed to it).
+ */
 template <class G>
 JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *otile, const G &g) {
   int tm, tn;
