@@ -1,9 +1,9 @@
 package org.jshmem.gpu;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.jshmem.AtomicOp;
 import org.jshmem.SignalOp;
+import org.jshmem.gpu.shim.Shim;
 import org.jshmem.remote.RemoteTransport;
 import org.jshmem.spi.BackendContext;
 
@@ -12,7 +12,7 @@ import org.jshmem.spi.BackendContext;
  * {@link GpuChannel} (the peers' heaps are mapped here), those on PEs of other nodes to the
  * {@link RemoteTransport} as requests for the target's device heap ({@link RemoteTransport#DEVICE_HEAP}),
  * which that PE applies with its {@link GpuHeapTarget}. A copy between heaps with a side on another
- * node passes through host memory, in pieces of {@link #STAGE_BYTES}: brought from its source
+ * node passes through pinned host memory, in pieces of {@link #STAGE_BYTES}: brought from its source
  * (GPU or transport), then sent to its destination; so it is complete on return, even when asked
  * non-blocking. Puts and gets of host memory go to the transport as they are (it stages what it must).
  * Order: each PE is reached by one path, which keeps the order of the operations on it.
@@ -23,8 +23,7 @@ final class RemoteRouting implements BackendContext {
     private final GpuChannel local;
     private final RemoteTransport remote;
     private final boolean[] remotePe;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment stage = arena.allocate(STAGE_BYTES, 64);
+    private final MemorySegment stage = Shim.hostAlloc(STAGE_BYTES);   // pinned: the copy engines reach it directly
 
     RemoteRouting(GpuChannel local, RemoteTransport remote, boolean[] remotePe) {
         this.local = local;
@@ -186,6 +185,6 @@ final class RemoteRouting implements BackendContext {
 
     /** Frees the staging buffer; the channel is its owner's to close. */
     void close() {
-        arena.close();
+        Shim.hostFree(stage);
     }
 }

@@ -22,6 +22,7 @@ import org.jshmem.node.SharedWords;
  */
 final class RequestServer {
     private static final int BATCH = 64;   // the most requests one call applies, so a caller is not held long
+    private static final long PAGE = 4096;
 
     private static final AtomicOp[] OPS = AtomicOp.values();
 
@@ -29,6 +30,7 @@ final class RequestServer {
     private final MemorySegment memory;
     private final NodeFile file;
     private TargetMemory deviceHeap;   // guarded by lock
+    private final MemorySegment buffers;   // inbox and outbox, page-aligned: a device heap page-locks them
     private final MemorySegment inbox;
     private final MemorySegment outbox;
     private final MemorySegment cell;
@@ -43,8 +45,10 @@ final class RequestServer {
         this.mpi = mpi;
         this.memory = memory;
         this.file = new NodeFile(memory);
-        this.inbox = arena.allocate(Request.HEADER + Request.CHUNK, 64);
-        this.outbox = arena.allocate(Request.CHUNK, 64);
+        long outboxAt = (Request.HEADER + Request.CHUNK + PAGE - 1) / PAGE * PAGE;
+        this.buffers = arena.allocate(outboxAt + Request.CHUNK, PAGE);
+        this.inbox = buffers.asSlice(0, Request.HEADER + Request.CHUNK);
+        this.outbox = buffers.asSlice(outboxAt, Request.CHUNK);
         this.cell = MpiMessages.requestCell(arena);
         post();
     }
@@ -104,10 +108,20 @@ final class RequestServer {
         }
     }
 
-    /** Applies the requests for the device heap ({@link RemoteTransport#DEVICE_HEAP}) to {@code heap} from now on; null: none. */
+    /**
+     * Applies the requests for the device heap ({@link RemoteTransport#DEVICE_HEAP}) to {@code heap}
+     * from now on, its data passing through buffers it adopted; null: none (the buffers released).
+     */
     void serveDeviceHeap(TargetMemory heap) {
         lock.lock();
         try {
+            if (deviceHeap != null) {
+                deviceHeap.releaseBuffer(buffers);
+            }
+            deviceHeap = null;
+            if (heap != null) {
+                heap.adoptBuffer(buffers);
+            }
             deviceHeap = heap;
         } finally {
             lock.unlock();

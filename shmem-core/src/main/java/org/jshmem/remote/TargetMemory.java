@@ -38,4 +38,16 @@ public interface TargetMemory {
 
     /** Loads {@code width} (1, 2, 4, 8) bytes at {@code at}, zero-extended. */
     long load(long at, int width);
+
+    /**
+     * Readies {@code buffer}, page-aligned host memory through which the server will pass this
+     * memory's data, until {@link #releaseBuffer}: a GPU heap page-locks it, so that its copy engines
+     * reach it directly (from pageable memory the driver stages every copy itself, synchronously).
+     */
+    default void adoptBuffer(MemorySegment buffer) {
+    }
+
+    /** Undoes {@link #adoptBuffer}; the server passes no more data through {@code buffer} for this memory. */
+    default void releaseBuffer(MemorySegment buffer) {
+    }
 }

@@ -53,6 +53,9 @@ public final class Shim {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle HOST_ALLOC = h("jshmem_rt_host_alloc", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle HOST_FREE = h("jshmem_rt_host_free", INT_ADDR);
+    private static final MethodHandle HOST_REGISTER = h("jshmem_rt_host_register",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle HOST_UNREGISTER = h("jshmem_rt_host_unregister", INT_ADDR);
     private static final MethodHandle STREAM_CREATE = h("jshmem_rt_stream_create", INT_ADDR);
     private static final MethodHandle STREAM_DESTROY = h("jshmem_rt_stream_destroy", INT_ADDR);
     private static final MethodHandle STREAM_SYNCHRONIZE = h("jshmem_rt_stream_synchronize", INT_ADDR);
@@ -326,6 +329,16 @@ public final class Shim {
 
     public static void hostFree(MemorySegment ptr) {
         callPtr(HOST_FREE, ptr, "free pinned host memory");
+    }
+
+    /** Page-locks host memory that was allocated elsewhere, until {@link #hostUnregister}. */
+    public static void hostRegister(MemorySegment memory) {
+        long bytes = memory.byteSize();
+        call("page-lock " + bytes + " bytes of host memory", () -> (int) HOST_REGISTER.invokeExact(memory, bytes));
+    }
+
+    public static void hostUnregister(MemorySegment memory) {
+        callPtr(HOST_UNREGISTER, memory, "unlock host memory");
     }
 
     // ---------------------------------------------------------------- streams and events
