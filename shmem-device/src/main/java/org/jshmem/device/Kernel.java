@@ -89,9 +89,8 @@ public final class Kernel {
                     + " must be at least 1");
         }
         module.handle();
-        GpuBackend gpu = module.shmem().unwrap(GpuBackend.class);
         long device = Shim.maxActiveClusters(function, cluster, blockThreads, sharedBytes);
-        return (int) (device * gpu.multiprocessorsPerPe() / gpu.deviceInfo().multiprocessors());
+        return (int) (device * multiprocessors() / module.shmem().unwrap(GpuBackend.class).deviceInfo().multiprocessors());
     }
 
     private int blocksPerMultiprocessor(int blockThreads, int sharedBytes) {

@@ -105,6 +105,12 @@ JSHMEM_DEVICE_INLINE unsigned jgemm_cluster_rank() {
   asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
   return r;
 }
+/* The tile (tm, tn) that this CTA (cluster rank `rank`) takes of schedule tile t: the schedule runs over
+ * tiles of JGEMM_CLUSTER tile rows, and CTA r takes row r of each. */
+JSHMEM_DEVICE_INLINE void jgemm_cta_tile_coords(const jgemm_params &p, int t, int rank, int &tm, int &tn) {
+  jgemm_tile_coords(p, t, tm, tn);
+  tm = tm * JGEMM_CLUSTER + rank;
+}
 /* Every thread of the cluster's CTAs: what each did before is visible to all after. */
 JSHMEM_DEVICE_INLINE void jgemm_cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
@@ -393,8 +399,8 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
   g.sync();
   if (JGEMM_CLUSTER > 1) { /* plain GEMM: this CTA's row of the pair */
     int tm, tn;
-    jgemm_tile_coords(p, u.tile, tm, tn);
-    jgemm_store_local(p, tm * JGEMM_CLUSTER + rank, tn, otile, g);
+    jgemm_cta_tile_coords(p, u.tile, rank, tm, tn);
+    jgemm_store_local(p, tm, tn, otile, g);
     g.sync();
   } else {
     jgemm_publish_tile(p, u.tile, otile, g);
@@ -446,8 +452,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
       unsigned phase = 0;
       for (jgemm_cursor cur(p, w); cur.next(p, u);) {
         int tm, tn;
-        jgemm_tile_coords(p, u.tile, tm, tn);
-        tm = tm * JGEMM_CLUSTER + rank;
+        jgemm_cta_tile_coords(p, u.tile, rank, tm, tn);
         /* all-gather + GEMM: own rows in place (tma_a_local); others once the gather wrote them */
         const bool local = jgemm_rows_local(p, tm);
         const jgemm_tensor_map *map_a = local ? &tma_a_local : &tma_a;
