@@ -9,23 +9,30 @@ import org.jshmem.device.DeviceInfo;
 /**
  * GPU heaps: the fused kernels (Hopper on sm_90, portable elsewhere) and the reference path.
  *
- * <p>Path heuristic ({@link GemmPath#AUTO}), from the measurements in docs/benchmarks/gemm (one H100,
- * 2 PEs sharing it, beside cuBLAS + jshmem's collective in the same run): with the Hopper kernel the
- * fused all-scatter won at 1024^3 to 8192^3 (1.12x at 8192^3) and the fused all-reduce lost at every
- * size (0.11x to 0.79x); with the portable kernel both lost everywhere (its GEMM runs at half of
- * cuBLAS's rate). Over NVLink (2 x H200) the fused all-scatter won only where the GEMM dominates
- * (8192^3: 1.49x; 34 GFLOP per PE and below lost). So, where cuBLAS loads: the fused all-scatter with
- * the Hopper kernel from {@link #FUSED_MIN_FLOPS_PER_PE} per PE, the reference otherwise; where no
- * vendor GEMM is bound (HIP) the fused kernel is the only GPU path. All-gather + GEMM and GEMM +
- * reduce-scatter take the reference too: on one H100 with 2 PEs sharing it (seed shapes, 2026-11-25)
- * the fused forms ran at 0.93x and 0.83x of it, and they have not yet been measured over NVLink.
- * A GEMM without a collective runs the fused kernel unless the reference is asked for. With PEs on
- * other nodes a GEMM with a collective takes the reference path (the fused kernels reach peers only
- * on this node).
+ * <p>Path heuristic ({@link GemmPath#AUTO}, {@link #autoPath}), from the measurements in
+ * docs/benchmarks/gemm, fused beside the reference path (cuBLAS + jshmem's collective) in the same run:
+ * <ul>
+ * <li><b>One PE per GPU</b> (2 x H200 over NVLink, 2026-11-28): with the Hopper kernel every fused form
+ *     won from {@link #OWN_GPU_FUSED_MIN_FLOPS_PER_PE} per PE: at 29 GFLOP per PE all-reduce 1.10x,
+ *     GEMM + reduce-scatter 1.08x, all-gather + GEMM 1.00-1.02x; up to 1.24x above. At 17 GFLOP per PE
+ *     and below they lost (0.65x-0.99x). The fused all-scatter won at every size, 512^3 (1.5-2.0x) to
+ *     8192^3 (1.6x).</li>
+ * <li><b>PEs sharing a GPU</b> (one H100, 2 PEs): the fused all-scatter won at 1024^3 to 8192^3, but
+ *     not 1024x8192x8192; the fused all-reduce lost at every size (0.11x to 0.79x), all-gather + GEMM and
+ *     GEMM + reduce-scatter ran at 0.93x and 0.83x (seed shapes): their traffic shares the GEMM's SMs
+ *     and memory there. So only the all-scatter is fused, from {@link #SHARED_GPU_FUSED_MIN_FLOPS_PER_PE}
+ *     (the threshold of the earlier rule, which did not tell these cases apart; not measured again).</li>
+ * <li>The portable kernel lost everywhere (its GEMM runs at half of cuBLAS's rate): the reference.</li>
+ * </ul>
+ * A GEMM without a collective runs the fused kernel unless the reference is asked for; where no vendor
+ * GEMM is bound (HIP) the fused kernel is the only GPU path. With PEs on other nodes a GEMM with a
+ * collective takes the reference path (the fused kernels reach peers only on this node).
  */
 final class GpuPlatform implements GemmPlatform {
-    /** Auto path: the fused all-scatter from this much work per PE (2 x H200 over NVLink: 275 GFLOP won, 34 lost). */
-    static final double FUSED_MIN_FLOPS_PER_PE = 128e9;
+    /** Auto path, one PE per GPU: every fused collective but the all-scatter (fused at any size) from this much work per PE. */
+    static final double OWN_GPU_FUSED_MIN_FLOPS_PER_PE = 24e9;
+    /** Auto path, PEs sharing a GPU: the fused all-scatter from this much work per PE; the other collectives never. */
+    static final double SHARED_GPU_FUSED_MIN_FLOPS_PER_PE = 128e9;
 
     private final DeviceInfo device;
     private final GemmKernel kernel;
@@ -76,9 +83,26 @@ final class GpuPlatform implements GemmPlatform {
         if (!("cuda".equals(device.platform()) && VendorGemm.isAvailable())) {
             return GemmPath.FUSED;   // no vendor GEMM bound (HIP): the fused kernel is the only GPU path
         }
-        boolean fusedWon = collective == GemmCollective.ALL_SCATTER && kernel == GemmKernel.HOPPER
-                && global.flops() / nPes >= FUSED_MIN_FLOPS_PER_PE;
-        return fusedWon ? GemmPath.FUSED : GemmPath.REFERENCE;
+        return autoPath(collective, kernel, global.flops() / nPes, device.nodeSharesDevices());
+    }
+
+    /**
+     * The measured winner (class comment) for a GEMM with a collective where cuBLAS is bound: the
+     * fused path or the reference. The same on every PE: its inputs are.
+     *
+     * @param flopsPerPe  2mnk over the PEs
+     * @param sharedGpus  whether PEs of this node share a device ({@link DeviceInfo#nodeSharesDevices()})
+     */
+    static GemmPath autoPath(GemmCollective collective, GemmKernel kernel, double flopsPerPe, boolean sharedGpus) {
+        boolean fused;
+        if (kernel != GemmKernel.HOPPER) {
+            fused = false;
+        } else if (sharedGpus) {
+            fused = collective == GemmCollective.ALL_SCATTER && flopsPerPe >= SHARED_GPU_FUSED_MIN_FLOPS_PER_PE;
+        } else {
+            fused = collective == GemmCollective.ALL_SCATTER || flopsPerPe >= OWN_GPU_FUSED_MIN_FLOPS_PER_PE;
+        }
+        return fused ? GemmPath.FUSED : GemmPath.REFERENCE;
     }
 
     /**

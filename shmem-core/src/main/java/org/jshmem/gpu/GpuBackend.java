@@ -66,6 +66,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final int pesOnDevice;
     /** Whether PE i's heap is on this PE's device: on-stream copies to or from other devices use a copy engine. */
     private final boolean[] onMyDevice;
+    private final boolean nodeSharesDevices;
     private final long heapBytes;
     private final long[] peerBase;
     private final MemorySegment stream;       // the default channel's: collectives and set-up work run on it too
@@ -112,7 +113,9 @@ public final class GpuBackend implements Backend, StreamCapability {
         }
         Shim.setDevice(device);
         this.deviceInfo = Shim.deviceInfo(device);
-        this.onMyDevice = onMyDevice(boot, deviceInfo.pciAddress(), remotePe);
+        byte[] pci = pciAddresses(boot, deviceInfo.pciAddress());
+        this.onMyDevice = onMyDevice(pci, myPe, remotePe);
+        this.nodeSharesDevices = nodeSharesDevices(pci, remotePe);
         int same = 0;
         for (boolean b : onMyDevice) {
             same += b ? 1 : 0;
@@ -322,6 +325,15 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     /**
+     * Whether any device of this node serves several PEs of the job (this PE's or another's). The
+     * same answer on every PE of the node, so choices that a collective call makes from it agree:
+     * kernels that exchange data then share one device's SMs and memory rather than crossing links.
+     */
+    public boolean nodeSharesDevices() {
+        return nodeSharesDevices;
+    }
+
+    /**
      * The warning the lowest PE on a device prints when other PEs share the device and their kernels
      * take turns in time slices (CUDA without MPS): every wait of a kernel for a peer's kernel on the
      * same device then lasts whole slices, milliseconds, and fused collectives crawl.
@@ -345,16 +357,35 @@ public final class GpuBackend implements Backend, StreamCapability {
                 + " start the MPS server (nvidia-cuda-mps-control -d) before the job, or run one PE per GPU");
     }
 
+    /** Every PE's device PCI address, PE after PE, {@link #PCI_ADDRESS_BYTES} each (collective). */
+    private static byte[] pciAddresses(Bootstrap boot, String pciAddress) {
+        return boot.allgather(Arrays.copyOf(pciAddress.getBytes(StandardCharsets.US_ASCII), PCI_ADDRESS_BYTES));
+    }
+
+    private static boolean sameDevice(byte[] pci, int p, int q) {
+        return Arrays.equals(pci, p * PCI_ADDRESS_BYTES, (p + 1) * PCI_ADDRESS_BYTES, pci, q * PCI_ADDRESS_BYTES,
+                (q + 1) * PCI_ADDRESS_BYTES);
+    }
+
     /** Which PEs use this PE's device: the same PCI address on this node (another machine may have one alike). */
-    private static boolean[] onMyDevice(Bootstrap boot, String pciAddress, boolean[] remotePe) {
-        byte[] mine = Arrays.copyOf(pciAddress.getBytes(StandardCharsets.US_ASCII), PCI_ADDRESS_BYTES);
-        byte[] all = boot.allgather(mine);
-        boolean[] same = new boolean[boot.size()];
-        for (int pe = 0; pe < boot.size(); pe++) {
-            same[pe] = !remotePe[pe]
-                    && Arrays.equals(all, pe * PCI_ADDRESS_BYTES, (pe + 1) * PCI_ADDRESS_BYTES, mine, 0, PCI_ADDRESS_BYTES);
+    private static boolean[] onMyDevice(byte[] pci, int myPe, boolean[] remotePe) {
+        boolean[] same = new boolean[remotePe.length];
+        for (int pe = 0; pe < remotePe.length; pe++) {
+            same[pe] = !remotePe[pe] && sameDevice(pci, pe, myPe);
         }
         return same;
+    }
+
+    /** Whether two PEs of this node use one device: from every PE's address, so the same on each PE of the node. */
+    private static boolean nodeSharesDevices(byte[] pci, boolean[] remotePe) {
+        for (int p = 0; p < remotePe.length; p++) {
+            for (int q = p + 1; q < remotePe.length; q++) {
+                if (!remotePe[p] && !remotePe[q] && sameDevice(pci, p, q)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The device state struct ({@code jshmem_device_state_t}), for modules that bind it. */

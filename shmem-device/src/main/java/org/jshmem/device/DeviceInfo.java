@@ -15,16 +15,18 @@ import org.jshmem.gpu.shim.Shim;
  * @param multiprocessorsPerPe  this PE's share when several PEs share the device: a kernel whose
  *                              blocks wait for other PEs' kernels must not launch more blocks than this
  * @param memoryBytes           device memory
+ * @param nodeSharesDevices     whether any device of this node serves several PEs of the job; the
+ *                              same on every PE of the node (collective choices may depend on it)
  */
 public record DeviceInfo(String platform, String name, int ccMajor, int ccMinor, int multiprocessors,
-                         int multiprocessorsPerPe, long memoryBytes) {
+                         int multiprocessorsPerPe, long memoryBytes, boolean nodeSharesDevices) {
 
     /** The device of this PE; throws {@link org.jshmem.ShmemStateException} on a host heap. */
     public static DeviceInfo of(Shmem shmem) {
         GpuBackend gpu = shmem.unwrap(GpuBackend.class);
         Shim.DeviceInfo d = gpu.deviceInfo();
         return new DeviceInfo(Shim.platform(), d.name(), d.ccMajor(), d.ccMinor(), d.multiprocessors(),
-                gpu.multiprocessorsPerPe(), d.memoryBytes());
+                gpu.multiprocessorsPerPe(), d.memoryBytes(), gpu.nodeSharesDevices());
     }
 
     /** The device of this PE, or empty when its heap is in host memory. */

@@ -96,6 +96,26 @@ class GemmGpuTest {
     }
 
     /**
+     * The automatic path where the PEs share one GPU (JSHMEM_DEVICE=0): the reference path for an
+     * all-reduce of 4096^3 and an all-scatter of 2048^3, the fused all-scatter of 8192x8192x4096 (see
+     * GpuPlatform); every one validates. With a GPU per PE the first two are fused (GpuPlatformTest).
+     */
+    @ParameterizedTest(name = "{0} {1} on one GPU: {2}")
+    @CsvSource({"all_reduce, 4096x4096x4096, reference path", "all_scatter, 2048x2048x2048, reference path",
+        "all_scatter, 8192x8192x4096, hopper"})
+    void autoPathWherePesShareAGpu(String collective, String shape, String path) {
+        JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", shape, "--dtype", "bf16",
+                "--validate", "--iters", "2", "--warmup", "1").env("JSHMEM_BACKEND", "cuda").env("JSHMEM_DEVICE", "0")
+                .env("JSHMEM_SYMMETRIC_SIZE", "2G").timeout(Duration.ofSeconds(180)).run();
+        assertTrue(r.succeeded(), r::toString);
+        assertTrue(r.output().contains(" on 2 PEs: " + path), "auto should take the " + path + "\n" + r);
+        for (int pe = 0; pe < 2; pe++) {
+            String v = r.value(pe, "validated");
+            assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + ": " + v + "\n" + r);
+        }
+    }
+
+    /**
      * PEs on two "nodes" (JSHMEM_NODE_OF_RANK): a GEMM with a collective takes the reference path
      * (cuBLAS + the collective, staged across nodes) and validates; the fused path, asked for, is
      * refused before anything runs, saying why and what to use.

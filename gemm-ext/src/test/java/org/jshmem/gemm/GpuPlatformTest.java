@@ -1,0 +1,49 @@
+package org.jshmem.gemm;
+
+import static org.jshmem.gemm.GemmCollective.ALL_GATHER_GEMM;
+import static org.jshmem.gemm.GemmCollective.ALL_REDUCE;
+import static org.jshmem.gemm.GemmCollective.ALL_SCATTER;
+import static org.jshmem.gemm.GemmCollective.GEMM_REDUCE_SCATTER;
+import static org.jshmem.gemm.GemmPath.FUSED;
+import static org.jshmem.gemm.GemmPath.REFERENCE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The automatic path on the sizes it was measured at (2 PEs; GFLOP per PE = 2mnk / 2). */
+class GpuPlatformTest {
+    private static double perPe(long m, long n, long k) {
+        return 2.0 * m * n * k / 2;
+    }
+
+    @Test
+    void withAGpuPerPeEveryCollectiveIsFusedFromWhereItWon() {
+        for (GemmCollective c : new GemmCollective[] {ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
+            assertEquals(REFERENCE, autoOwn(c, perPe(2048, 2048, 2048)), c + " 2048^3: 0.65x-0.93x");
+            assertEquals(REFERENCE, autoOwn(c, perPe(2048, 2048, 4096)), c + " 2048x2048x4096: 0.78x-0.99x");
+            assertEquals(FUSED, autoOwn(c, perPe(3072, 3072, 3072)), c + " 3072^3: 1.00x-1.11x");
+            assertEquals(FUSED, autoOwn(c, perPe(8192, 8192, 8192)), c + " 8192^3");
+        }
+        assertEquals(FUSED, autoOwn(ALL_SCATTER, perPe(512, 512, 512)), "the all-scatter won at every size");
+    }
+
+    @Test
+    void withPesSharingAGpuOnlyTheLargeAllScatterIsFused() {
+        assertEquals(FUSED, GpuPlatform.autoPath(ALL_SCATTER, GemmKernel.HOPPER, perPe(8192, 8192, 8192), true));
+        assertEquals(REFERENCE, GpuPlatform.autoPath(ALL_SCATTER, GemmKernel.HOPPER, perPe(4096, 4096, 4096), true));
+        for (GemmCollective c : new GemmCollective[] {ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
+            assertEquals(REFERENCE, GpuPlatform.autoPath(c, GemmKernel.HOPPER, perPe(8192, 8192, 8192), true), c.name());
+        }
+    }
+
+    @Test
+    void thePortableKernelNeverBeatsTheReference() {
+        for (GemmCollective c : new GemmCollective[] {ALL_SCATTER, ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
+            assertEquals(REFERENCE, GpuPlatform.autoPath(c, GemmKernel.PORTABLE, perPe(8192, 8192, 8192), false), c.name());
+        }
+    }
+
+    private static GemmPath autoOwn(GemmCollective c, double flopsPerPe) {
+        return GpuPlatform.autoPath(c, GemmKernel.HOPPER, flopsPerPe, false);
+    }
+}
