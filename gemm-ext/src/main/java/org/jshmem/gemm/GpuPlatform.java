@@ -29,7 +29,7 @@ import org.jshmem.device.DeviceInfo;
  * collective takes the reference path (the fused kernels reach peers only on this node).
  */
 final class GpuPlatform implements GemmPlatform {
-    /** Auto path, one PE per GPU: every fused collective but the all-scatter (fused at any size) from this much work per PE. */
+    /** Auto path, one PE per GPU: the fused collectives from this much work per PE (the all-scatter at any size). */
     static final double OWN_GPU_FUSED_MIN_FLOPS_PER_PE = 24e9;
     /** Auto path, PEs sharing a GPU: the fused all-scatter from this much work per PE; the other collectives never. */
     static final double SHARED_GPU_FUSED_MIN_FLOPS_PER_PE = 128e9;

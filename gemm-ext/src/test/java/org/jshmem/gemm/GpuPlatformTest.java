@@ -29,21 +29,26 @@ class GpuPlatformTest {
 
     @Test
     void withPesSharingAGpuOnlyTheLargeAllScatterIsFused() {
-        assertEquals(FUSED, GpuPlatform.autoPath(ALL_SCATTER, GemmKernel.HOPPER, perPe(8192, 8192, 8192), true));
-        assertEquals(REFERENCE, GpuPlatform.autoPath(ALL_SCATTER, GemmKernel.HOPPER, perPe(4096, 4096, 4096), true));
+        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(8192, 8192, 8192)));
+        assertEquals(REFERENCE, autoShared(ALL_SCATTER, perPe(4096, 4096, 4096)));
         for (GemmCollective c : new GemmCollective[] {ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
-            assertEquals(REFERENCE, GpuPlatform.autoPath(c, GemmKernel.HOPPER, perPe(8192, 8192, 8192), true), c.name());
+            assertEquals(REFERENCE, autoShared(c, perPe(8192, 8192, 8192)), c.name());
         }
     }
 
     @Test
     void thePortableKernelNeverBeatsTheReference() {
         for (GemmCollective c : new GemmCollective[] {ALL_SCATTER, ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
-            assertEquals(REFERENCE, GpuPlatform.autoPath(c, GemmKernel.PORTABLE, perPe(8192, 8192, 8192), false), c.name());
+            GemmPath path = GpuPlatform.autoPath(c, GemmKernel.PORTABLE, perPe(8192, 8192, 8192), false);
+            assertEquals(REFERENCE, path, c.name());
         }
     }
 
     private static GemmPath autoOwn(GemmCollective c, double flopsPerPe) {
         return GpuPlatform.autoPath(c, GemmKernel.HOPPER, flopsPerPe, false);
+    }
+
+    private static GemmPath autoShared(GemmCollective c, double flopsPerPe) {
+        return GpuPlatform.autoPath(c, GemmKernel.HOPPER, flopsPerPe, true);
     }
 }

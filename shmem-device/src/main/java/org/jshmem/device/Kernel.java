@@ -90,7 +90,8 @@ public final class Kernel {
         }
         module.handle();
         long device = Shim.maxActiveClusters(function, cluster, blockThreads, sharedBytes);
-        return (int) (device * multiprocessors() / module.shmem().unwrap(GpuBackend.class).deviceInfo().multiprocessors());
+        int deviceSms = module.shmem().unwrap(GpuBackend.class).deviceInfo().multiprocessors();
+        return (int) (device * multiprocessors() / deviceSms);
     }
 
     private int blocksPerMultiprocessor(int blockThreads, int sharedBytes) {
