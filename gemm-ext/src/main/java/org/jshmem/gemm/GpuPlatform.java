@@ -17,11 +17,10 @@ import org.jshmem.device.DeviceInfo;
  *     GEMM + reduce-scatter 1.08x, all-gather + GEMM 1.00-1.02x; up to 1.24x above. At 17 GFLOP per PE
  *     and below they lost (0.65x-0.99x). The fused all-scatter won at every size, 512^3 (1.5-2.0x) to
  *     8192^3 (1.6x).</li>
- * <li><b>PEs sharing a GPU</b> (one H100, 2 PEs): the fused all-scatter won at 1024^3 to 8192^3, but
- *     not 1024x8192x8192; the fused all-reduce lost at every size (0.11x to 0.79x), all-gather + GEMM and
- *     GEMM + reduce-scatter ran at 0.93x and 0.83x (seed shapes): their traffic shares the GEMM's SMs
- *     and memory there. So only the all-scatter is fused, from {@link #SHARED_GPU_FUSED_MIN_FLOPS_PER_PE}
- *     (the threshold of the earlier rule, which did not tell these cases apart; not measured again).</li>
+ * <li><b>PEs sharing a GPU</b> (one H200, 2 PEs under MPS, 2026-11-28): the fused all-scatter won at every
+ *     size, 1024^3 (1.4-1.6x) to 8192^3 (1.3-1.4x); the fused all-reduce (0.75x-0.80x), GEMM +
+ *     reduce-scatter (0.82x-0.84x) and all-gather + GEMM (0.93x-1.02x) did not win at 4096^3 and the
+ *     seed shapes: their traffic shares the GEMM's SMs and memory there. So only the all-scatter is fused.</li>
  * <li>The portable kernel lost everywhere (its GEMM runs at half of cuBLAS's rate): the reference.</li>
  * </ul>
  * A GEMM without a collective runs the fused kernel unless the reference is asked for; where no vendor
@@ -31,8 +30,6 @@ import org.jshmem.device.DeviceInfo;
 final class GpuPlatform implements GemmPlatform {
     /** Auto path, one PE per GPU: the fused collectives from this much work per PE (the all-scatter at any size). */
     static final double OWN_GPU_FUSED_MIN_FLOPS_PER_PE = 24e9;
-    /** Auto path, PEs sharing a GPU: the fused all-scatter from this much work per PE; the other collectives never. */
-    static final double SHARED_GPU_FUSED_MIN_FLOPS_PER_PE = 128e9;
 
     private final DeviceInfo device;
     private final GemmKernel kernel;
@@ -94,14 +91,8 @@ final class GpuPlatform implements GemmPlatform {
      * @param sharedGpus  whether PEs of this node share a device ({@link DeviceInfo#nodeSharesDevices()})
      */
     static GemmPath autoPath(GemmCollective collective, GemmKernel kernel, double flopsPerPe, boolean sharedGpus) {
-        boolean fused;
-        if (kernel != GemmKernel.HOPPER) {
-            fused = false;
-        } else if (sharedGpus) {
-            fused = collective == GemmCollective.ALL_SCATTER && flopsPerPe >= SHARED_GPU_FUSED_MIN_FLOPS_PER_PE;
-        } else {
-            fused = collective == GemmCollective.ALL_SCATTER || flopsPerPe >= OWN_GPU_FUSED_MIN_FLOPS_PER_PE;
-        }
+        boolean fused = kernel == GemmKernel.HOPPER && (collective == GemmCollective.ALL_SCATTER
+                || !sharedGpus && flopsPerPe >= OWN_GPU_FUSED_MIN_FLOPS_PER_PE);
         return fused ? GemmPath.FUSED : GemmPath.REFERENCE;
     }
 

@@ -28,10 +28,11 @@ class GpuPlatformTest {
     }
 
     @Test
-    void withPesSharingAGpuOnlyTheLargeAllScatterIsFused() {
-        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(8192, 8192, 8192)));
-        assertEquals(REFERENCE, autoShared(ALL_SCATTER, perPe(4096, 4096, 4096)));
+    void withPesSharingAGpuOnlyTheAllScatterIsFused() {
+        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(1024, 1024, 1024)), "1.4x-1.6x");
+        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(8192, 8192, 8192)), "1.3x-1.4x");
         for (GemmCollective c : new GemmCollective[] {ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
+            assertEquals(REFERENCE, autoShared(c, perPe(4096, 4096, 4096)), c + " 4096^3: 0.75x-0.96x");
             assertEquals(REFERENCE, autoShared(c, perPe(8192, 8192, 8192)), c.name());
         }
     }

@@ -97,12 +97,12 @@ class GemmGpuTest {
 
     /**
      * The automatic path where the PEs share one GPU (JSHMEM_DEVICE=0): the reference path for an
-     * all-reduce of 4096^3 and an all-scatter of 2048^3, the fused all-scatter of 8192x8192x4096 (see
-     * GpuPlatform); every one validates. With a GPU per PE the first two are fused (GpuPlatformTest).
+     * all-reduce and a GEMM + reduce-scatter of 4096^3, the fused all-scatter of 2048^3 (see
+     * GpuPlatform); every one validates. With a GPU per PE all three are fused (GpuPlatformTest).
      */
     @ParameterizedTest(name = "{0} {1} on one GPU: {2}")
-    @CsvSource({"all_reduce, 4096x4096x4096, reference path", "all_scatter, 2048x2048x2048, reference path",
-        "all_scatter, 8192x8192x4096, hopper"})
+    @CsvSource({"all_reduce, 4096x4096x4096, reference path", "gemm_reduce_scatter, 4096x4096x4096, reference path",
+        "all_scatter, 2048x2048x2048, hopper"})
     void autoPathWherePesShareAGpu(String collective, String shape, String path) {
         JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", shape, "--dtype", "bf16",
                 "--validate", "--iters", "2", "--warmup", "1").env("JSHMEM_BACKEND", "cuda").env("JSHMEM_DEVICE", "0")
