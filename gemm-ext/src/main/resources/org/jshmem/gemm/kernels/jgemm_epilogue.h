@@ -103,20 +103,15 @@ JSHMEM_DEVICE_INLINE void jgemm_sk_collect(const jgemm_params &p, const jgemm_un
 /* ---- 8-element packing ------------------------------------------------------------------- */
 
 JSHMEM_DEVICE_INLINE uint4 jgemm_pack8(const float *v) {
-  uint4 o;
-  o.x = jgemm_elem::store(v[0]) | ((unsigned)jgemm_elem::store(v[1]) << 16);
-  o.y = jgemm_elem::store(v[2]) | ((unsigned)jgemm_elem::store(v[3]) << 16);
-  o.z = jgemm_elem::store(v[4]) | ((unsigned)jgemm_elem::store(v[5]) << 16);
-  o.w = jgemm_elem::store(v[6]) | ((unsigned)jgemm_elem::store(v[7]) << 16);
-  return o;
+  return make_uint4(jgemm_pack2(v[0], v[1]), jgemm_pack2(v[2], v[3]), jgemm_pack2(v[4], v[5]), jgemm_pack2(v[6], v[7]));
 }
 
 JSHMEM_DEVICE_INLINE void jgemm_unpack8_add(uint4 w, float *acc) {
   unsigned u[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
   for (int i = 0; i < 4; i++) {
-    acc[2 * i] += jgemm_elem::load((unsigned short)(u[i] & 0xffffu));
-    acc[2 * i + 1] += jgemm_elem::load((unsigned short)(u[i] >> 16));
+    acc[2 * i] += jgemm_unpack((unsigned short)(u[i] & 0xffffu));
+    acc[2 * i + 1] += jgemm_unpack((unsigned short)(u[i] >> 16));
   }
 }
 

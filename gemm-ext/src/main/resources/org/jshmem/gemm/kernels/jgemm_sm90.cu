@@ -183,19 +183,6 @@ JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned 
 }
 #endif
 
-/* Two fp32 accumulators -> one 32-bit word of two output elements (lo in the low half), rounded to
- * nearest-even by one hardware conversion: the shared software rounding (jshmem_coll.h, bit-exact
- * with Java's for the collectives) cost fp16 up to a quarter of its speed on short-K shapes. */
-JSHMEM_DEVICE_INLINE unsigned jgemm_pack2(float lo, float hi) {
-  unsigned r;
-#if JGEMM_DTYPE == 1
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-#else
-  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-#endif
-  return r;
-}
-
 /* Bulk copies from shared to global memory (the SM's copy engine, in the async proxy), per thread. */
 JSHMEM_DEVICE_INLINE void jgemm_bulk_store(void *dst, const void *src, unsigned bytes) {
   asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(dst), "r"(jgemm_smem_addr(src)),
