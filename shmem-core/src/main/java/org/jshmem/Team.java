@@ -443,7 +443,7 @@ public final class Team implements AutoCloseable {
                                        SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered) {
         long[] counts = new long[layout.size()];
         java.util.Arrays.fill(counts, nelems);
-        collectSignal("Team.fcollectSignalOnStream", dest, src, counts, type, signals, signal, stream, entered);
+        collectSignal("Team.fcollectSignalOnStream", dest, src, counts, type, signals, signal, stream, entered, true);
     }
 
     /**
@@ -454,11 +454,28 @@ public final class Team implements AutoCloseable {
      */
     public long collectSignalOnStream(SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type,
                                       SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered) {
-        return collectSignal("Team.collectSignalOnStream", dest, src, counts, type, signals, signal, stream, entered);
+        return collectSignal("Team.collectSignalOnStream", dest, src, counts, type, signals, signal, stream, entered,
+                true);
+    }
+
+    /**
+     * Collective: {@link #collectSignalOnStream} for a consumer that reads this PE's own block in
+     * {@code src}: the other members' blocks are pulled from their {@code src} into {@code dest} and
+     * signalled as there, but this PE's block of {@code dest} is left as it is and its signal is not
+     * set. An all-gather + GEMM computes its own rows from A in place; copying them into the gathered
+     * A first held its kernel back by that copy. {@code src} must lie outside {@code dest} on every
+     * member. Returns the total number of elements.
+     */
+    public long collectOthersSignalOnStream(SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type,
+                                            SymmetricSegment signals, long signal, ShmemStream stream,
+                                            ShmemEvent entered) {
+        return collectSignal("Team.collectOthersSignalOnStream", dest, src, counts, type, signals, signal, stream,
+                entered, false);
     }
 
     private long collectSignal(String method, SymmetricSegment dest, SymmetricSegment src, long[] counts, DType type,
-                               SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered) {
+                               SymmetricSegment signals, long signal, ShmemStream stream, ShmemEvent entered,
+                               boolean ownBlock) {
         Args.nonNull(method, "dest", dest, "src", src, "counts", counts);
         Args.nonNull(method, "type", type, "signals", signals);
         // in place, src differs per PE: say "in place" so that JSHMEM_DEBUG's same-call check compares equal texts
@@ -466,7 +483,7 @@ public final class Team implements AutoCloseable {
         Supplier<String> call = () -> method + "(dest " + dest + ", " + from + ", counts "
                 + java.util.Arrays.toString(counts) + ", " + type + ", signals " + signals + ", signal " + signal + ")";
         StreamCollectives g = begin(method, call, stream, true);
-        Gather x = gather(call, method, dest, src, counts, type, true);
+        Gather x = gather(call, method, dest, src, counts, type, ownBlock);
         long sig = shmem.target(method, signals, 0, (long) layout.size() * Long.BYTES, shmem.myPe(), Long.BYTES);
         noOverlap(call, x.dest(), x.total(), sig, (long) layout.size() * Long.BYTES, false);
         MemorySegment on = stream.handle(method);
@@ -474,7 +491,7 @@ public final class Team implements AutoCloseable {
         if (entered != null) {
             stream.record(entered);
         }
-        g.collectSignalOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), sig, signal, on);
+        g.collectSignalOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), sig, signal, ownBlock, on);
         g.barrierOnStream(layout, on);
         return x.total() / type.byteSize();
     }

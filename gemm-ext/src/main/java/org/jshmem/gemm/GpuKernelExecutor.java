@@ -9,6 +9,7 @@ import org.jshmem.Shmem;
 import org.jshmem.ShmemEvent;
 import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
+import org.jshmem.Team;
 import org.jshmem.device.DeviceModule;
 import org.jshmem.device.Dim3;
 import org.jshmem.device.Kernel;
@@ -19,11 +20,13 @@ import org.jshmem.device.LaunchConfig;
  * Runs a fused GEMM kernel (portable or Hopper) on this PE's GPU: compiles it once for the
  * variant and element type (through the on-disk kernel cache), fills the parameter block, and
  * launches one persistent work-group per SM of this PE's share per call. All-gather + GEMM: the
- * PE's own rows are copied into its block of the workspace, then the row blocks of A are gathered
- * in place on a second stream by the copy engines ({@link org.jshmem.Team#collectSignalOnStream},
- * a stamp per block) while the kernel, started once the gather's opening barrier has passed,
- * computes the tiles of its own rows from A in place and waits for the others' blocks; the
- * caller's stream then waits for the gather.
+ * others' row blocks of A are pulled into the workspace on a second stream by the copy engines
+ * ({@link org.jshmem.Team#collectOthersSignalOnStream}, a stamp per block) while the kernel,
+ * started once the gather's opening barrier has passed, computes the tiles of its own rows from A
+ * in place and waits for the others' blocks; the caller's stream then waits for the gather. Where a
+ * tile row straddles two PEs' blocks, the kernel reads it all from the workspace: then each PE's
+ * own rows are first copied there, and the gather runs in place
+ * ({@link org.jshmem.Team#collectSignalOnStream}).
  */
 final class GpuKernelExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -38,9 +41,13 @@ final class GpuKernelExecutor implements GemmExecutor {
     private final KernelCache.Entry compiled;
     private final Gather gather;
 
-    /** All-gather + GEMM's second stream, its events, and every PE's element count of A. */
+    /**
+     * All-gather + GEMM's second stream, its events, every PE's element count of A, and whether
+     * every PE's block starts on a tile row (then no tile row needs this PE's rows in the workspace).
+     */
     private record Gather(ShmemStream stream, ShmemEvent start, ShmemEvent entered, ShmemEvent done, long[] counts,
-                          SymmetricSegment into, SymmetricSegment ready, int rows, long ownOffset) {
+                          SymmetricSegment into, SymmetricSegment ready, int rows, long ownOffset,
+                          boolean blocksOnTileRows) {
         void close() {
             stream.synchronize();
             stream.close();
@@ -91,13 +98,15 @@ final class GpuKernelExecutor implements GemmExecutor {
         this.type = type;
         if (layout.collective() == GemmCollective.ALL_GATHER_GEMM) {
             long[] counts = new long[shmem.nPes()];
+            boolean onTileRows = true;
             for (int pe = 0; pe < counts.length; pe++) {
                 counts[pe] = (long) layout.rows(pe) * local.k();
+                onTileRows &= layout.rowOffset(pe) % variant.tile().m() == 0;
             }
             params.set("a_ready", address(ws.aReady()));
             this.gather = new Gather(shmem.createStream(), shmem.createEvent(), shmem.createEvent(),
                     shmem.createEvent(), counts, ws.gathered(), ws.aReady(), layout.rows(me),
-                    (long) layout.rowOffset(me) * local.k() * type.byteSize());
+                    (long) layout.rowOffset(me) * local.k() * type.byteSize(), onTileRows);
         } else {
             this.gather = null;
         }
@@ -114,17 +123,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         ShmemStream on = stream != null ? stream : own;
         SymmetricSegment aIn = a;
         if (gather != null) {
-            // this PE's rows into its block of the workspace first, with every SM free (a same-GPU copy may run on
-            // the SMs: behind the GEMM it got one and took longer than the GEMM, 1.2-1.4 against 0.54 ms on
-            // 2 x H100); then the gather runs in place, the peers pulling each other's workspace blocks
-            long ownAt = gather.ownOffset(), ownBytes = gather.counts()[shmem.myPe()] * type.byteSize();
-            shmem.putOnStream(gather.into(), ownAt, a, 0, ownBytes, shmem.myPe(), on);
-            on.record(gather.start());
-            gather.stream().waitFor(gather.start());
-            shmem.teamWorld().collectSignalOnStream(gather.into(), gather.into().asSlice(ownAt, ownBytes),
-                    gather.counts(), type, gather.ready(), generation, gather.stream(), gather.entered());
-            gather.stream().record(gather.done());
-            on.waitFor(gather.entered());   // the kernel takes every SM: start it after the gather's opening barrier
+            gatherOnItsStream(a, on, generation);
             aIn = gather.into();
         }
         params.set("a", address(aIn)).set("b", address(b)).set("c", address(c)).set("generation", generation)
@@ -145,6 +144,33 @@ final class GpuKernelExecutor implements GemmExecutor {
         if (stream == null) {
             own.synchronize();
         }
+    }
+
+    /**
+     * Queues the gather of A's row blocks on its own stream, after {@code on}'s earlier work, and
+     * makes {@code on} wait for the gather's opening barrier: the kernel takes every SM, and that
+     * barrier's kernel needs one.
+     */
+    private void gatherOnItsStream(SymmetricSegment a, ShmemStream on, long generation) {
+        Team world = shmem.teamWorld();
+        if (gather.blocksOnTileRows()) {   // the others' rows only, pulled from their A: the kernel reads its own in place
+            on.record(gather.start());
+            gather.stream().waitFor(gather.start());
+            world.collectOthersSignalOnStream(gather.into(), a, gather.counts(), type, gather.ready(), generation,
+                    gather.stream(), gather.entered());
+        } else {
+            // a tile row over two blocks reads this PE's rows in the workspace: they go there first, with every SM
+            // free (a same-GPU copy may run on the SMs: behind the GEMM it got one and took longer than the GEMM,
+            // 1.2-1.4 against 0.54 ms on 2 x H100); then the gather runs in place
+            long ownAt = gather.ownOffset(), ownBytes = gather.counts()[shmem.myPe()] * type.byteSize();
+            shmem.putOnStream(gather.into(), ownAt, a, 0, ownBytes, shmem.myPe(), on);
+            on.record(gather.start());
+            gather.stream().waitFor(gather.start());
+            world.collectSignalOnStream(gather.into(), gather.into().asSlice(ownAt, ownBytes), gather.counts(), type,
+                    gather.ready(), generation, gather.stream(), gather.entered());
+        }
+        gather.stream().record(gather.done());
+        on.waitFor(gather.entered());
     }
 
     /** Whether the kernel image came from the cache, and how long getting it took. */

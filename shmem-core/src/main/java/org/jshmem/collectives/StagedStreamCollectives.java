@@ -52,23 +52,24 @@ public final class StagedStreamCollectives implements StreamCollectives {
 
     @Override
     public void collectOnStream(TeamLayout team, long dest, long src, long[] bytesPerMember, MemorySegment stream) {
-        pull(team, dest, src, bytesPerMember, -1, 0, stream);
+        pull(team, dest, src, bytesPerMember, -1, 0, true, stream);
     }
 
     @Override
     public void collectSignalOnStream(TeamLayout team, long dest, long src, long[] bytesPerMember, long signals,
-                                      long signal, MemorySegment stream) {
-        pull(team, dest, src, bytesPerMember, signals, signal, stream);
+                                      long signal, boolean ownBlock, MemorySegment stream) {
+        pull(team, dest, src, bytesPerMember, signals, signal, ownBlock, stream);
     }
 
     /**
      * The collect as the GPU form makes it: once every member's source is ready, each member brings
      * every block into its {@code dest} (the member's own {@code dest} block when {@code src} is this
      * PE's block of {@code dest}: in place), and with {@code signals >= 0} sets block i's signal
-     * after it; then no member changes its source until all have read it.
+     * after it (without {@code ownBlock}, this PE's own block neither); then no member changes its
+     * source until all have read it.
      */
     private void pull(TeamLayout team, long dest, long src, long[] bytesPerMember, long signals, long signal,
-                      MemorySegment stream) {
+                      boolean ownBlock, MemorySegment stream) {
         streams.streamSynchronize(stream);
         int n = team.size();
         int meIndex = team.myIndex();
@@ -81,6 +82,9 @@ public final class StagedStreamCollectives implements StreamCollectives {
         blocking.sync(team);
         for (int k = 1; k <= n; k++) {   // from the next member on, this PE's own block last
             int i = (meIndex + k) % n;
+            if (i == meIndex && !ownBlock) {
+                continue;
+            }
             if (bytesPerMember[i] > 0 && (i != meIndex || !inPlace)) {
                 backend.copy(me, dest + at[i], team.worldPe(i), inPlace ? dest + at[i] : src, bytesPerMember[i], false);
             }

@@ -258,7 +258,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
      */
     @Override
     public void collectSignalOnStream(TeamLayout t, long dest, long src, long[] bytesPerMember, long signals,
-                                      long signal, MemorySegment stream) {
+                                      long signal, boolean ownBlock, MemorySegment stream) {
         int n = t.size(), me = t.myIndex();
         long[] at = new long[n + 1];
         for (int i = 0; i < n; i++) {
@@ -268,6 +268,9 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         for (int k = 1; k <= n; k++) {   // the others from the next member on, this PE's own block last
             int i = (me + k) % n;
             long bytes = bytesPerMember[i];
+            if (i == me && !ownBlock) {
+                continue;
+            }
             if (bytes > 0 && i != me) {
                 Shim.memcpyAsync(at(dest + at[i]), gpu.address(t.worldPe(i), inPlace ? dest + at[i] : src), bytes,
                         stream);

@@ -32,11 +32,12 @@ public interface StreamCollectives {
      * blocks concatenated in team order) with copy-engine copies, the others' blocks in rotated
      * order from the next member on and its own block last (a consumer has it in src), and after block i lands sets the 8-byte signal at
      * {@code signals + 8 i} on this PE to {@code signal} (a stream write, ordered after the copy).
-     * An own block already in place is not copied. No barrier: the core queues one before (the
-     * members' src is written) and after (they may rewrite it).
+     * An own block already in place is not copied; without {@code ownBlock} it is neither copied nor
+     * signalled. No barrier: the core queues one before (the members' src is written) and after (they
+     * may rewrite it).
      */
     void collectSignalOnStream(TeamLayout team, long dest, long src, long[] bytesPerMember, long signals, long signal,
-                               MemorySegment stream);
+                               boolean ownBlock, MemorySegment stream);
 
     /** {@link Collectives#alltoall}, queued on {@code stream}. */
     void alltoallOnStream(TeamLayout team, long dest, long src, long bytesPerPe, MemorySegment stream);

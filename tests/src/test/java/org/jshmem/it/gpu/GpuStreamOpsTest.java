@@ -33,6 +33,9 @@ class GpuStreamOpsTest {
             assertEquals("done", r.value(pe, "barriers"));
             assertEquals(0, r.longValue(pe, "gather.mismatches"), "signalled gather on PE " + pe);
             assertEquals(2L * np, r.longValue(pe, "gather.signalled"), "signalled gather's signals on PE " + pe);
+            assertEquals(0, r.longValue(pe, "gather.others.mismatches"), "gather of the others' blocks on PE " + pe);
+            assertEquals(np, r.longValue(pe, "gather.others.signals"),
+                    "gather of the others' blocks: their signals set, its own left, on PE " + pe);
             assertEquals(0, r.longValue(pe, "registered.mismatches"), "registered buffer round trip on PE " + pe);
             for (String error : new String[] {"outOfBounds", "overlap", "heap", "host", "afterClose"}) {
                 assertEquals("ok", r.value(pe, "registered." + error), "registered." + error + " on PE " + pe);

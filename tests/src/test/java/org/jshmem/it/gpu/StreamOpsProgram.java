@@ -193,7 +193,39 @@ public final class StreamOpsProgram {
         }
         report(me, "gather.mismatches", bad);
         report(me, "gather.signalled", signalled);
+        othersGather(shmem, stream, src, dst, sigs, count);
         shmem.free(sigs);
+    }
+
+    /**
+     * Team.collectOthersSignalOnStream after signalledGather's in-place round: the others' blocks
+     * arrive from their src with the new signal value; this PE's block keeps the in-place round's
+     * data and its signal that round's value.
+     */
+    private static void othersGather(Shmem shmem, ShmemStream stream, SymmetricSegment src, SymmetricSegment dst,
+                                     SymmetricSegment sigs, int count) {
+        int me = shmem.myPe(), n = shmem.nPes();
+        long[] counts = new long[n];
+        java.util.Arrays.fill(counts, count);
+        fill(shmem, src, count, me, 73);
+        shmem.barrierAll();
+        try (ShmemEvent entered = shmem.createEvent()) {
+            shmem.teamWorld().collectOthersSignalOnStream(dst, src, counts, DType.LONG, sigs, 13, stream, entered);
+            stream.synchronize();
+        }
+        long bad = 0, signalled = 0;
+        long[] v = new long[count];
+        for (int q = 0; q < n; q++) {
+            int salt = q == me ? 72 : 73;
+            shmem.get(v, 0, count, dst, (long) q * count * Long.BYTES, me);
+            for (int i = 0; i < count; i++) {
+                bad += v[i] == pattern(q, i, salt) ? 0 : 1;
+            }
+            signalled += shmem.gLong(sigs, (long) q * Long.BYTES, me) == (q == me ? 12 : 13) ? 1 : 0;
+        }
+        shmem.barrierAll();
+        report(me, "gather.others.mismatches", bad);
+        report(me, "gather.others.signals", signalled);
     }
 
     private static void fill(Shmem shmem, SymmetricSegment seg, int count, int pe, int salt) {
