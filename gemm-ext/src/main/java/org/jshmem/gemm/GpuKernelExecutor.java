@@ -153,7 +153,7 @@ final class GpuKernelExecutor implements GemmExecutor {
      */
     private void gatherOnItsStream(SymmetricSegment a, ShmemStream on, long generation) {
         Team world = shmem.teamWorld();
-        if (gather.blocksOnTileRows()) {   // the others' rows only, pulled from their A: the kernel reads its own in place
+        if (gather.blocksOnTileRows()) {   // the others' rows only, from their A: the kernel reads its own in place
             on.record(gather.start());
             gather.stream().waitFor(gather.start());
             world.collectOthersSignalOnStream(gather.into(), a, gather.counts(), type, gather.ready(), generation,
