@@ -99,6 +99,18 @@ public final class LibMpi {
         return loaded;
     }
 
+    /**
+     * The library {@link #load} loaded.
+     *
+     * @throws IllegalStateException if none was
+     */
+    public static synchronized LibMpi loaded() {
+        if (loaded == null) {
+            throw new IllegalStateException("Open MPI's C library is not loaded: LibMpi.load comes first");
+        }
+        return loaded;
+    }
+
     /** What was loaded, as given (a soname or a path), for messages. */
     public String library() {
         return library;

@@ -1,6 +1,5 @@
 package org.jshmem.remote;
 
-import static org.jshmem.bootstrap.OpenMpiAbi.HANDLE;
 import static org.jshmem.bootstrap.OpenMpiAbi.INT;
 
 import java.lang.foreign.Arena;
@@ -24,10 +23,6 @@ final class MpiMessages {
     private final LibMpi mpi;
     private final MemorySegment comm;
     private final MemorySegment byteType;
-    private final MethodHandle send;
-    private final MethodHandle recv;
-    private final MethodHandle irecv;
-    private final MethodHandle test;
     private final MethodHandle cancel;
     private final MethodHandle waitRequest;
 
@@ -36,10 +31,6 @@ final class MpiMessages {
         this.mpi = mpi;
         comm = mpi.dupReturningErrors(mpi.commWorld());
         byteType = mpi.symbol(OpenMpiAbi.BYTE);
-        send = mpi.function("MPI_Send", new MemoryLayout[] {PTR, INT, HANDLE, INT, INT, HANDLE});
-        recv = mpi.function("MPI_Recv", new MemoryLayout[] {PTR, INT, HANDLE, INT, INT, HANDLE, PTR});
-        irecv = mpi.function("MPI_Irecv", new MemoryLayout[] {PTR, INT, HANDLE, INT, INT, HANDLE, PTR});
-        test = mpi.function("MPI_Test", new MemoryLayout[] {PTR, PTR, PTR});
         cancel = mpi.function("MPI_Cancel", new MemoryLayout[] {PTR});
         waitRequest = mpi.function("MPI_Wait", new MemoryLayout[] {PTR, PTR});
     }
@@ -63,7 +54,7 @@ final class MpiMessages {
     void send(MemorySegment buf, int bytes, int rank, int tag) {
         int rc;
         try {
-            rc = (int) send.invokeExact(buf, bytes, byteType, rank, tag, comm);
+            rc = (int) MpiHandles.SEND.invokeExact(buf, bytes, byteType, rank, tag, comm);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Send", t);
         }
@@ -74,7 +65,7 @@ final class MpiMessages {
     void receive(MemorySegment buf, int bytes, int rank, int tag) {
         int rc;
         try {
-            rc = (int) recv.invokeExact(buf, bytes, byteType, rank, tag, comm, MemorySegment.NULL);   // MPI_STATUS_IGNORE
+            rc = (int) MpiHandles.RECV.invokeExact(buf, bytes, byteType, rank, tag, comm, MemorySegment.NULL);   // MPI_STATUS_IGNORE
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Recv", t);
         }
@@ -85,7 +76,7 @@ final class MpiMessages {
     void postReceive(MemorySegment buf, int bytes, int rank, int tag, MemorySegment cell) {
         int rc;
         try {
-            rc = (int) irecv.invokeExact(buf, bytes, byteType, rank, tag, comm, cell);
+            rc = (int) MpiHandles.IRECV.invokeExact(buf, bytes, byteType, rank, tag, comm, cell);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Irecv", t);
         }
@@ -97,7 +88,7 @@ final class MpiMessages {
         int rc;
         MemorySegment flag = cell.asSlice(8, 4);
         try {
-            rc = (int) test.invokeExact(cell, flag, MemorySegment.NULL);   // NULL: MPI_STATUS_IGNORE
+            rc = (int) MpiHandles.TEST.invokeExact(cell, flag, MemorySegment.NULL);   // NULL: MPI_STATUS_IGNORE
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Test", t);
         }

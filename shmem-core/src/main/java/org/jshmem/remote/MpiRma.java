@@ -36,15 +36,6 @@ final class MpiRma {
     private final MemorySegment opBand;
     private final MemorySegment opBor;
     private final MemorySegment opBxor;
-    private final MethodHandle put;
-    private final MethodHandle get;
-    private final MethodHandle accumulate;
-    private final MethodHandle fetchAndOp;
-    private final MethodHandle compareAndSwap;
-    private final MethodHandle flush;
-    private final MethodHandle flushLocal;
-    private final MethodHandle flushAll;
-    private final MethodHandle iprobe;
     private final MethodHandle winCreate;
     private final MethodHandle commGetErrhandler;
     private final MethodHandle commSetErrhandler;
@@ -72,15 +63,6 @@ final class MpiRma {
         opBand = mpi.symbol(OpenMpiAbi.OP_BAND);
         opBor = mpi.symbol(OpenMpiAbi.OP_BOR);
         opBxor = mpi.symbol(OpenMpiAbi.OP_BXOR);
-        put = fn("MPI_Put", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
-        get = fn("MPI_Get", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
-        accumulate = fn("MPI_Accumulate", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE, HANDLE);
-        fetchAndOp = fn("MPI_Fetch_and_op", PTR, PTR, HANDLE, INT, AINT, HANDLE, HANDLE);
-        compareAndSwap = fn("MPI_Compare_and_swap", PTR, PTR, PTR, HANDLE, INT, AINT, HANDLE);
-        flush = fn("MPI_Win_flush", INT, HANDLE);
-        flushLocal = fn("MPI_Win_flush_local", INT, HANDLE);
-        flushAll = fn("MPI_Win_flush_all", HANDLE);
-        iprobe = fn("MPI_Iprobe", INT, INT, HANDLE, PTR, PTR);
         winCreate = fn("MPI_Win_create", PTR, AINT, INT, HANDLE, HANDLE, PTR);
         commGetErrhandler = fn("MPI_Comm_get_errhandler", HANDLE, PTR);
         commSetErrhandler = fn("MPI_Comm_set_errhandler", HANDLE, HANDLE);
@@ -163,7 +145,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enter("MPI_Put", rank);
         try {
-            rc = (int) put.invokeExact(src, bytes, byteType, rank, disp, bytes, byteType, win);
+            rc = (int) MpiHandles.PUT.invokeExact(src, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Put", t);
         } finally {
@@ -177,7 +159,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enter("MPI_Get", rank);
         try {
-            rc = (int) get.invokeExact(dst, bytes, byteType, rank, disp, bytes, byteType, win);
+            rc = (int) MpiHandles.GET.invokeExact(dst, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Get", t);
         } finally {
@@ -195,7 +177,7 @@ final class MpiRma {
         MemorySegment type = intType[width];
         CallClock.Slot call = clock.enter("MPI_Accumulate", rank);
         try {
-            rc = (int) accumulate.invokeExact(operand, 1, type, rank, disp, 1, type, mpiOp(op), win);
+            rc = (int) MpiHandles.ACCUMULATE.invokeExact(operand, 1, type, rank, disp, 1, type, mpiOp(op), win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Accumulate", t);
         } finally {
@@ -209,7 +191,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enter("MPI_Fetch_and_op", rank);
         try {
-            rc = (int) fetchAndOp.invokeExact(operand, result, intType[width], rank, disp, mpiOp(op), win);
+            rc = (int) MpiHandles.FETCH_AND_OP.invokeExact(operand, result, intType[width], rank, disp, mpiOp(op), win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Fetch_and_op", t);
         } finally {
@@ -223,7 +205,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enter("MPI_Compare_and_swap", rank);
         try {
-            rc = (int) compareAndSwap.invokeExact(value, compare, result, intType[width], rank, disp, win);
+            rc = (int) MpiHandles.COMPARE_AND_SWAP.invokeExact(value, compare, result, intType[width], rank, disp, win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Compare_and_swap", t);
         } finally {
@@ -249,7 +231,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enterProgressing("MPI_Win_flush", rank);
         try {
-            rc = (int) flush.invokeExact(rank, win);
+            rc = (int) MpiHandles.FLUSH.invokeExact(rank, win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Win_flush", t);
         } finally {
@@ -263,7 +245,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enterProgressing("MPI_Win_flush_local", rank);
         try {
-            rc = (int) flushLocal.invokeExact(rank, win);
+            rc = (int) MpiHandles.FLUSH_LOCAL.invokeExact(rank, win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Win_flush_local", t);
         } finally {
@@ -277,7 +259,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enterProgressing("MPI_Win_flush_all", -1);
         try {
-            rc = (int) flushAll.invokeExact(win);
+            rc = (int) MpiHandles.FLUSH_ALL.invokeExact(win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Win_flush_all", t);
         } finally {
@@ -291,7 +273,7 @@ final class MpiRma {
         CallClock.Slot call = clock.enterProgressing("MPI_Iprobe", -1);
         int rc;
         try {
-            rc = (int) iprobe.invokeExact(OpenMpiAbi.ANY_SOURCE, OpenMpiAbi.PROGRESS_TAG, comm, flagOut, MemorySegment.NULL);
+            rc = (int) MpiHandles.IPROBE.invokeExact(OpenMpiAbi.ANY_SOURCE, OpenMpiAbi.PROGRESS_TAG, comm, flagOut, MemorySegment.NULL);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Iprobe", t);
         } finally {

@@ -1,0 +1,47 @@
+package org.jshmem.remote;
+
+import static org.jshmem.bootstrap.OpenMpiAbi.HANDLE;
+import static org.jshmem.bootstrap.OpenMpiAbi.INT;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import org.jshmem.bootstrap.LibMpi;
+
+/**
+ * The MPI functions the remote transport calls on every operation, in static finals: the JIT
+ * inlines a downcall handle that it sees as a constant, while one read from a field goes through
+ * the handle's invokers on every call (seen in a profile of 8 KB one-sided puts, in which Java took
+ * about 0.5 us a put: docs/benchmarks/remote/waits-poll-2026-11-28). Initialised on first use from
+ * the library {@link LibMpi#load} loaded, which the transport does before it makes any call.
+ */
+final class MpiHandles {
+    private static final MemoryLayout PTR = ValueLayout.ADDRESS;
+    private static final ValueLayout.OfLong AINT = ValueLayout.JAVA_LONG;   // MPI_Aint: ptrdiff_t
+    private static final LibMpi MPI = LibMpi.loaded();
+
+    // one-sided (MpiRma)
+    static final MethodHandle PUT = fn("MPI_Put", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
+    static final MethodHandle GET = fn("MPI_Get", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
+    static final MethodHandle ACCUMULATE = fn("MPI_Accumulate", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE,
+            HANDLE);
+    static final MethodHandle FETCH_AND_OP = fn("MPI_Fetch_and_op", PTR, PTR, HANDLE, INT, AINT, HANDLE, HANDLE);
+    static final MethodHandle COMPARE_AND_SWAP = fn("MPI_Compare_and_swap", PTR, PTR, PTR, HANDLE, INT, AINT, HANDLE);
+    static final MethodHandle FLUSH = fn("MPI_Win_flush", INT, HANDLE);
+    static final MethodHandle FLUSH_LOCAL = fn("MPI_Win_flush_local", INT, HANDLE);
+    static final MethodHandle FLUSH_ALL = fn("MPI_Win_flush_all", HANDLE);
+    static final MethodHandle IPROBE = fn("MPI_Iprobe", INT, INT, HANDLE, PTR, PTR);
+
+    // two-sided (MpiMessages)
+    static final MethodHandle SEND = fn("MPI_Send", PTR, INT, HANDLE, INT, INT, HANDLE);
+    static final MethodHandle RECV = fn("MPI_Recv", PTR, INT, HANDLE, INT, INT, HANDLE, PTR);
+    static final MethodHandle IRECV = fn("MPI_Irecv", PTR, INT, HANDLE, INT, INT, HANDLE, PTR);
+    static final MethodHandle TEST = fn("MPI_Test", PTR, PTR, PTR);
+
+    private MpiHandles() {
+    }
+
+    private static MethodHandle fn(String name, MemoryLayout... args) {
+        return MPI.function(name, args);
+    }
+}
