@@ -51,6 +51,38 @@ public sealed interface StreamOperations permits Shmem {
     }
 
     /**
+     * Queues a block-strided copy to PE {@code pe} (OpenSHMEM 1.6's {@code shmem_ibput} on a stream,
+     * in bytes): {@code nblocks} blocks of {@code blockBytes}, block i from this PE's {@code src} at
+     * {@code srcOffset + i * srcStride} to {@code dest} at {@code destOffset + i * destStride}. A
+     * rectangle of a row-major matrix is one call: rows as blocks, the row pitches as strides. Between
+     * GPUs it is one copy-engine transfer ({@code cudaMemcpy2DAsync}), which leaves the SMs to kernels.
+     *
+     * @throws IllegalArgumentException if a stride is smaller than the block (blocks would overlap),
+     *         or a count is negative
+     */
+    default void ibputOnStream(SymmetricSegment dest, long destOffset, long destStride, SymmetricSegment src,
+                               long srcOffset, long srcStride, long blockBytes, long nblocks, int pe,
+                               ShmemStream stream) {
+        Args.nonNull("ibputOnStream", "dest", dest, "src", src);
+        Shmem s = (Shmem) this;
+        StreamCapability gpu = s.streams("ibputOnStream");
+        Args.nonNull("ibputOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
+        if (blockBytes < 0 || nblocks < 0 || destStride < blockBytes || srcStride < blockBytes) {
+            throw new IllegalArgumentException("ibputOnStream: " + nblocks + " blocks of " + blockBytes + " bytes, "
+                    + destStride + " bytes apart in dest and " + srcStride + " in src: counts must be >= 0 and each"
+                    + " stride at least the block size (blocks must not overlap)");
+        }
+        long destSpan = nblocks == 0 ? 0 : (nblocks - 1) * destStride + blockBytes;
+        long srcSpan = nblocks == 0 ? 0 : (nblocks - 1) * srcStride + blockBytes;
+        long d = s.target("ibputOnStream", dest, destOffset, destSpan, pe);
+        long f = s.target("ibputOnStream", src, srcOffset, srcSpan, s.myPe());
+        if (destSpan > 0) {
+            gpu.copy2dOnStream(pe, d, destStride, s.myPe(), f, srcStride, blockBytes, nblocks,
+                    stream.handle("ibputOnStream"));
+        }
+    }
+
+    /**
      * Queues a copy of {@code bytes} of this PE's registered device buffer {@code src}
      * ({@link Shmem#registerBuffer}) to {@code dest} on PE {@code pe}.
      */

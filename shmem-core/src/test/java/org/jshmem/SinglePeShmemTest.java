@@ -514,6 +514,15 @@ class SinglePeShmemTest {
     }
 
     @Test
+    void blockStridedPutOnStreamNeedsAGpuHeapAndSaySo() {
+        Shmem s = start();
+        SymmetricSegment a = s.malloc(64);
+        ShmemStateException e = assertThrows(ShmemStateException.class,
+                () -> s.ibputOnStream(a, 0, 32, a, 0, 32, 16, 2, 0, null));
+        assertTrue(e.getMessage().startsWith("ibputOnStream needs the symmetric heap in GPU memory"), e.getMessage());
+    }
+
+    @Test
     void onStreamCollectivesNeedAGpuHeapAndSaySo() {
         Shmem s = start();
         Team w = s.teamWorld();

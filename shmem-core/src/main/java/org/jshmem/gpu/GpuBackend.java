@@ -586,6 +586,20 @@ public final class GpuBackend implements Backend, StreamCapability {
         copy(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, onMyDevice[dstPe] && onMyDevice[srcPe], onStream);
     }
 
+    /** Enqueues a 2D copy between heaps: the copy engines on one node, row by row through the host across nodes. */
+    @Override
+    public void copy2dOnStream(int dstPe, long dstOffset, long dstPitch, int srcPe, long srcOffset, long srcPitch,
+                               long width, long rows, MemorySegment onStream) {
+        if (staged(dstPe, onStream) || staged(srcPe, onStream)) {
+            for (long i = 0; i < rows; i++) {
+                channel.copy(dstPe, dstOffset + i * dstPitch, srcPe, srcOffset + i * srcPitch, width, false);
+            }
+            return;
+        }
+        Shim.memcpy2dAsync(address(dstPe, dstOffset), dstPitch, address(srcPe, srcOffset), srcPitch, width, rows,
+                onStream);
+    }
+
     @Override
     public void checkExternalBuffer(String call, MemorySegment memory) {
         long start = memory.address();

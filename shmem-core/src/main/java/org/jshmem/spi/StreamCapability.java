@@ -45,6 +45,14 @@ public interface StreamCapability {
     void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment stream);
 
     /**
+     * Queues {@code rows} copies of {@code width} bytes between two heaps (one of them this PE's):
+     * row i from {@code srcOffset + i * srcPitch} of {@code srcPe}'s heap to {@code dstOffset + i *
+     * dstPitch} of {@code dstPe}'s.
+     */
+    void copy2dOnStream(int dstPe, long dstOffset, long dstPitch, int srcPe, long srcOffset, long srcPitch, long width,
+                        long rows, MemorySegment stream);
+
+    /**
      * Checks that all of {@code memory} is device memory of this PE's device, outside the symmetric
      * heap, for {@link org.jshmem.Shmem#registerBuffer}.
      *

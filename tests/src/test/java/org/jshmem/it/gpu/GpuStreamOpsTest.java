@@ -33,6 +33,8 @@ class GpuStreamOpsTest {
             assertEquals("done", r.value(pe, "barriers"));
             assertEquals(0, r.longValue(pe, "gather.mismatches"), "signalled gather on PE " + pe);
             assertEquals(2L * np, r.longValue(pe, "gather.signalled"), "signalled gather's signals on PE " + pe);
+            assertEquals(0, r.longValue(pe, "ibput.mismatches"), "block-strided put into PE " + pe);
+            assertEquals("ok", r.value(pe, "ibput.overlap"), "ibputOnStream with overlapping blocks on PE " + pe);
             assertEquals(0, r.longValue(pe, "gather.others.mismatches"), "gather of the others' blocks on PE " + pe);
             assertEquals(np, r.longValue(pe, "gather.others.signals"),
                     "gather of the others' blocks: their signals set, its own left, on PE " + pe);

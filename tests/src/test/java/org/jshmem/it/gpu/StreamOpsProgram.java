@@ -101,6 +101,7 @@ public final class StreamOpsProgram {
             report(me, "signalOp.onStream", shmem.signalFetch(words, 24));
             shmem.barrierAll();
             registeredBuffer(shmem, stream, src, dst);
+            blockStridedPut(shmem, stream, src, dst);
             signalledGather(shmem, stream, src, dst);
             // back-to-back barriers on the stream
             for (int i = 0; i < 1000; i++) {
@@ -195,6 +196,41 @@ public final class StreamOpsProgram {
         report(me, "gather.signalled", signalled);
         othersGather(shmem, stream, src, dst, sigs, count);
         shmem.free(sigs);
+    }
+
+    /**
+     * ibputOnStream: a 33-row rectangle of 40 longs per row, rows 64 longs apart in src and 100 in
+     * the right neighbour's dst (from long 5 on), which was filled with -1 first: the rows arrive,
+     * the gaps between them stay -1. Then a stride below the block size is refused.
+     */
+    private static void blockStridedPut(Shmem shmem, ShmemStream stream, SymmetricSegment src, SymmetricSegment dst) {
+        int me = shmem.myPe(), n = shmem.nPes(), right = (me + 1) % n, left = (me - 1 + n) % n;
+        int rows = 33, width = 40, srcPitch = 64, dstPitch = 100, at = 5, span = at + rows * dstPitch;
+        fill(shmem, src, rows * srcPitch, me, 90);
+        long[] minusOne = new long[span];
+        java.util.Arrays.fill(minusOne, -1);
+        shmem.put(dst, 0, minusOne, 0, span, me);
+        shmem.quiet();
+        shmem.barrierAll();
+        shmem.ibputOnStream(dst, at * 8L, dstPitch * 8L, src, 0, srcPitch * 8L, width * 8L, rows, right, stream);
+        shmem.barrierAllOnStream(stream);
+        stream.synchronize();
+        long[] v = new long[span];
+        shmem.get(v, 0, span, dst, 0, me);
+        long bad = 0;
+        for (int i = 0; i < span; i++) {
+            int row = (i - at) / dstPitch, col = (i - at) % dstPitch;
+            boolean copied = i >= at && col < width;
+            bad += v[i] == (copied ? pattern(left, (long) row * srcPitch + col, 90) : -1) ? 0 : 1;
+        }
+        report(me, "ibput.mismatches", bad);
+        try {
+            shmem.ibputOnStream(dst, 0, 8, src, 0, 64, 16, 2, right, stream);
+            report(me, "ibput.overlap", "not refused");
+        } catch (IllegalArgumentException e) {
+            report(me, "ibput.overlap", e.getMessage().contains("stride at least the block size") ? "ok" : e.getMessage());
+        }
+        shmem.barrierAll();
     }
 
     /**
