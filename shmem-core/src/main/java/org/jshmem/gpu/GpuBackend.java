@@ -713,7 +713,11 @@ public final class GpuBackend implements Backend, StreamCapability {
             }
             return;
         }
-        Shim.amoAsync(address(pe, offset), width, op.code(), value, onStream);
+        if (op == AtomicOp.SET) {   // a stream write: no kernel, which would wait for an SM behind a running GEMM
+            Shim.streamWriteValue(onStream, address(pe, offset), value, width);
+        } else {
+            Shim.amoAsync(address(pe, offset), width, op.code(), value, onStream);
+        }
     }
 
     @Override
