@@ -73,6 +73,7 @@ public final class FusedGemm implements AutoCloseable {
                 ? platform.autoSplit(local, planned, grid) : options.split();
         StreamKSchedule plan = StreamKSchedule.plan(local, planned, grid, options.groupM(), split, layout.local(0).k());
         this.schedule = plan.withRowOrder(TileRowOrder.of(epilogue, layout, shmem.myPe(), plan));
+        int scatterRows = shmem.nPes() > 1 ? platform.scatterRows(options, epilogue, schedule) : 0;
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
             GemmShape l = layout.local(pe);
@@ -81,7 +82,7 @@ public final class FusedGemm implements AutoCloseable {
             totalTiles += tiles;
         }
         this.workspace = GemmWorkspace.allocate(shmem, schedule, epilogue, layout,
-                new GemmWorkspace.GemmSizing(totalTiles, base, cluster));
+                new GemmWorkspace.GemmSizing(totalTiles, base, cluster, scatterRows));
         GemmExecutor fused;
         try {
             fused = platform.fused(shmem, schedule, cluster, epilogue, workspace, type, layout);

@@ -39,14 +39,15 @@ import java.util.function.Function;
  * @param groupM          tile-rows per group of the tile order (L2 reuse)
  * @param allReduce       all-reduce algorithm
  * @param oneShotMaxBytes automatic all-reduce: one-shot while C is at most this many bytes
+ * @param scatter         how the all-scatter's tiles reach the peers
  */
 public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> tile, int workGroups,
                           StreamKSchedule.Split split, int cluster, int groupM, AllReduceAlgorithm allReduce,
-                          long oneShotMaxBytes) {
+                          long oneShotMaxBytes, ScatterTransport scatter) {
 
     /** Every choice automatic, ignoring the environment. */
     public static final GemmOptions DEFAULTS = new GemmOptions(GemmPath.AUTO, GemmKernel.AUTO, Optional.empty(), 0,
-            StreamKSchedule.Split.AUTO, 0, 8, AllReduceAlgorithm.AUTO, 2L << 20);
+            StreamKSchedule.Split.AUTO, 0, 8, AllReduceAlgorithm.AUTO, 2L << 20, ScatterTransport.AUTO);
 
     public GemmOptions {
         if (workGroups < 0) {
@@ -58,6 +59,7 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
         if (groupM <= 0) {
             throw new IllegalArgumentException("groupM " + groupM + " must be positive");
         }
+        java.util.Objects.requireNonNull(scatter, "scatter transport is null");
         if (oneShotMaxBytes < 0) {
             throw new IllegalArgumentException("the one-shot threshold must not be negative");
         }
@@ -85,36 +87,41 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
                 d.groupM,
                 read(env, "JSHMEM_GEMM_ALLREDUCE", d.allReduce,
                         v -> parseEnum(AllReduceAlgorithm.class, v, "JSHMEM_GEMM_ALLREDUCE")),
-                read(env, "JSHMEM_GEMM_ONESHOT_MAX", d.oneShotMaxBytes, org.jshmem.ShmemConfig::parseSize));
+                read(env, "JSHMEM_GEMM_ONESHOT_MAX", d.oneShotMaxBytes, org.jshmem.ShmemConfig::parseSize),
+                read(env, "JSHMEM_GEMM_SCATTER", d.scatter, v -> parseEnum(ScatterTransport.class, v, "JSHMEM_GEMM_SCATTER")));
     }
 
     public GemmOptions withPath(GemmPath p) {
-        return new GemmOptions(p, kernel, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(p, kernel, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes, scatter);
     }
 
     public GemmOptions withKernel(GemmKernel k) {
-        return new GemmOptions(path, k, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, k, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes, scatter);
     }
 
     public GemmOptions withTile(TileShape t) {
         return new GemmOptions(path, kernel, Optional.of(t), workGroups, split, cluster, groupM, allReduce,
-                oneShotMaxBytes);
+                oneShotMaxBytes, scatter);
     }
 
     public GemmOptions withWorkGroups(int w) {
-        return new GemmOptions(path, kernel, tile, w, split, cluster, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, tile, w, split, cluster, groupM, allReduce, oneShotMaxBytes, scatter);
     }
 
     public GemmOptions withSplit(StreamKSchedule.Split s) {
-        return new GemmOptions(path, kernel, tile, workGroups, s, cluster, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, tile, workGroups, s, cluster, groupM, allReduce, oneShotMaxBytes, scatter);
     }
 
     public GemmOptions withCluster(int c) {
-        return new GemmOptions(path, kernel, tile, workGroups, split, c, groupM, allReduce, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, tile, workGroups, split, c, groupM, allReduce, oneShotMaxBytes, scatter);
     }
 
     public GemmOptions withAllReduce(AllReduceAlgorithm a) {
-        return new GemmOptions(path, kernel, tile, workGroups, split, cluster, groupM, a, oneShotMaxBytes);
+        return new GemmOptions(path, kernel, tile, workGroups, split, cluster, groupM, a, oneShotMaxBytes, scatter);
+    }
+
+    public GemmOptions withScatter(ScatterTransport t) {
+        return new GemmOptions(path, kernel, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes, t);
     }
 
     /** Parses {@code MxNxK}, e.g. {@code 128x256x64}. */

@@ -44,6 +44,19 @@ interface GemmPlatform {
         return 1;
     }
 
+    /**
+     * All-scatter: how many tile rows make a chunk that the copy engines take to the peers
+     * ({@link ScatterTransport#COPY_ENGINE}), or 0: the kernel stores the tiles into the peers' C.
+     * Throws a clear error where the copy engines were asked for and this platform has none.
+     */
+    default int scatterRows(GemmOptions options, Epilogue epilogue, StreamKSchedule schedule) {
+        if (epilogue == Epilogue.ALL_SCATTER && options.scatter() == ScatterTransport.COPY_ENGINE) {
+            throw new org.jshmem.ShmemStateException("the all-scatter by the copy engines (scatter copy_engine) needs a"
+                    + " GPU heap (JSHMEM_BACKEND=cuda or hip); on a host heap use scatter stores or auto");
+        }
+        return 0;
+    }
+
     /** The fused executor of {@code schedule}, each of whose work-groups is a cluster of {@code cluster} CTAs. */
     GemmExecutor fused(Shmem shmem, StreamKSchedule schedule, int cluster, Epilogue epilogue, GemmWorkspace ws,
                        DType type, ShardLayout layout);

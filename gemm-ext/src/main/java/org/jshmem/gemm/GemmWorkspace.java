@@ -12,7 +12,9 @@ import org.jshmem.SymmetricSegment;
  * <ul>
  *   <li>{@code partials}: Stream-K partial tiles, one fp32 tile per work-group;</li>
  *   <li>{@code skFlags}: one stamp per work-group;</li>
- *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE; one-shot all-reduce and
+ *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE, or by the copy engines one stamp per
+ *       PE (its copies arrived) and a record {count, done, tiles} per chunk of tile rows
+ *       ({@code jgemm_count_chunk}; tiles written here); one-shot all-reduce and
  *       reduce-scatter: P per tile; two-shot all-reduce: 2 P per tile (partials, then sums);</li>
  *   <li>{@code staging}: partial tiles in the output type: one-shot all-reduce 2 x P x tiles;
  *       two-shot all-reduce P x {@code homeSlots} (the tiles holding one PE's row block),
@@ -25,7 +27,10 @@ import org.jshmem.SymmetricSegment;
 record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment skFlags, SymmetricSegment arrive,
                      SymmetricSegment staging, SymmetricSegment gathered, SymmetricSegment aReady,
                      SymmetricSegment rowOrder, int arriveBase,
-                     int arriveCount, int homeSlots) implements AutoCloseable {
+                     int arriveCount, int homeSlots, int scatterRows) implements AutoCloseable {
+
+    /** Longs per chunk record of the all-scatter by the copy engines: {count, done, tiles}. */
+    static final int CHUNK_RECORD = 3;
 
     /** Bytes each part needs on this PE, before agreeing on the maximum. */
     record Sizes(long partials, long skFlags, long arrive, long staging, long gathered, long aReady, long rowOrder) {
@@ -40,7 +45,9 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         long tiles = s.tiles();
         long arrive = switch (e) {
             case LOCAL -> 0;
-            case ALL_SCATTER -> (long) sizing.totalTiles() * Long.BYTES;
+            case ALL_SCATTER -> sizing.scatterRows() > 0
+                    ? (nPes + (long) CHUNK_RECORD * chunks(s, sizing.scatterRows())) * Long.BYTES
+                    : (long) sizing.totalTiles() * Long.BYTES;
             case ALL_REDUCE_ONE_SHOT, REDUCE_SCATTER -> nPes * tiles * Long.BYTES;
             case ALL_REDUCE_TWO_SHOT -> 2L * nPes * tiles * Long.BYTES;
         };
@@ -71,8 +78,16 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         return most * s.tilesN();
     }
 
-    /** The tile counts of every PE's schedule, for the all-scatter stamp layout; CTAs per work-group. */
-    record GemmSizing(int totalTiles, int arriveBase, int cluster) {
+    /**
+     * The tile counts of every PE's schedule, for the all-scatter stamp layout; CTAs per work-group;
+     * the all-scatter's tile rows per copy-engine chunk (0: none).
+     */
+    record GemmSizing(int totalTiles, int arriveBase, int cluster, int scatterRows) {
+    }
+
+    /** Chunks of {@code rows} tile rows over the schedule's tile rows. */
+    static int chunks(StreamKSchedule s, int rows) {
+        return (s.tilesM() + rows - 1) / rows;
     }
 
     /** Allocates (collective): every PE calls it with its own schedule. */
@@ -98,9 +113,16 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         SymmetricSegment rowOrder = shmem.malloc(Math.max(agreed[6], 8));
         int[] rows = s.rowOrder().stream().mapToInt(Integer::intValue).toArray();
         shmem.put(rowOrder, 0, rows, 0, rows.length, shmem.myPe());
+        if (e == Epilogue.ALL_SCATTER && sizing.scatterRows() > 0) {   // each chunk record's tile count
+            for (int c = 0; c < chunks(s, sizing.scatterRows()); c++) {
+                int tileRows = Math.min(s.tilesM(), (c + 1) * sizing.scatterRows()) - c * sizing.scatterRows();
+                long at = (shmem.nPes() + (long) CHUNK_RECORD * c + 2) * Long.BYTES;
+                shmem.pLong(arrive, at, (long) tileRows * s.tilesN(), shmem.myPe());
+            }
+        }
         shmem.quiet();
         return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, gathered, aReady, rowOrder, sizing.arriveBase(),
-                sizing.totalTiles(), homeSlots(e, layout, s));
+                sizing.totalTiles(), homeSlots(e, layout, s), e == Epilogue.ALL_SCATTER ? sizing.scatterRows() : 0);
     }
 
     /** Bytes the workspace will take (upper bound, this PE's view), for the heap check before anything is allocated. */

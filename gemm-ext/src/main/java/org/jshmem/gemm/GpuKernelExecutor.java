@@ -4,10 +4,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.jshmem.Cmp;
 import org.jshmem.DType;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemEvent;
 import org.jshmem.ShmemStream;
+import org.jshmem.SignalOp;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.Team;
 import org.jshmem.device.DeviceModule;
@@ -26,7 +28,11 @@ import org.jshmem.device.LaunchConfig;
  * in place and waits for the others' blocks; the caller's stream then waits for the gather. Where a
  * tile row straddles two PEs' blocks, the kernel reads it all from the workspace: then each PE's
  * own rows are first copied there, and the gather runs in place
- * ({@link org.jshmem.Team#collectSignalOnStream}).
+ * ({@link org.jshmem.Team#collectSignalOnStream}). All-scatter by the copy engines
+ * ({@link ScatterTransport#COPY_ENGINE}): the kernel stores into this PE's C only and stamps each
+ * finished chunk of tile rows; a second stream waits for each stamp, copies the chunk into the
+ * others' C ({@link Shmem#ibputOnStream}), then signals them; the caller's stream waits for that
+ * stream (the next call's kernel must not overwrite C under its copies) and for the others' signals.
  */
 final class GpuKernelExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -40,6 +46,7 @@ final class GpuKernelExecutor implements GemmExecutor {
     private final TensorMaps maps;
     private final KernelCache.Entry compiled;
     private final Gather gather;
+    private final Scatter scatter;
 
     /**
      * All-gather + GEMM's second stream, its events, every PE's element count of A, and whether
@@ -53,6 +60,19 @@ final class GpuKernelExecutor implements GemmExecutor {
             stream.close();
             start.close();
             entered.close();
+            done.close();
+        }
+    }
+
+    /**
+     * The all-scatter's copy-engine stream and its event; the chunks' first rows (one more: m), and
+     * this PE's columns of C: byte offset in a row, bytes, and the row pitch.
+     */
+    private record Scatter(ShmemStream stream, ShmemEvent done, int[] chunkRows, long column, long width,
+                           long pitch) {
+        void close() {
+            stream.synchronize();
+            stream.close();
             done.close();
         }
     }
@@ -92,10 +112,11 @@ final class GpuKernelExecutor implements GemmExecutor {
                 .set("col_offset", layout.cColumnOffset(me)).set("home_slots", ws.homeSlots())
                 .set("arrive_base", ws.arriveBase())
                 .set("arrive_count", epilogue == Epilogue.ALL_SCATTER ? ws.arriveCount() : schedule.tiles())
-                .set("n_pes", shmem.nPes()).set("my_pe", me);
+                .set("n_pes", shmem.nPes()).set("my_pe", me).set("scatter_rows", ws.scatterRows());
         this.maps = variant.kernel() == GemmKernel.HOPPER ? new TensorMaps(arena, variant, type, local) : null;
         this.own = shmem.createStream();
         this.type = type;
+        this.arrive = ws.arrive();
         if (layout.collective() == GemmCollective.ALL_GATHER_GEMM) {
             long[] counts = new long[shmem.nPes()];
             boolean onTileRows = true;
@@ -110,9 +131,22 @@ final class GpuKernelExecutor implements GemmExecutor {
         } else {
             this.gather = null;
         }
+        if (ws.scatterRows() > 0) {
+            int rowsPerChunk = ws.scatterRows() * variant.tile().m();
+            int[] starts = new int[GemmWorkspace.chunks(schedule, ws.scatterRows()) + 1];
+            for (int c = 0; c < starts.length; c++) {
+                starts[c] = Math.min(local.m(), c * rowsPerChunk);
+            }
+            long es = type.byteSize();
+            this.scatter = new Scatter(shmem.createStream(), shmem.createEvent(), starts,
+                    layout.cColumnOffset(me) * es, local.n() * es, layout.ldc(me) * es);
+        } else {
+            this.scatter = null;
+        }
     }
 
     private final DType type;
+    private final SymmetricSegment arrive;
 
     private long address(SymmetricSegment s) {
         return shmem.deviceAddress(s, 0).address();
@@ -140,6 +174,9 @@ final class GpuKernelExecutor implements GemmExecutor {
         }
         if (gather != null) {
             on.waitFor(gather.done());
+        }
+        if (scatter != null) {
+            scatterOnItsStream(c, on, generation);
         }
         if (stream == null) {
             own.synchronize();
@@ -173,6 +210,34 @@ final class GpuKernelExecutor implements GemmExecutor {
         on.waitFor(gather.entered());
     }
 
+    /**
+     * Queues the copy-engine all-scatter of this call: each chunk into the others' C once the kernel
+     * has stamped it (rotated: the PEs do not all copy into one peer at once), then a signal to each;
+     * {@code on} waits for it all.
+     */
+    private void scatterOnItsStream(SymmetricSegment c, ShmemStream on, long generation) {
+        int me = shmem.myPe(), n = shmem.nPes();
+        ShmemStream st = scatter.stream();
+        int[] rows = scatter.chunkRows();
+        for (int k = 0; k + 1 < rows.length; k++) {
+            shmem.signalWaitUntilOnStream(arrive, (n + (long) GemmWorkspace.CHUNK_RECORD * k + 1) * Long.BYTES, Cmp.GE,
+                    generation, st);
+            long at = rows[k] * scatter.pitch() + scatter.column();
+            for (int i = 1; i < n; i++) {
+                shmem.ibputOnStream(c, at, scatter.pitch(), c, at, scatter.pitch(), scatter.width(),
+                        rows[k + 1] - rows[k], (me + i) % n, st);
+            }
+        }
+        for (int i = 1; i < n; i++) {
+            shmem.signalOpOnStream(arrive, (long) me * Long.BYTES, generation, SignalOp.SET, (me + i) % n, st);
+        }
+        st.record(scatter.done());
+        on.waitFor(scatter.done());
+        for (int i = 1; i < n; i++) {
+            shmem.signalWaitUntilOnStream(arrive, (long) ((me + i) % n) * Long.BYTES, Cmp.GE, generation, on);
+        }
+    }
+
     /** Whether the kernel image came from the cache, and how long getting it took. */
     KernelCache.Entry compiled() {
         return compiled;
@@ -181,8 +246,10 @@ final class GpuKernelExecutor implements GemmExecutor {
     @Override
     public String describe() {
         String groups = variant.cluster() > 1 ? " clusters of " + variant.cluster() + " CTAs, " : " work-groups, ";
+        String send = scatter != null ? "tiles to the peers by the copy engines in " + (scatter.chunkRows().length - 1)
+                + " chunks, " : "";
         return variant + " kernel, " + schedule.grid() + groups + variant.sharedBytes() / 1024
-                + " KiB shared memory (image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
+                + " KiB shared memory, " + send + "(image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
                 + compiled.nanos() / 1_000_000 + " ms)";
     }
 
@@ -192,6 +259,9 @@ final class GpuKernelExecutor implements GemmExecutor {
         own.close();
         if (gather != null) {
             gather.close();
+        }
+        if (scatter != null) {
+            scatter.close();
         }
         module.close();
         arena.close();

@@ -21,6 +21,8 @@ import org.jshmem.device.DeviceInfo;
  *     size, 1024^3 (1.4-1.6x) to 8192^3 (1.3-1.4x); the fused all-reduce (0.75x-0.80x), GEMM +
  *     reduce-scatter (0.82x-0.84x) and all-gather + GEMM (0.93x-1.02x) did not win at 4096^3 and the
  *     seed shapes: their traffic shares the GEMM's SMs and memory there. So only the all-scatter is fused.</li>
+ * <li>The all-scatter's tiles reach the peers by the copy engines where each PE has a GPU of its own and
+ *     the GEMM is large ({@link #autoScatter}), by the kernel's stores otherwise.</li>
  * <li>The portable kernel lost everywhere (its GEMM runs at half of cuBLAS's rate): the reference.</li>
  * </ul>
  * A GEMM without a collective runs the fused kernel unless the reference is asked for; where no vendor
@@ -30,6 +32,14 @@ import org.jshmem.device.DeviceInfo;
 final class GpuPlatform implements GemmPlatform {
     /** Auto path, one PE per GPU: the fused collectives from this much work per PE (the all-scatter at any size). */
     static final double OWN_GPU_FUSED_MIN_FLOPS_PER_PE = 24e9;
+    /**
+     * Auto all-scatter, one PE per GPU: the copy engines carry the tiles from this much work per PE.
+     * On 2 x H200 (2026-11-28, fp16, interleaved) they won from 275 GFLOP per PE (4096x8192x8192:
+     * 0.471-0.475 against 0.486-0.487 ms; 8192^3 2-3%, bf16 8%; 16384x8192x8192 3%) and lost at 69
+     * and below (4096^3: 0.152-0.157 against 0.142-0.143; 2048^3 0.063 against 0.037): their chunks'
+     * waits and the last chunk's copy after the kernel cost 10-26 us a call.
+     */
+    static final double COPY_ENGINE_SCATTER_MIN_FLOPS = 150e9;
 
     private final DeviceInfo device;
     private final GemmKernel kernel;
@@ -201,6 +211,35 @@ final class GpuPlatform implements GemmPlatform {
                     + workGroups);
         }
         return options.cluster();
+    }
+
+    /**
+     * The all-scatter by the copy engines, a group of tile rows ({@code groupM}) per chunk, where
+     * every PE has a GPU of its own ({@link #autoScatter}); where PEs share a GPU the kernel stores
+     * the tiles itself: a copy between two processes on one GPU may run on the SMs, which the GEMM
+     * holds until it ends.
+     */
+    @Override
+    public int scatterRows(GemmOptions options, Epilogue epilogue, StreamKSchedule schedule) {
+        if (epilogue != Epilogue.ALL_SCATTER) {
+            return 0;
+        }
+        boolean copyEngines = switch (options.scatter()) {
+            case STORES -> false;
+            case COPY_ENGINE -> true;
+            case AUTO -> autoScatter(device.nodeSharesDevices(), schedule.shape().flops())
+                    == ScatterTransport.COPY_ENGINE;
+        };
+        return copyEngines ? schedule.groupM() : 0;
+    }
+
+    /**
+     * The all-scatter's measured transport: the copy engines with a GPU per PE from
+     * {@link #COPY_ENGINE_SCATTER_MIN_FLOPS} of work per PE, the kernel's stores otherwise.
+     */
+    static ScatterTransport autoScatter(boolean sharedGpus, double flopsPerPe) {
+        return !sharedGpus && flopsPerPe >= COPY_ENGINE_SCATTER_MIN_FLOPS ? ScatterTransport.COPY_ENGINE
+                : ScatterTransport.STORES;
     }
 
     @Override

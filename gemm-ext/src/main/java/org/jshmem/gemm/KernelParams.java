@@ -27,7 +27,7 @@ final class KernelParams {
             JAVA_INT.withName("sk_extra"),
             JAVA_INT.withName("grid"), JAVA_INT.withName("epilogue"), JAVA_INT.withName("col_offset"),
             JAVA_INT.withName("arrive_base"), JAVA_INT.withName("arrive_count"), JAVA_INT.withName("n_pes"),
-            JAVA_INT.withName("my_pe"), JAVA_INT.withName("home_slots"), JAVA_INT.withName("reserved"));
+            JAVA_INT.withName("my_pe"), JAVA_INT.withName("home_slots"), JAVA_INT.withName("scatter_rows"));
 
     private final MemorySegment block;
 

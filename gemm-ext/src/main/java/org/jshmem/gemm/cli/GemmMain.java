@@ -15,6 +15,7 @@ import org.jshmem.gemm.GemmKernel;
 import org.jshmem.gemm.GemmOptions;
 import org.jshmem.gemm.GemmPath;
 import org.jshmem.gemm.GemmShape;
+import org.jshmem.gemm.ScatterTransport;
 import org.jshmem.gemm.StreamKSchedule;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -77,6 +78,9 @@ public final class GemmMain implements Callable<Integer> {
     Integer cluster;
     @Option(names = "--allreduce", description = "auto, one_shot or two_shot (default: JSHMEM_GEMM_ALLREDUCE or auto)")
     String allReduce;
+    @Option(names = "--scatter", description = "how the all-scatter's tiles reach the peers: auto, stores (the kernel's)"
+            + " or copy_engine (default: JSHMEM_GEMM_SCATTER or auto)")
+    String scatter;
     @Option(names = "--trans-a", description = "A stored transposed (k x m): not supported, refused with a message")
     boolean transA;
     @Option(names = "--trans-b", description = "B stored transposed (n x k): not supported, refused with a message")
@@ -191,6 +195,9 @@ public final class GemmMain implements Callable<Integer> {
         }
         if (allReduce != null) {
             o = o.withAllReduce(parseEnum(AllReduceAlgorithm.class, allReduce, "--allreduce"));
+        }
+        if (scatter != null) {
+            o = o.withScatter(parseEnum(ScatterTransport.class, scatter, "--scatter"));
         }
         return o;
     }

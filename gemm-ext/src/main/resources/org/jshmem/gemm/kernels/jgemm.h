@@ -116,7 +116,7 @@ typedef struct {
   int n_pes;                      /* PEs taking part (the world) */
   int my_pe;
   int home_slots;                 /* reduce-scatter: staging slots per source on a home PE */
-  int reserved;                   /* 0: keeps the 4-byte fields even */
+  int scatter_rows;               /* all-scatter by the copy engines: tile rows per chunk (jgemm_count_chunk); 0: the kernel stores into the peers */
 } jgemm_params;
 static_assert(sizeof(jgemm_params) == 192, "jgemm_params must match org.jshmem.gemm.KernelParams");
 
@@ -205,6 +205,24 @@ JSHMEM_DEVICE_INLINE void jgemm_stamp_local(unsigned long long *flag, unsigned l
 #else
   asm volatile("st.release.gpu.global.b64 [%0], %1;" : : "l"(flag), "l"(gen) : "memory");
 #endif
+}
+/*
+ * All-scatter by the copy engines: one more finished (and stored) tile in its chunk's record
+ * {count, done, tiles} (tiles: how many the chunk has, written by the host). The chunk's last tile
+ * resets the count for the next call and stamps `done`, for which a stream waits before its copy
+ * engines read the chunk (org.jshmem.gemm.GpuKernelExecutor).
+ */
+JSHMEM_DEVICE_INLINE void jgemm_count_chunk(unsigned long long *rec, unsigned long long gen) {
+#if JSHMEM_ARCH_HIP
+  unsigned long long old = __hip_atomic_fetch_add(rec, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+#else
+  unsigned long long old;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(rec) : "memory");
+#endif
+  if (old + 1 == rec[2]) {
+    rec[0] = 0;
+    jgemm_stamp(rec + 1, gen); /* system scope: read by the stream, and then by the copy engines */
+  }
 }
 JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsigned long long gen) {
   /* >= in the cyclic sense: a peer may already have stamped a later call. */

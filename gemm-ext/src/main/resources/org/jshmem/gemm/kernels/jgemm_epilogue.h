@@ -14,7 +14,9 @@
  *               owning rows of the tile (its row block, jgemm_block_start): slot (tile row - the
  *               home's first tile row) * tiles_n + tile column (the home's own source slot is
  *               used only to park its partial: it sums it straight from the output tile)
- *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t
+ *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t; by the copy
+ *               engines (scatter_rows > 0): [n_pes] stamps, PE q's copies arrived (set by q's stream),
+ *               then a record {count, done, tiles} per chunk of scatter_rows tile rows (jgemm_count_chunk)
  *               one-shot all-reduce: [n_pes][tiles] partial stamps
  *               reduce-scatter: [n_pes][tiles] partial stamps, tile (tm, tn) at tm * tiles_n + tn
  *               (coordinates, not t: the PEs take the tiles in different rotations)
@@ -41,10 +43,15 @@
 /* Before a barrier that hands the group's stores to one thread's system-scope release. */
 JSHMEM_DEVICE_INLINE void jgemm_release_fence() { jshmemi_group_release_fence(); }
 
-/* A stamp read on this GPU only (GPU scope) or by a peer (system scope; flag is its address here). */
-JSHMEM_DEVICE_INLINE void jgemm_stamp_either(unsigned long long *flag, bool local, unsigned long long gen) {
-  if (local) {
+/* What a group's stamp() writes: */
+#define JGEMM_STAMP_PEER 0  /* a stamp read by a peer (system scope; flag is its address here) */
+#define JGEMM_STAMP_LOCAL 1 /* a stamp read on this GPU only (GPU scope) */
+#define JGEMM_STAMP_CHUNK 2 /* a tile counted into its chunk's record (jgemm_count_chunk) */
+JSHMEM_DEVICE_INLINE void jgemm_stamp_kind(unsigned long long *flag, int kind, unsigned long long gen) {
+  if (kind == JGEMM_STAMP_LOCAL) {
     jgemm_stamp_local(flag, gen);
+  } else if (kind == JGEMM_STAMP_CHUNK) {
+    jgemm_count_chunk(flag, gen);
   } else {
     jgemm_stamp(flag, gen);
   }
@@ -220,10 +227,10 @@ struct jgemm_storing_group {
   JSHMEM_DEVICE_INLINE void store_dense(const jgemm_t *otile, jgemm_t *slot) const {
     jgemm_tile_store_dense(otile, slot, *this);
   }
-  JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, bool local, unsigned long long gen) const {
+  JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, int kind, unsigned long long gen) const {
     jgemm_release_fence();
     sync();
-    if (tid == 0) jgemm_stamp_either(flag, local, gen);
+    if (tid == 0) jgemm_stamp_kind(flag, kind, gen);
   }
   JSHMEM_DEVICE_INLINE void settle() const { sync(); }
   JSHMEM_DEVICE_INLINE void reread() const { sync(); }
@@ -319,7 +326,8 @@ JSHMEM_DEVICE void jgemm_group_wait(const unsigned long long *flag, unsigned lon
 template <class G>
 JSHMEM_DEVICE void jgemm_group_stamp(const jgemm_params &p, unsigned long long *flag, int pe, const G &g) {
   const bool local = pe == p.my_pe;
-  g.stamp(local ? flag : (unsigned long long *)jshmem_ptr(flag, pe), local, p.generation);
+  g.stamp(local ? flag : (unsigned long long *)jshmem_ptr(flag, pe), local ? JGEMM_STAMP_LOCAL : JGEMM_STAMP_PEER,
+          p.generation);
 }
 
 /*
@@ -428,7 +436,11 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
   if (p.epilogue == JGEMM_LOCAL) {
     jgemm_store_local(p, tm, tn, otile, g);
   } else if (p.epilogue == JGEMM_ALL_SCATTER) {
-    if (g.hand_off(t)) { /* the peers' copies leave through the group's sender */
+    if (p.scatter_rows > 0) { /* the copy engines take it to the peers once its chunk is whole */
+      g.store(otile, p.c + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
+      g.stamp(p.arrive + p.n_pes + 3 * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, gen);
+      g.settle(); /* counted now, not a whole unit later (deferred stamps): its chunk's copies wait for it */
+    } else if (g.hand_off(t)) { /* the peers' copies leave through the group's sender */
       g.store(otile, p.c + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
       jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
     } else {
@@ -525,7 +537,7 @@ JSHMEM_DEVICE void jgemm_wait_arrivals(const jgemm_params &p, int w, const G &g)
     }
     return;
   }
-  const int count = p.epilogue == JGEMM_ALL_SCATTER ? p.arrive_count : 0;
+  const int count = p.epilogue == JGEMM_ALL_SCATTER && p.scatter_rows == 0 ? p.arrive_count : 0;
   for (int i = w * g.size + g.tid; i < count; i += p.grid * g.size) jgemm_wait_stamp(p.arrive + i, p.generation);
 }
 

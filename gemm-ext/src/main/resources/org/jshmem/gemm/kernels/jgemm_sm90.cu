@@ -225,7 +225,7 @@ struct jgemm_sender_handoff {
 
 struct jgemm_consumer_group {
   int tid, size;
-  unsigned long long **later;     /* shared memory: the stamps' addresses, bit 0 set for a GPU-scope one */
+  unsigned long long **later;     /* shared memory: the stamps' addresses, their kind (JGEMM_STAMP_*) in bits 0-1 */
   mutable int pending;            /* how many; the same on every thread */
   mutable unsigned long long gen; /* their value (the call's generation) */
   jgemm_sender_handoff *handoff;  /* shared memory, or null: no sender */
@@ -279,15 +279,15 @@ struct jgemm_consumer_group {
   JSHMEM_DEVICE_INLINE void store_dense(const jgemm_t *otile, jgemm_t *slot) const {
     store(otile, slot, JGEMM_BN, JGEMM_BM, JGEMM_BN);
   }
-  JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, bool local, unsigned long long generation) const {
+  JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, int kind, unsigned long long generation) const {
     if (!JGEMM_SM90_BULK) {
       sync();
-      if (tid == 0) jgemm_stamp_either(flag, local, generation);
+      if (tid == 0) jgemm_stamp_kind(flag, kind, generation);
       return;
     }
     if (pending == JGEMM_SM90_LATER) settle();
     gen = generation;
-    if (tid == 0) later[pending] = (unsigned long long *)(jshmemi_addr(flag) | (local ? 1 : 0));
+    if (tid == 0) later[pending] = (unsigned long long *)(jshmemi_addr(flag) | (unsigned)kind);
     pending++;
   }
   /* Waits until this thread's copies have read the output tile (they may still be writing). */
@@ -304,7 +304,7 @@ struct jgemm_consumer_group {
     if (tid == 0)
       for (int i = 0; i < pending; i++) {
         unsigned long long a = jshmemi_addr(later[i]);
-        jgemm_stamp_either((unsigned long long *)(a & ~1ull), (a & 1) != 0, gen);
+        jgemm_stamp_kind((unsigned long long *)(a & ~3ull), (int)(a & 3), gen);
       }
     pending = 0;
   }
@@ -409,7 +409,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ jgemm_sender_handoff handoff;
   const bool sender = JGEMM_SM90_SENDER && p.n_pes > 1 &&
-                      (p.epilogue == JGEMM_ALL_SCATTER || p.epilogue == JGEMM_REDUCE_SCATTER ||
+                      ((p.epilogue == JGEMM_ALL_SCATTER && p.scatter_rows == 0) || p.epilogue == JGEMM_REDUCE_SCATTER ||
                        p.epilogue == JGEMM_ALL_REDUCE_TWO);
 
   if (threadIdx.x == 0) {

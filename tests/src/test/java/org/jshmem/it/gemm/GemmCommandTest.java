@@ -119,6 +119,20 @@ class GemmCommandTest {
     }
 
     @Test
+    void copyEngineScatterOnTheCpuIsRefusedSayingWhatToUse() {
+        JobResult r = gemm(2, "-c", "all_scatter", "-m", "64", "-n", "64", "-k", "64", "--scatter", "copy_engine");
+        assertFalse(r.succeeded());
+        assertTrue(r.output().contains("the all-scatter by the copy engines (scatter copy_engine) needs a GPU heap"
+                + " (JSHMEM_BACKEND=cuda or hip); on a host heap use scatter stores or auto"), r::toString);
+        JobResult bad = gemm(1, "-c", "all_scatter", "-m", "64", "-n", "64", "-k", "64", "--scatter", "dma");
+        assertFalse(bad.succeeded());
+        assertTrue(bad.output().contains("--scatter dma: choose one of [auto, stores, copy_engine]"), bad::toString);
+        JobResult stores = gemm(2, "-c", "all_scatter", "-m", "64", "-n", "64", "-k", "64", "--scatter", "stores",
+                "--validate");
+        assertEveryPeValidated(stores, 2, "validated");
+    }
+
+    @Test
     void tooFewRowsToScatterIsRefused() {
         JobResult r = gemm(3, "-c", "gemm_reduce_scatter", "-m", "2", "-n", "8", "-k", "8");
         assertFalse(r.succeeded());

@@ -43,6 +43,9 @@ class GemmGpuTest {
         "2, all_scatter, bf16, 4096x4096x4096, ''",
         "2, all_reduce,  fp16, 4096x4096x4096, ''",
         "2, all_scatter, fp16, 1000x999x1001,  ''",
+        "2, all_scatter, bf16, 4096x4096x4096, JSHMEM_GEMM_SCATTER=copy_engine",
+        "3, all_scatter, fp16, 2600x1536x1024, JSHMEM_GEMM_SCATTER=copy_engine",   // chunks of 8, 8 and 5 tile rows
+        "3, all_scatter, bf16, 1000x999x1001,  JSHMEM_GEMM_SCATTER=copy_engine",   // portable kernel
         "3, all_reduce,  bf16, 1000x999x1001,  ''",
         "2, all_reduce,  bf16, 1024x1024x1024, JSHMEM_DEBUG=1",
         "2, all_reduce,  fp16, 1000x1024x1024, JSHMEM_GEMM_ALLREDUCE=two_shot",   // owners' rows end inside tiles (Hopper)
@@ -81,12 +84,13 @@ class GemmGpuTest {
                 + " collective; this one's epilogue is all_scatter: use cluster 0 (automatic) or 1"), fused::toString);
     }
 
-    @ParameterizedTest(name = "{0} {1} back to back")
-    @CsvSource({"all_scatter, one_shot", "all_reduce, one_shot", "all_reduce, two_shot", "all_gather_gemm, one_shot",
-        "gemm_reduce_scatter, one_shot"})
-    void thousandCallsBackToBack(String collective, String allReduce) {
+    @ParameterizedTest(name = "{0} {1} {2} back to back")
+    @CsvSource({"all_scatter, one_shot, stores", "all_scatter, one_shot, copy_engine", "all_reduce, one_shot, auto",
+        "all_reduce, two_shot, auto", "all_gather_gemm, one_shot, auto", "gemm_reduce_scatter, one_shot, auto"})
+    void thousandCallsBackToBack(String collective, String allReduce, String scatter) {
         JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", "1024x1024x1024", "--path",
-                "fused", "--validate", "--back-to-back", "1000", "--iters", "2", "--warmup", "1", "--allreduce", allReduce)
+                "fused", "--validate", "--back-to-back", "1000", "--iters", "2", "--warmup", "1", "--allreduce", allReduce,
+                "--scatter", scatter)
                 .env("JSHMEM_BACKEND", "cuda").env("JSHMEM_SYMMETRIC_SIZE", "1G").timeout(Duration.ofSeconds(300)).run();
         assertTrue(r.succeeded(), r::toString);
         for (int pe = 0; pe < 2; pe++) {

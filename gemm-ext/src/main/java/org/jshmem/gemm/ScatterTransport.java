@@ -1,0 +1,18 @@
+package org.jshmem.gemm;
+
+/** How the fused all-scatter's finished tiles reach the other PEs' C. */
+public enum ScatterTransport {
+    /**
+     * The copy engines where every PE has a GPU of its own, the kernel's stores where PEs share one
+     * (see GpuPlatform); the kernel's stores on host heaps.
+     */
+    AUTO,
+    /** The kernel stores each finished tile into every PE's C (SM stores, over NVLink between GPUs). */
+    STORES,
+    /**
+     * The kernel stores each tile into this PE's C only and counts it into its chunk (a group of tile
+     * rows); a second stream waits for each whole chunk and copies it into the other PEs' C with the
+     * copy engines ({@link org.jshmem.Shmem#ibputOnStream}), so the SMs are left to the GEMM. GPU heaps.
+     */
+    COPY_ENGINE
+}
