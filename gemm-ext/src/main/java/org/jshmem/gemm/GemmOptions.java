@@ -2,6 +2,7 @@ package org.jshmem.gemm;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -59,7 +60,7 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
         if (groupM <= 0) {
             throw new IllegalArgumentException("groupM " + groupM + " must be positive");
         }
-        java.util.Objects.requireNonNull(scatter, "scatter transport is null");
+        Objects.requireNonNull(scatter, "scatter transport is null");
         if (oneShotMaxBytes < 0) {
             throw new IllegalArgumentException("the one-shot threshold must not be negative");
         }

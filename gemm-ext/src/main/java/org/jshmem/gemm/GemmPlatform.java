@@ -2,6 +2,7 @@ package org.jshmem.gemm;
 
 import org.jshmem.DType;
 import org.jshmem.Shmem;
+import org.jshmem.ShmemStateException;
 import org.jshmem.device.DeviceInfo;
 
 /** What a heap offers a GEMM: the paths, kernels, tiles and work-group counts that fit it. */
@@ -51,7 +52,7 @@ interface GemmPlatform {
      */
     default int scatterRows(GemmOptions options, Epilogue epilogue, StreamKSchedule schedule) {
         if (epilogue == Epilogue.ALL_SCATTER && options.scatter() == ScatterTransport.COPY_ENGINE) {
-            throw new org.jshmem.ShmemStateException("the all-scatter by the copy engines (scatter copy_engine) needs a"
+            throw new ShmemStateException("the all-scatter by the copy engines (scatter copy_engine) needs a"
                     + " GPU heap (JSHMEM_BACKEND=cuda or hip); on a host heap use scatter stores or auto");
         }
         return 0;

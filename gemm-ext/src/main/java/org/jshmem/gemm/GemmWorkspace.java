@@ -30,7 +30,17 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
                      int arriveCount, int homeSlots, int scatterRows) implements AutoCloseable {
 
     /** Longs per chunk record of the all-scatter by the copy engines: {count, done, tiles}. */
-    static final int CHUNK_RECORD = 3;
+    private static final int CHUNK_RECORD = 3;
+
+    /** All-scatter by the copy engines: byte offset in {@code arrive} of PE {@code pe}'s arrival stamp. */
+    static long arrivedOffset(int pe) {
+        return (long) pe * Long.BYTES;
+    }
+
+    /** All-scatter by the copy engines: byte offset in {@code arrive} of chunk {@code chunk}'s {@code done} stamp. */
+    static long chunkDoneOffset(int nPes, int chunk) {
+        return (nPes + (long) CHUNK_RECORD * chunk + 1) * Long.BYTES;
+    }
 
     /** Bytes each part needs on this PE, before agreeing on the maximum. */
     record Sizes(long partials, long skFlags, long arrive, long staging, long gathered, long aReady, long rowOrder) {
@@ -116,8 +126,8 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         if (e == Epilogue.ALL_SCATTER && sizing.scatterRows() > 0) {   // each chunk record's tile count
             for (int c = 0; c < chunks(s, sizing.scatterRows()); c++) {
                 int tileRows = Math.min(s.tilesM(), (c + 1) * sizing.scatterRows()) - c * sizing.scatterRows();
-                long at = (shmem.nPes() + (long) CHUNK_RECORD * c + 2) * Long.BYTES;
-                shmem.pLong(arrive, at, (long) tileRows * s.tilesN(), shmem.myPe());
+                long tilesAt = chunkDoneOffset(shmem.nPes(), c) + Long.BYTES;
+                shmem.pLong(arrive, tilesAt, (long) tileRows * s.tilesN(), shmem.myPe());
             }
         }
         shmem.quiet();

@@ -45,6 +45,8 @@ final class GpuKernelExecutor implements GemmExecutor {
     private final ShmemStream own;
     private final TensorMaps maps;
     private final KernelCache.Entry compiled;
+    private final DType type;
+    private final SymmetricSegment arrive;
     private final Gather gather;
     private final Scatter scatter;
 
@@ -145,8 +147,6 @@ final class GpuKernelExecutor implements GemmExecutor {
         }
     }
 
-    private final DType type;
-    private final SymmetricSegment arrive;
 
     private long address(SymmetricSegment s) {
         return shmem.deviceAddress(s, 0).address();
@@ -220,8 +220,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         ShmemStream st = scatter.stream();
         int[] rows = scatter.chunkRows();
         for (int k = 0; k + 1 < rows.length; k++) {
-            shmem.signalWaitUntilOnStream(arrive, (n + (long) GemmWorkspace.CHUNK_RECORD * k + 1) * Long.BYTES, Cmp.GE,
-                    generation, st);
+            shmem.signalWaitUntilOnStream(arrive, GemmWorkspace.chunkDoneOffset(n, k), Cmp.GE, generation, st);
             long at = rows[k] * scatter.pitch() + scatter.column();
             for (int i = 1; i < n; i++) {
                 shmem.ibputOnStream(c, at, scatter.pitch(), c, at, scatter.pitch(), scatter.width(),
@@ -229,12 +228,12 @@ final class GpuKernelExecutor implements GemmExecutor {
             }
         }
         for (int i = 1; i < n; i++) {
-            shmem.signalOpOnStream(arrive, (long) me * Long.BYTES, generation, SignalOp.SET, (me + i) % n, st);
+            shmem.signalOpOnStream(arrive, GemmWorkspace.arrivedOffset(me), generation, SignalOp.SET, (me + i) % n, st);
         }
         st.record(scatter.done());
         on.waitFor(scatter.done());
         for (int i = 1; i < n; i++) {
-            shmem.signalWaitUntilOnStream(arrive, (long) ((me + i) % n) * Long.BYTES, Cmp.GE, generation, on);
+            shmem.signalWaitUntilOnStream(arrive, GemmWorkspace.arrivedOffset((me + i) % n), Cmp.GE, generation, on);
         }
     }
 
@@ -246,10 +245,10 @@ final class GpuKernelExecutor implements GemmExecutor {
     @Override
     public String describe() {
         String groups = variant.cluster() > 1 ? " clusters of " + variant.cluster() + " CTAs, " : " work-groups, ";
-        String send = scatter != null ? "tiles to the peers by the copy engines in " + (scatter.chunkRows().length - 1)
-                + " chunks, " : "";
+        String send = scatter != null ? ", tiles to the peers by the copy engines in " + (scatter.chunkRows().length - 1)
+                + " chunks" : "";
         return variant + " kernel, " + schedule.grid() + groups + variant.sharedBytes() / 1024
-                + " KiB shared memory, " + send + "(image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
+                + " KiB shared memory" + send + " (image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
                 + compiled.nanos() / 1_000_000 + " ms)";
     }
 
