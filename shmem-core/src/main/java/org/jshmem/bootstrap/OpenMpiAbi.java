@@ -54,6 +54,10 @@ public final class OpenMpiAbi {
     public static final MemoryLayout HANDLE = ValueLayout.ADDRESS;
     /** C {@code int}: counts, ranks, error codes, enum values. */
     public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    /** A pointer argument: a buffer, or a cell the call writes (a status, a flag, a request). */
+    public static final MemoryLayout PTR = ValueLayout.ADDRESS;
+    /** {@code MPI_Aint}: window displacements and sizes ({@code ptrdiff_t}). */
+    public static final ValueLayout.OfLong AINT = ValueLayout.JAVA_LONG;
 
     public static final int SUCCESS = 0;
     /** First member of the anonymous enum of split types. */

@@ -1,10 +1,11 @@
 package org.jshmem.remote;
 
+import static org.jshmem.bootstrap.OpenMpiAbi.AINT;
 import static org.jshmem.bootstrap.OpenMpiAbi.HANDLE;
 import static org.jshmem.bootstrap.OpenMpiAbi.INT;
+import static org.jshmem.bootstrap.OpenMpiAbi.PTR;
 
 import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import org.jshmem.bootstrap.LibMpi;
 
@@ -16,8 +17,6 @@ import org.jshmem.bootstrap.LibMpi;
  * the library {@link LibMpi#load} loaded, which the transport does before it makes any call.
  */
 final class MpiHandles {
-    private static final MemoryLayout PTR = ValueLayout.ADDRESS;
-    private static final ValueLayout.OfLong AINT = ValueLayout.JAVA_LONG;   // MPI_Aint: ptrdiff_t
     private static final LibMpi MPI = LibMpi.loaded();
 
     // one-sided (MpiRma)

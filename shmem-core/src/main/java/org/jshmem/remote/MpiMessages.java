@@ -1,11 +1,11 @@
 package org.jshmem.remote;
 
 import static org.jshmem.bootstrap.OpenMpiAbi.INT;
+import static org.jshmem.bootstrap.OpenMpiAbi.PTR;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import org.jshmem.bootstrap.LibMpi;
 import org.jshmem.bootstrap.OpenMpiAbi;
@@ -18,7 +18,6 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * aimed at ({@link MpiFailures}).
  */
 final class MpiMessages {
-    private static final MemoryLayout PTR = ValueLayout.ADDRESS;
 
     private final LibMpi mpi;
     private final MemorySegment comm;

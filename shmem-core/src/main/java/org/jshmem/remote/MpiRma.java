@@ -1,7 +1,9 @@
 package org.jshmem.remote;
 
+import static org.jshmem.bootstrap.OpenMpiAbi.AINT;
 import static org.jshmem.bootstrap.OpenMpiAbi.HANDLE;
 import static org.jshmem.bootstrap.OpenMpiAbi.INT;
+import static org.jshmem.bootstrap.OpenMpiAbi.PTR;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -23,8 +25,6 @@ import org.jshmem.bootstrap.OpenMpiAbi;
  * Each call is timed on a {@link CallClock}, so that a watchdog can tell one that never returns.
  */
 final class MpiRma {
-    private static final ValueLayout.OfLong AINT = ValueLayout.JAVA_LONG;   // MPI_Aint: ptrdiff_t
-    private static final MemoryLayout PTR = ValueLayout.ADDRESS;
 
     private final LibMpi mpi;
     private final MemorySegment comm;
