@@ -89,11 +89,13 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
                 read(env, "JSHMEM_GEMM_ALLREDUCE", d.allReduce,
                         v -> parseEnum(AllReduceAlgorithm.class, v, "JSHMEM_GEMM_ALLREDUCE")),
                 read(env, "JSHMEM_GEMM_ONESHOT_MAX", d.oneShotMaxBytes, org.jshmem.ShmemConfig::parseSize),
-                read(env, "JSHMEM_GEMM_SCATTER", d.scatter, v -> parseEnum(ScatterTransport.class, v, "JSHMEM_GEMM_SCATTER")));
+                read(env, "JSHMEM_GEMM_SCATTER", d.scatter,
+                        v -> parseEnum(ScatterTransport.class, v, "JSHMEM_GEMM_SCATTER")));
     }
 
     public GemmOptions withPath(GemmPath p) {
-        return new GemmOptions(p, kernel, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes, scatter);
+        return new GemmOptions(p, kernel, tile, workGroups, split, cluster, groupM, allReduce, oneShotMaxBytes,
+                scatter);
     }
 
     public GemmOptions withKernel(GemmKernel k) {

@@ -245,10 +245,10 @@ final class GpuKernelExecutor implements GemmExecutor {
     @Override
     public String describe() {
         String groups = variant.cluster() > 1 ? " clusters of " + variant.cluster() + " CTAs, " : " work-groups, ";
-        String send = scatter != null ? ", tiles to the peers by the copy engines in " + (scatter.chunkRows().length - 1)
-                + " chunks" : "";
-        return variant + " kernel, " + schedule.grid() + groups + variant.sharedBytes() / 1024
-                + " KiB shared memory" + send + " (image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
+        String send = scatter == null ? ""
+                : ", tiles to the peers by the copy engines in " + (scatter.chunkRows().length - 1) + " chunks";
+        return variant + " kernel, " + schedule.grid() + groups + variant.sharedBytes() / 1024 + " KiB shared memory"
+                + send + " (image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
                 + compiled.nanos() / 1_000_000 + " ms)";
     }
 

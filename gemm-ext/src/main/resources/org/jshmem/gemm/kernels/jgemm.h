@@ -116,7 +116,7 @@ typedef struct {
   int n_pes;                      /* PEs taking part (the world) */
   int my_pe;
   int home_slots;                 /* reduce-scatter: staging slots per source on a home PE */
-  int scatter_rows;               /* all-scatter by the copy engines: tile rows per chunk (jgemm_count_chunk); 0: the kernel stores into the peers */
+  int scatter_rows;               /* all-scatter by the copy engines: tile rows per chunk (jgemm_count_chunk); 0: none */
 } jgemm_params;
 static_assert(sizeof(jgemm_params) == 192, "jgemm_params must match org.jshmem.gemm.KernelParams");
 
