@@ -190,21 +190,22 @@ final class GpuKernelExecutor implements GemmExecutor {
      */
     private void gatherOnItsStream(SymmetricSegment a, ShmemStream on, long generation) {
         Team world = shmem.teamWorld();
-        if (gather.blocksOnTileRows()) {   // the others' rows only, from their A: the kernel reads its own in place
-            on.record(gather.start());
-            gather.stream().waitFor(gather.start());
-            world.collectOthersSignalOnStream(gather.into(), a, gather.counts(), type, gather.ready(), generation,
-                    gather.stream(), gather.entered());
-        } else {
+        boolean inPlace = !gather.blocksOnTileRows();
+        long ownAt = gather.ownOffset(), ownBytes = gather.counts()[shmem.myPe()] * type.byteSize();
+        if (inPlace) {
             // a tile row over two blocks reads this PE's rows in the workspace: they go there first, with every SM
             // free (a same-GPU copy may run on the SMs: behind the GEMM it got one and took longer than the GEMM,
             // 1.2-1.4 against 0.54 ms on 2 x H100); then the gather runs in place
-            long ownAt = gather.ownOffset(), ownBytes = gather.counts()[shmem.myPe()] * type.byteSize();
             shmem.putOnStream(gather.into(), ownAt, a, 0, ownBytes, shmem.myPe(), on);
-            on.record(gather.start());
-            gather.stream().waitFor(gather.start());
+        }
+        on.record(gather.start());
+        gather.stream().waitFor(gather.start());
+        if (inPlace) {
             world.collectSignalOnStream(gather.into(), gather.into().asSlice(ownAt, ownBytes), gather.counts(), type,
                     gather.ready(), generation, gather.stream(), gather.entered());
+        } else {   // the others' rows only, from their A: the kernel reads its own in place
+            world.collectOthersSignalOnStream(gather.into(), a, gather.counts(), type, gather.ready(), generation,
+                    gather.stream(), gather.entered());
         }
         gather.stream().record(gather.done());
         on.waitFor(gather.entered());

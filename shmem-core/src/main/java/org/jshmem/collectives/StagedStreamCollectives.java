@@ -80,11 +80,8 @@ public final class StagedStreamCollectives implements StreamCollectives {
         }
         boolean inPlace = src == dest + at[meIndex];
         blocking.sync(team);
-        for (int k = 1; k <= n; k++) {   // from the next member on, this PE's own block last
+        for (int k = 1; k <= (ownBlock ? n : n - 1); k++) {   // from the next member on, this PE's own block last
             int i = (meIndex + k) % n;
-            if (i == meIndex && !ownBlock) {
-                continue;
-            }
             if (bytesPerMember[i] > 0 && (i != meIndex || !inPlace)) {
                 backend.copy(me, dest + at[i], team.worldPe(i), inPlace ? dest + at[i] : src, bytesPerMember[i], false);
             }

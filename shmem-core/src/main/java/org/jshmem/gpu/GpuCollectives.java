@@ -265,12 +265,9 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             at[i + 1] = at[i] + bytesPerMember[i];
         }
         boolean inPlace = src == dest + at[me];   // then every member's block is in its own dest
-        for (int k = 1; k <= n; k++) {   // the others from the next member on, this PE's own block last
+        for (int k = 1; k <= (ownBlock ? n : n - 1); k++) {   // the others from the next member on, its own last
             int i = (me + k) % n;
             long bytes = bytesPerMember[i];
-            if (i == me && !ownBlock) {
-                continue;
-            }
             if (bytes > 0 && i != me) {
                 Shim.memcpyAsync(at(dest + at[i]), gpu.address(t.worldPe(i), inPlace ? dest + at[i] : src), bytes,
                         stream);
