@@ -30,10 +30,9 @@ import org.jshmem.device.LaunchConfig;
  * own rows are first copied there, and the gather runs in place
  * ({@link org.jshmem.Team#collectSignalOnStream}). All-scatter by the copy engines
  * ({@link ScatterTransport#COPY_ENGINE}): the kernel stores into this PE's C only and stamps each
- * finished chunk of tile rows; a second stream waits for each stamp and copies the chunk into the
- * others' C ({@link Shmem#ibputOnStream}); the caller's stream waits for that stream (the next
- * call's kernel must not overwrite C under its copies), copies the last chunk itself, signals the
- * others and waits for their signals.
+ * finished chunk of tile rows; a second stream waits for each stamp, copies the chunk into the
+ * others' C ({@link Shmem#ibputOnStream}), then signals them; the caller's stream waits for that
+ * stream (the next call's kernel must not overwrite C under its copies) and for the others' signals.
  */
 final class GpuKernelExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -213,40 +212,29 @@ final class GpuKernelExecutor implements GemmExecutor {
     }
 
     /**
-     * Queues the copy-engine all-scatter of this call: each chunk but the last into the others' C on
-     * the scatter stream once the kernel has stamped it (rotated: the PEs do not all copy into one
-     * peer at once); then on {@code on}, behind the kernel, the last chunk and a signal to each
-     * other PE, and a wait for theirs. The last chunk is stamped as the kernel ends, so {@code on}
-     * copies it without a hop between streams (on 2 x H200 a call took as long either way:
-     * docs/benchmarks/gpu-2xh200/session-2026-11-28j).
+     * Queues the copy-engine all-scatter of this call: each chunk into the others' C once the kernel
+     * has stamped it (rotated: the PEs do not all copy into one peer at once), then a signal to each;
+     * {@code on} waits for it all.
      */
     private void scatterOnItsStream(SymmetricSegment c, ShmemStream on, long generation) {
         int me = shmem.myPe(), n = shmem.nPes();
         ShmemStream st = scatter.stream();
-        int last = scatter.chunkRows().length - 2;
-        for (int k = 0; k < last; k++) {
+        int[] rows = scatter.chunkRows();
+        for (int k = 0; k + 1 < rows.length; k++) {
             shmem.signalWaitUntilOnStream(arrive, GemmWorkspace.chunkDoneOffset(n, k), Cmp.GE, generation, st);
-            putChunk(c, k, st);
+            long at = rows[k] * scatter.pitch() + scatter.column();
+            for (int i = 1; i < n; i++) {
+                shmem.ibputOnStream(c, at, scatter.pitch(), c, at, scatter.pitch(), scatter.width(),
+                        rows[k + 1] - rows[k], (me + i) % n, st);
+            }
+        }
+        for (int i = 1; i < n; i++) {
+            shmem.signalOpOnStream(arrive, GemmWorkspace.arrivedOffset(me), generation, SignalOp.SET, (me + i) % n, st);
         }
         st.record(scatter.done());
-        on.waitFor(scatter.done());   // the earlier chunks are in, and no copy reads C when the next call writes it
-        putChunk(c, last, on);
-        for (int i = 1; i < n; i++) {
-            shmem.signalOpOnStream(arrive, GemmWorkspace.arrivedOffset(me), generation, SignalOp.SET, (me + i) % n, on);
-        }
+        on.waitFor(scatter.done());
         for (int i = 1; i < n; i++) {
             shmem.signalWaitUntilOnStream(arrive, GemmWorkspace.arrivedOffset((me + i) % n), Cmp.GE, generation, on);
-        }
-    }
-
-    /** Chunk k of this PE's columns of C into every other PE's C, on {@code stream}. */
-    private void putChunk(SymmetricSegment c, int k, ShmemStream stream) {
-        int me = shmem.myPe(), n = shmem.nPes();
-        int[] rows = scatter.chunkRows();
-        long at = rows[k] * scatter.pitch() + scatter.column();
-        for (int i = 1; i < n; i++) {
-            shmem.ibputOnStream(c, at, scatter.pitch(), c, at, scatter.pitch(), scatter.width(), rows[k + 1] - rows[k],
-                    (me + i) % n, stream);
         }
     }
 
