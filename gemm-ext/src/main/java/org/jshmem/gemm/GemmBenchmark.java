@@ -31,13 +31,17 @@ public final class GemmBenchmark {
     public record Result(GemmCollective collective, GemmShape shape, DType type, int nPes, String what, double ms,
                          double refMs, double relErr, double refRelErr, double bound, boolean validated,
                          boolean passed, double createMs, String device) {
-        /** TFLOP/s per PE: 2mnk / PEs / time. */
+        /** TFLOP/s per PE: 2mnk / PEs / time; 2mnk / time for {@link GemmCollective#NONE}, where each PE does it all. */
         public double tflopsPerPe() {
-            return shape.flops() / nPes / (ms * 1e9);
+            return flopsPerPe() / (ms * 1e9);
         }
 
         public double refTflopsPerPe() {
-            return shape.flops() / nPes / (refMs * 1e9);
+            return flopsPerPe() / (refMs * 1e9);
+        }
+
+        private double flopsPerPe() {
+            return collective == GemmCollective.NONE ? shape.flops() : shape.flops() / nPes;
         }
     }
 

@@ -2,9 +2,14 @@ package org.jshmem.gemm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.jshmem.DType;
+
 import org.junit.jupiter.api.Test;
 
-/** The benchmark's warm-up count: the calls asked for, and on a GPU enough work for the clocks to rise. */
+/**
+ * The benchmark's warm-up count (the calls asked for, and on a GPU enough work for the clocks to
+ * rise) and its TFLOP/s per PE.
+ */
 class GemmBenchmarkTest {
 
     @Test
@@ -22,5 +27,19 @@ class GemmBenchmarkTest {
                 GemmBenchmark.warmupCalls(5, s, 2, true));
         assertEquals(10_000, GemmBenchmark.warmupCalls(5, new GemmShape(64, 64, 64), 1, true));
         assertEquals(20_000, GemmBenchmark.warmupCalls(20_000, new GemmShape(64, 64, 64), 1, true));   // more asked
+    }
+
+    @Test
+    void tflopsPerPeSplitTheWorkOverThePesButNotForTheGemmAlone() {
+        GemmShape s = new GemmShape(8192, 4096, 8192);   // 5.5e11 flops
+        double ms = 0.5;
+        assertEquals(s.flops() / 2 / (ms * 1e9), result(GemmCollective.ALL_SCATTER, s, 2, ms).tflopsPerPe(), 1e-9);
+        assertEquals(s.flops() / 4 / (ms * 1e9), result(GemmCollective.ALL_REDUCE, s, 4, ms).refTflopsPerPe(), 1e-9);
+        // -c none: every PE computes the whole GEMM
+        assertEquals(s.flops() / (ms * 1e9), result(GemmCollective.NONE, s, 2, ms).tflopsPerPe(), 1e-9);
+    }
+
+    private static GemmBenchmark.Result result(GemmCollective c, GemmShape s, int nPes, double ms) {
+        return new GemmBenchmark.Result(c, s, DType.FP16, nPes, "", ms, ms, 0, 0, 1, true, true, 0, "test");
     }
 }
