@@ -147,7 +147,6 @@ final class GpuKernelExecutor implements GemmExecutor {
         }
     }
 
-
     private long address(SymmetricSegment s) {
         return shmem.deviceAddress(s, 0).address();
     }
