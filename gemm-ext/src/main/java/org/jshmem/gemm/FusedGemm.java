@@ -73,7 +73,7 @@ public final class FusedGemm implements AutoCloseable {
                 ? platform.autoSplit(local, planned, grid) : options.split();
         StreamKSchedule plan = StreamKSchedule.plan(local, planned, grid, options.groupM(), split, layout.local(0).k());
         this.schedule = plan.withRowOrder(TileRowOrder.of(epilogue, layout, shmem.myPe(), plan));
-        int scatterRows = shmem.nPes() > 1 ? platform.scatterRows(options, epilogue, schedule) : 0;
+        int scatterRows = shmem.nPes() > 1 ? platform.scatterRows(options, epilogue, schedule, shmem.nPes()) : 0;
         int totalTiles = 0, base = 0;
         for (int pe = 0; pe < shmem.nPes(); pe++) {
             GemmShape l = layout.local(pe);

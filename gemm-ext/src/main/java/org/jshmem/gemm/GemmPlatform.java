@@ -46,11 +46,11 @@ interface GemmPlatform {
     }
 
     /**
-     * All-scatter: how many tile rows make a chunk that the copy engines take to the peers
-     * ({@link ScatterTransport#COPY_ENGINE}), or 0: the kernel stores the tiles into the peers' C.
+     * All-scatter over {@code nPes} PEs: how many tile rows make a chunk that the copy engines take to the
+     * peers ({@link ScatterTransport#COPY_ENGINE}), or 0: the kernel stores the tiles into the peers' C.
      * Throws a clear error where the copy engines were asked for and this platform has none.
      */
-    default int scatterRows(GemmOptions options, Epilogue epilogue, StreamKSchedule schedule) {
+    default int scatterRows(GemmOptions options, Epilogue epilogue, StreamKSchedule schedule, int nPes) {
         if (epilogue == Epilogue.ALL_SCATTER && options.scatter() == ScatterTransport.COPY_ENGINE) {
             throw new ShmemStateException("the all-scatter by the copy engines (scatter copy_engine) needs a"
                     + " GPU heap (JSHMEM_BACKEND=cuda or hip); on a host heap use scatter stores or auto");

@@ -21,8 +21,8 @@ import org.jshmem.device.DeviceInfo;
  *     size, 1024^3 (1.4-1.6x) to 8192^3 (1.3-1.4x); the fused all-reduce (0.75x-0.80x), GEMM +
  *     reduce-scatter (0.82x-0.84x) and all-gather + GEMM (0.93x-1.02x) did not win at 4096^3 and the
  *     seed shapes: their traffic shares the GEMM's SMs and memory there. So only the all-scatter is fused.</li>
- * <li>The all-scatter's tiles reach the peers by the copy engines where each PE has a GPU of its own and
- *     the GEMM is large ({@link #autoScatter}), by the kernel's stores otherwise.</li>
+ * <li>The all-scatter's tiles reach the peer by the copy engines where two PEs each have a GPU of their own
+ *     and the GEMM is large ({@link #autoScatter}), by the kernel's stores otherwise (4 x H200: they won there).</li>
  * <li>The portable kernel lost everywhere (its GEMM runs at half of cuBLAS's rate): the reference.</li>
  * </ul>
  * A GEMM without a collective runs the fused kernel unless the reference is asked for; where no vendor
@@ -40,6 +40,13 @@ final class GpuPlatform implements GemmPlatform {
      * waits and the last chunk's copy after the kernel cost 10-26 us a call.
      */
     static final double COPY_ENGINE_SCATTER_MIN_FLOPS = 150e9;
+    /**
+     * Auto all-scatter: the copy engines carry the tiles only up to this many PEs. On 4 x H200 (2026-11-28,
+     * one PE per GPU, fp16, interleaved, each PE's chunks copied to three peers) the kernel's stores won at
+     * every size: 4096x8192x8192 0.318-0.332 against 0.385-0.394 ms, 8192^3 0.595-0.621 against 0.631-0.641
+     * (bf16 0.599 against 0.628), 16384x8192x8192 1.123-1.136 against 1.152-1.162.
+     */
+    static final int COPY_ENGINE_SCATTER_MAX_PES = 2;
 
     private final DeviceInfo device;
     private final GemmKernel kernel;
@@ -215,31 +222,31 @@ final class GpuPlatform implements GemmPlatform {
 
     /**
      * The all-scatter by the copy engines, a group of tile rows ({@code groupM}) per chunk, where
-     * every PE has a GPU of its own ({@link #autoScatter}); where PEs share a GPU the kernel stores
-     * the tiles itself: a copy between two processes on one GPU may run on the SMs, which the GEMM
-     * holds until it ends.
+     * {@link #autoScatter} takes them; else the kernel stores the tiles itself.
      */
     @Override
-    public int scatterRows(GemmOptions options, Epilogue epilogue, StreamKSchedule schedule) {
+    public int scatterRows(GemmOptions options, Epilogue epilogue, StreamKSchedule schedule, int nPes) {
         if (epilogue != Epilogue.ALL_SCATTER) {
             return 0;
         }
         boolean copyEngines = switch (options.scatter()) {
             case STORES -> false;
             case COPY_ENGINE -> true;
-            case AUTO -> autoScatter(device.nodeSharesDevices(), schedule.shape().flops())
+            case AUTO -> autoScatter(device.nodeSharesDevices(), schedule.shape().flops(), nPes)
                     == ScatterTransport.COPY_ENGINE;
         };
         return copyEngines ? schedule.groupM() : 0;
     }
 
     /**
-     * The all-scatter's measured transport: the copy engines with a GPU per PE from
-     * {@link #COPY_ENGINE_SCATTER_MIN_FLOPS} of work per PE, the kernel's stores otherwise.
+     * The all-scatter's measured transport: the copy engines where every PE has a GPU of its own, there are
+     * at most {@link #COPY_ENGINE_SCATTER_MAX_PES} PEs and at least {@link #COPY_ENGINE_SCATTER_MIN_FLOPS} of
+     * work per PE; the kernel's stores otherwise. Between PEs on one GPU a copy may run on the SMs, which the
+     * GEMM holds until it ends.
      */
-    static ScatterTransport autoScatter(boolean sharedGpus, double flopsPerPe) {
-        return !sharedGpus && flopsPerPe >= COPY_ENGINE_SCATTER_MIN_FLOPS ? ScatterTransport.COPY_ENGINE
-                : ScatterTransport.STORES;
+    static ScatterTransport autoScatter(boolean sharedGpus, double flopsPerPe, int nPes) {
+        return !sharedGpus && nPes <= COPY_ENGINE_SCATTER_MAX_PES && flopsPerPe >= COPY_ENGINE_SCATTER_MIN_FLOPS
+                ? ScatterTransport.COPY_ENGINE : ScatterTransport.STORES;
     }
 
     @Override

@@ -3,8 +3,8 @@ package org.jshmem.gemm;
 /** How the fused all-scatter's finished tiles reach the other PEs' C. */
 public enum ScatterTransport {
     /**
-     * The copy engines where every PE has a GPU of its own, the kernel's stores where PEs share one
-     * (see GpuPlatform); the kernel's stores on host heaps.
+     * The copy engines for a large GEMM on two PEs with a GPU each, the kernel's stores otherwise: with
+     * more PEs, or where PEs share a GPU (see GpuPlatform); the kernel's stores on host heaps.
      */
     AUTO,
     /** The kernel stores each finished tile into every PE's C (SM stores, over NVLink between GPUs). */
