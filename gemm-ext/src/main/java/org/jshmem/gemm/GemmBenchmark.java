@@ -41,8 +41,13 @@ public final class GemmBenchmark {
         }
 
         private double flopsPerPe() {
-            return collective == GemmCollective.NONE ? shape.flops() : shape.flops() / nPes;
+            return GemmBenchmark.flopsPerPe(collective, shape, nPes);
         }
+    }
+
+    /** One PE's share of a call's work: 2mnk / PEs; 2mnk for {@link GemmCollective#NONE}, where each PE does it all. */
+    static double flopsPerPe(GemmCollective collective, GemmShape shape, int nPes) {
+        return collective == GemmCollective.NONE ? shape.flops() : shape.flops() / nPes;
     }
 
     private final Shmem shmem;
@@ -132,19 +137,19 @@ public final class GemmBenchmark {
 
     /**
      * Untimed calls before the timed ones: {@code asked}, and on a GPU at least enough for
-     * {@link #GPU_WARMUP_FLOPS} (at most 10 000). It follows from the shape alone, so every PE of a
-     * fused collective makes the same number of calls.
+     * {@link #GPU_WARMUP_FLOPS} of each PE's work (at most 10 000). It follows from the collective and
+     * the shape alone, so every PE of a fused collective makes the same number of calls.
      */
-    static int warmupCalls(int asked, GemmShape shape, int nPes, boolean gpu) {
+    static int warmupCalls(int asked, GemmCollective collective, GemmShape shape, int nPes, boolean gpu) {
         if (!gpu) {
             return asked;
         }
-        double perCall = shape.flops() / nPes;
+        double perCall = flopsPerPe(collective, shape, nPes);
         return (int) Math.max(asked, Math.min(10_000, Math.ceil(GPU_WARMUP_FLOPS / perCall)));
     }
 
     private double time(FusedGemm gemm, Data data) {
-        int warmup = warmupCalls(settings.warmup(), data.global, shmem.nPes(), device.isPresent());
+        int warmup = warmupCalls(settings.warmup(), collective, data.global, shmem.nPes(), device.isPresent());
         for (int i = 0; i < warmup; i++) {
             gemm.run(data.a, data.b, data.c);
         }

@@ -14,19 +14,22 @@ class GemmBenchmarkTest {
 
     @Test
     void onTheCpuTheWarmUpIsTheCallsAskedFor() {
-        assertEquals(5, GemmBenchmark.warmupCalls(5, new GemmShape(1536, 6144, 8192), 1, false));
-        assertEquals(0, GemmBenchmark.warmupCalls(0, new GemmShape(8, 8, 8), 3, false));
+        assertEquals(5, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, new GemmShape(1536, 6144, 8192), 1, false));
+        assertEquals(0, GemmBenchmark.warmupCalls(0, GemmCollective.ALL_REDUCE, new GemmShape(8, 8, 8), 3, false));
     }
 
     @Test
     void onAGpuItDoesAtLeastTheWarmUpWorkPerPeCappedAtTenThousandCalls() {
         GemmShape s = new GemmShape(1536, 6144, 8192);   // 1.55e11 flops a call
-        assertEquals((int) Math.ceil(GemmBenchmark.GPU_WARMUP_FLOPS / s.flops()), GemmBenchmark.warmupCalls(5, s, 1, true));
-        // two PEs each do half the work per call: twice the calls, the same on both
+        int alone = (int) Math.ceil(GemmBenchmark.GPU_WARMUP_FLOPS / s.flops());
+        assertEquals(alone, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, s, 1, true));
+        // two PEs of a collective each do half the work per call: twice the calls, the same on both
         assertEquals((int) Math.ceil(GemmBenchmark.GPU_WARMUP_FLOPS / (s.flops() / 2)),
-                GemmBenchmark.warmupCalls(5, s, 2, true));
-        assertEquals(10_000, GemmBenchmark.warmupCalls(5, new GemmShape(64, 64, 64), 1, true));
-        assertEquals(20_000, GemmBenchmark.warmupCalls(20_000, new GemmShape(64, 64, 64), 1, true));   // more asked
+                GemmBenchmark.warmupCalls(5, GemmCollective.ALL_SCATTER, s, 2, true));
+        // the GEMM alone on two PEs: each does all of it, so no more calls than on one
+        assertEquals(alone, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, s, 2, true));
+        assertEquals(10_000, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, new GemmShape(64, 64, 64), 1, true));
+        assertEquals(20_000, GemmBenchmark.warmupCalls(20_000, GemmCollective.NONE, new GemmShape(64, 64, 64), 1, true));
     }
 
     @Test
