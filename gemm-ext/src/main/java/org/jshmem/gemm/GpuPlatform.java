@@ -22,7 +22,7 @@ import org.jshmem.device.DeviceInfo;
  *     reduce-scatter (0.82x-0.84x) and all-gather + GEMM (0.93x-1.02x) did not win at 4096^3 and the
  *     seed shapes: their traffic shares the GEMM's SMs and memory there. So only the all-scatter is fused.</li>
  * <li>The all-scatter's tiles reach the peer by the copy engines where two PEs each have a GPU of their own
- *     and the GEMM is large ({@link #autoScatter}), by the kernel's stores otherwise (4 x H200: they won there).</li>
+ *     and the GEMM is large ({@link #autoScatter}), by the kernel's stores otherwise (on 4 x H200 the stores won).</li>
  * <li>The portable kernel lost everywhere (its GEMM runs at half of cuBLAS's rate): the reference.</li>
  * </ul>
  * A GEMM without a collective runs the fused kernel unless the reference is asked for; where no vendor
