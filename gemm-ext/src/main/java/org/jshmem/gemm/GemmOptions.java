@@ -25,6 +25,9 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_GEMM_CLUSTER}</td><td>0</td><td>CTAs per thread block cluster of the Hopper kernel
  *     (1 or 2; 2: pairs of tile rows share B by TMA multicast, GEMMs without a collective only); 0:
  *     automatic</td></tr>
+ * <tr><td>{@code JSHMEM_GEMM_GROUP_M}</td><td>0</td><td>tile rows per group of the tile order (a wave
+ *     takes tiles down a group's rows before its next column, for L2 reuse); 0: automatic
+ *     ({@link StreamKSchedule#DEFAULT_GROUP_M})</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_ALLREDUCE}</td><td>auto</td><td>{@code one_shot}, {@code two_shot} or
  *     {@code auto}</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_ONESHOT_MAX}</td><td>2M</td><td>auto all-reduce: one-shot while C is at most
@@ -37,7 +40,7 @@ import java.util.function.Function;
  * @param workGroups      persistent work-groups; 0: automatic
  * @param split           Stream-K split
  * @param cluster         CTAs per cluster of the Hopper kernel (1 or 2); 0: automatic
- * @param groupM          tile-rows per group of the tile order (L2 reuse)
+ * @param groupM          tile rows per group of the tile order (L2 reuse); 0: automatic
  * @param allReduce       all-reduce algorithm
  * @param oneShotMaxBytes automatic all-reduce: one-shot while C is at most this many bytes
  * @param scatter         how the all-scatter's tiles reach the peers
@@ -48,7 +51,7 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
 
     /** Every choice automatic, ignoring the environment. */
     public static final GemmOptions DEFAULTS = new GemmOptions(GemmPath.AUTO, GemmKernel.AUTO, Optional.empty(), 0,
-            StreamKSchedule.Split.AUTO, 0, 8, AllReduceAlgorithm.AUTO, 2L << 20, ScatterTransport.AUTO);
+            StreamKSchedule.Split.AUTO, 0, 0, AllReduceAlgorithm.AUTO, 2L << 20, ScatterTransport.AUTO);
 
     public GemmOptions {
         if (workGroups < 0) {
@@ -57,8 +60,9 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
         if (cluster < 0 || cluster > MAX_CLUSTER) {
             throw new IllegalArgumentException("cluster " + cluster + " must be 0 (automatic), 1 or " + MAX_CLUSTER);
         }
-        if (groupM <= 0) {
-            throw new IllegalArgumentException("groupM " + groupM + " must be positive");
+        if (groupM < 0) {
+            throw new IllegalArgumentException("group M " + groupM + " (tile rows per group of the tile order) must"
+                    + " be positive, or 0 for automatic");
         }
         Objects.requireNonNull(scatter, "scatter transport is null");
         if (oneShotMaxBytes < 0) {
@@ -85,7 +89,7 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
                 read(env, "JSHMEM_GEMM_SPLIT", d.split,
                         v -> parseEnum(StreamKSchedule.Split.class, v, "JSHMEM_GEMM_SPLIT")),
                 read(env, "JSHMEM_GEMM_CLUSTER", d.cluster, v -> parseInt(v, "JSHMEM_GEMM_CLUSTER")),
-                d.groupM,
+                read(env, "JSHMEM_GEMM_GROUP_M", d.groupM, v -> parseInt(v, "JSHMEM_GEMM_GROUP_M")),
                 read(env, "JSHMEM_GEMM_ALLREDUCE", d.allReduce,
                         v -> parseEnum(AllReduceAlgorithm.class, v, "JSHMEM_GEMM_ALLREDUCE")),
                 read(env, "JSHMEM_GEMM_ONESHOT_MAX", d.oneShotMaxBytes, org.jshmem.ShmemConfig::parseSize),
@@ -117,6 +121,15 @@ public record GemmOptions(GemmPath path, GemmKernel kernel, Optional<TileShape> 
 
     public GemmOptions withCluster(int c) {
         return new GemmOptions(path, kernel, tile, workGroups, split, c, groupM, allReduce, oneShotMaxBytes, scatter);
+    }
+
+    public GemmOptions withGroupM(int g) {
+        return new GemmOptions(path, kernel, tile, workGroups, split, cluster, g, allReduce, oneShotMaxBytes, scatter);
+    }
+
+    /** The tile rows per group of the tile order: {@link #groupM}, or the default where it is 0 (automatic). */
+    int groupMOrDefault() {
+        return groupM > 0 ? groupM : StreamKSchedule.DEFAULT_GROUP_M;
     }
 
     public GemmOptions withAllReduce(AllReduceAlgorithm a) {

@@ -25,6 +25,9 @@ public record StreamKSchedule(GemmShape shape, TileShape tile, int tilesM, int t
     /** Fewest K-iterations a Stream-K range should hold: shorter ones cost more in fix-up than they save. */
     public static final int MIN_SK_ITERS = 2;
 
+    /** Tile rows per group of the tile order unless asked otherwise ({@code JSHMEM_GEMM_GROUP_M}). */
+    public static final int DEFAULT_GROUP_M = 8;
+
     /** One piece of work: iterations {@code [begin, end)} of tile {@code tile}. */
     public record Unit(int tile, int begin, int end) {
         /** Whether this unit holds the tile's first iteration (its work-group owns the tile). */

@@ -76,6 +76,9 @@ public final class GemmMain implements Callable<Integer> {
     @Option(names = "--cluster", description = "CTAs per cluster of the Hopper kernel, 1 or 2 (2: pairs of tile rows"
             + " share B by TMA multicast; GEMMs without a collective), 0 automatic (default: JSHMEM_GEMM_CLUSTER or 0)")
     Integer cluster;
+    @Option(names = "--group-m", description = "tile rows per group of the tile order (L2 reuse), 0 automatic"
+            + " (default: JSHMEM_GEMM_GROUP_M or 0)")
+    Integer groupM;
     @Option(names = "--allreduce", description = "auto, one_shot or two_shot (default: JSHMEM_GEMM_ALLREDUCE or auto)")
     String allReduce;
     @Option(names = "--scatter", description = "how the all-scatter's tiles reach the peers: auto, stores (the kernel's)"
@@ -192,6 +195,9 @@ public final class GemmMain implements Callable<Integer> {
         }
         if (cluster != null) {
             o = o.withCluster(cluster);
+        }
+        if (groupM != null) {
+            o = o.withGroupM(groupM);
         }
         if (allReduce != null) {
             o = o.withAllReduce(parseEnum(AllReduceAlgorithm.class, allReduce, "--allreduce"));
