@@ -71,7 +71,8 @@ public final class FusedGemm implements AutoCloseable {
         int grid = ctas / cluster;
         StreamKSchedule.Split split = options.split() == StreamKSchedule.Split.AUTO
                 ? platform.autoSplit(local, planned, grid) : options.split();
-        StreamKSchedule plan = StreamKSchedule.plan(local, planned, grid, options.groupMOrDefault(), split, layout.local(0).k());
+        StreamKSchedule plan = StreamKSchedule.plan(local, planned, grid, options.groupMOrDefault(), split,
+                layout.local(0).k());
         this.schedule = plan.withRowOrder(TileRowOrder.of(epilogue, layout, shmem.myPe(), plan));
         int scatterRows = shmem.nPes() > 1 ? platform.scatterRows(options, epilogue, schedule, shmem.nPes()) : 0;
         int totalTiles = 0, base = 0;
