@@ -29,8 +29,8 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
                      SymmetricSegment rowOrder, int arriveBase,
                      int arriveCount, int homeSlots, int scatterRows) implements AutoCloseable {
 
-    /** Longs per chunk record of the all-scatter by the copy engines: {count, done, tiles}. */
-    private static final int CHUNK_RECORD = 3;
+    /** Longs per chunk record {count, done, tiles} of the copy-engine all-scatter: jgemm.h's JGEMM_CHUNK_RECORD. */
+    static final int CHUNK_RECORD = 3;
 
     /** All-scatter by the copy engines: byte offset in {@code arrive} of PE {@code pe}'s arrival stamp. */
     static long arrivedOffset(int pe) {

@@ -1,7 +1,13 @@
 package org.jshmem.gemm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The stamp layout of the all-scatter, by the kernel's stores and by the copy engines. */
@@ -18,10 +24,22 @@ class GemmWorkspaceTest {
         GemmWorkspace.Sizes sizes = GemmWorkspace.sizes(SCHEDULE, Epilogue.ALL_SCATTER, LAYOUT, 3,
                 new GemmWorkspace.GemmSizing(126, 42, 1, 8));
         assertEquals((3 + 3 * 3) * Long.BYTES, sizes.arrive(), "3 arrival stamps, 3 records {count, done, tiles}");
-        // jgemm_epilogue.h counts tile row tm into the record at arrive + n_pes + 3 * (tm / scatter_rows); done is next
+        // jgemm_epilogue.h counts tile row tm into the record at
+        // arrive + n_pes + JGEMM_CHUNK_RECORD * (tm / scatter_rows); done is next
         assertEquals(2 * Long.BYTES, GemmWorkspace.arrivedOffset(2));
         assertEquals((3 + 1) * Long.BYTES, GemmWorkspace.chunkDoneOffset(3, 0));
         assertEquals((3 + 3 * 2 + 1) * Long.BYTES, GemmWorkspace.chunkDoneOffset(3, 2));
+    }
+
+    @Test
+    void theKernelsChunkRecordIsTheWorkspaces() throws IOException {
+        String header;
+        try (InputStream in = GemmWorkspace.class.getResourceAsStream("/org/jshmem/gemm/kernels/jgemm.h")) {
+            header = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        Matcher m = Pattern.compile("#define JGEMM_CHUNK_RECORD (\\d+)").matcher(header);
+        assertTrue(m.find(), "jgemm.h defines JGEMM_CHUNK_RECORD");
+        assertEquals(GemmWorkspace.CHUNK_RECORD, Integer.parseInt(m.group(1)));
     }
 
     @Test

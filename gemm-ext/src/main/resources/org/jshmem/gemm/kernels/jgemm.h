@@ -206,6 +206,8 @@ JSHMEM_DEVICE_INLINE void jgemm_stamp_local(unsigned long long *flag, unsigned l
   asm volatile("st.release.gpu.global.b64 [%0], %1;" : : "l"(flag), "l"(gen) : "memory");
 #endif
 }
+/* Longs per chunk record {count, done, tiles} (org.jshmem.gemm.GemmWorkspace.CHUNK_RECORD). */
+#define JGEMM_CHUNK_RECORD 3
 /*
  * All-scatter by the copy engines: one more finished (and stored) tile in its chunk's record
  * {count, done, tiles} (tiles: how many the chunk has, written by the host). The chunk's last tile

@@ -439,7 +439,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
     if (p.scatter_rows > 0 || g.hand_off(t)) { /* the PE's own C now; the peers' copies later */
       g.store(otile, p.c + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
       if (p.scatter_rows > 0) { /* by the copy engines, once the tile's chunk is whole */
-        g.stamp(p.arrive + p.n_pes + 3 * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, gen);
+        g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, gen);
         g.settle(); /* counted now, not a whole unit later (deferred stamps): its chunk's copies wait for it */
       } else { /* through the group's sender */
         jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
