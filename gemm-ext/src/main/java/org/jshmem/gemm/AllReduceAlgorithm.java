@@ -13,7 +13,7 @@ public enum AllReduceAlgorithm {
      * A reduce-scatter, then an all-gather, tile by tile: each PE owns a block of C's rows (m split
      * over the PEs); PEs push their partial tiles to the owners of the tiles' rows, and an owner
      * sums its rows and pushes the sum to every PE. Two steps, about 2 (P-1)/P x C bytes per PE.
-     * Each PE takes the tile rows it owns last (in rounds after the peers'), so their partials are
+     * Each PE takes the tile rows it owns last ({@link TileRowOrder}), so their partials are
      * mostly in when it finishes its own and nothing waits for a peer inside the GEMM; an owner
      * whose partials are not all in parks its own and sums after its last tile. Staging: about C.
      */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,8 +50,8 @@ class TileRowOrderTest {
     }
 
     /**
-     * With equal blocks, a PE's own row comes after every peer took it (their pushes arrive first):
-     * GEMM + reduce-scatter, and the all-reduce's two-shot, whose first half is one.
+     * With equal blocks, a PE's own rows come last, each after every peer took it (their pushes
+     * arrive first): GEMM + reduce-scatter, and the all-reduce's two-shot, whose first half is one.
      */
     @ParameterizedTest(name = "{1}, {0} PEs")
     @CsvSource({"2, GEMM_REDUCE_SCATTER", "3, GEMM_REDUCE_SCATTER", "4, GEMM_REDUCE_SCATTER", "8, GEMM_REDUCE_SCATTER",
@@ -68,8 +69,8 @@ class TileRowOrderTest {
             for (int i = 0; i < order.size(); i++) {
                 position[pe][order.get(i)] = i;
             }
-            int firstOwn = order.indexOf(pe * rowsPerPe);
-            assertTrue(firstOwn < order.size() - rowsPerPe, "PE " + pe + ": own rows interleaved, not all last");
+            assertEquals(IntStream.range(pe * rowsPerPe, (pe + 1) * rowsPerPe).boxed().toList(),
+                    order.subList(order.size() - rowsPerPe, order.size()), "PE " + pe + ": its own rows last");
         }
         for (int owner = 0; owner < nPes; owner++) {
             for (int row = owner * rowsPerPe; row < (owner + 1) * rowsPerPe; row++) {
