@@ -50,6 +50,7 @@ class GemmGpuTest {
         "2, all_reduce,  bf16, 1024x1024x1024, JSHMEM_DEBUG=1",
         "2, all_reduce,  fp16, 1000x1024x1024, JSHMEM_GEMM_ALLREDUCE=two_shot",   // owners' rows end inside tiles (Hopper)
         "3, all_reduce,  bf16, 1000x999x1001,  JSHMEM_GEMM_ALLREDUCE=two_shot",   // portable kernel
+        "3, all_reduce,  fp16, 2600x1536x1024, JSHMEM_GEMM_ALLREDUCE=two_shot",   // 3 owners, row blocks end inside tiles (Hopper)
         "2, all_gather_gemm, fp16, 8192x11008x4096, ''",        // seed 001's shape
         "2, gemm_reduce_scatter, bf16, 8192x8192x4096, ''",     // seed 003's shape
         "2, all_gather_gemm, bf16, 1000x1024x1024, ''",         // row blocks end inside tiles (Hopper kernel)
