@@ -462,7 +462,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
   } else { /* JGEMM_REDUCE_SCATTER, JGEMM_ALL_REDUCE_TWO */
     /* to the other PEs owning rows of the tile (one, or two where a row block ends inside it).
      * An owner sums its rows at once if every peer's partial is in (each PE takes its own tile
-     * rows last, after the peers took them: TileRowOrder, so they mostly are); else it parks its partial in
+     * rows after the peers took them: TileRowOrder, so they mostly are); else it parks its partial in
      * its own staging slot, stamped, and sums after its last unit (jgemm_finish_parked). Nothing
      * in the main loop waits for a peer, whatever the order. */
     int last = row0 + rows - 1, first_q = jgemm_block_of(p, row0), last_q = jgemm_block_of(p, last);
