@@ -176,11 +176,12 @@ public final class CublasChart implements Callable<Integer> {
         List<Map<String, String>> rows = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
             List<String> f = fields(line);
-            if (f.equals(header)) {
-                continue;   // GemmMain repeats its header when runs append to one file
+            if (f.size() != header.size()) {
+                throw new IllegalArgumentException(csv + ": a row of " + f.size() + " fields under a header of "
+                        + header.size() + " (a run cut short?): " + line);
             }
             Map<String, String> row = new LinkedHashMap<>();
-            for (int i = 0; i < header.size() && i < f.size(); i++) {
+            for (int i = 0; i < header.size(); i++) {
                 row.put(header.get(i), f.get(i));
             }
             rows.add(row);

@@ -69,6 +69,13 @@ class CublasChartTest {
     }
 
     @Test
+    void refusesARowCutShort(@TempDir Path dir) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> compare(dir, OURS + "none,bf16,4096,4096\n", ANCHOR));
+        assertTrue(e.getMessage().contains("a row of 4 fields under a header of 16"), e.getMessage());
+    }
+
+    @Test
     void drawsAChartPerType(@TempDir Path dir) throws Exception {
         Path o = Files.writeString(dir.resolve("ours.csv"), OURS), a = Files.writeString(dir.resolve("anchor.csv"), ANCHOR);
         int rc = CublasChart.command().execute("--jshmem", o.toString(), "--cublas", a.toString(),
