@@ -84,7 +84,8 @@ public final class CublasChart implements Callable<Integer> {
     /**
      * Pairs GemmMain's rows (collective none) with the anchor's, per type (bf16, fp16), in the anchor's order.
      *
-     * @throws IllegalArgumentException naming a shape GemmMain ran and the anchor did not
+     * @throws IllegalArgumentException naming a shape GemmMain ran and the anchor did not, or when GemmMain's
+     *     rows hold no GEMM alone
      */
     static List<Comparison> compare(List<Map<String, String>> ours, List<Map<String, String>> anchor) {
         Map<String, Map<String, Double>> cublasByType = new LinkedHashMap<>();
@@ -101,6 +102,10 @@ public final class CublasChart implements Callable<Integer> {
                         Double.parseDouble(r.get("tflops_per_pe")));
                 devices.put(type, r.get("device"));
             }
+        }
+        if (oursByType.isEmpty()) {
+            throw new IllegalArgumentException("no GEMM-alone rows (collective none) to compare: run gemm -c none"
+                    + " --shapes anchor --csv F, as gpu-run.sh gemm does");
         }
         List<Comparison> out = new ArrayList<>();
         oursByType.forEach((type, figures) -> {

@@ -69,6 +69,13 @@ class CublasChartTest {
     }
 
     @Test
+    void refusesACsvWithoutTheGemmAlone(@TempDir Path dir) {
+        String fusedOnly = OURS.lines().filter(l -> !l.startsWith("none,")).map(l -> l + "\n").reduce("", String::concat);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> compare(dir, fusedOnly, ANCHOR));
+        assertTrue(e.getMessage().startsWith("no GEMM-alone rows"), e.getMessage());
+    }
+
+    @Test
     void refusesARowCutShort(@TempDir Path dir) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> compare(dir, OURS + "none,bf16,4096,4096\n", ANCHOR));
