@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jshmem.gemm.GemmCollective;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import picocli.CommandLine;
@@ -96,7 +97,7 @@ public final class CublasChart implements Callable<Integer> {
         Map<String, Map<String, Double>> oursByType = new LinkedHashMap<>();
         Map<String, String> devices = new LinkedHashMap<>();
         for (Map<String, String> r : ours) {
-            if (r.get("collective").equals("none")) {
+            if (r.get("collective").equals(GemmCollective.NONE.cliName())) {
                 String type = typeName(r.get("dtype"));
                 oursByType.computeIfAbsent(type, t -> new LinkedHashMap<>()).put(shape(r),
                         Double.parseDouble(r.get("tflops_per_pe")));
