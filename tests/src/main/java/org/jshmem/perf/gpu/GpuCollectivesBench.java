@@ -44,6 +44,9 @@ public final class GpuCollectivesBench {
     private record Row(String collective, String form, long bytes, int iters, double us, double busBw, String algorithm) {
     }
 
+    /** Host-called reduces and fcollects made before timing (see {@link #warmUp}). */
+    private static final int BLOCKING_WARMUP_CALLS = 10_000;
+
     private final Shmem shmem;
     private final ShmemStream stream;
     private final ShmemEvent start;
@@ -186,8 +189,12 @@ public final class GpuCollectivesBench {
             }
         }
         stream.synchronize();
-        for (int i = 0; i < 500; i++) {
+        // The host-called calls too, until the JIT has settled on their path: timed after 500 calls, as before, a
+        // 1 KiB blocking reduce on 2 x H200 read 24-38 us; timed round after round, it took 13 us, then 33-132 us
+        // while the JIT recompiled it (about 5000 calls in), then 11.4-12.1 us from 7000 calls on (session 2026-11-28m).
+        for (int i = 0; i < BLOCKING_WARMUP_CALLS; i++) {
             world.reduce(ReduceOp.SUM, DType.FLOAT, dest.asSlice(0, count * 4), src.asSlice(0, count * 4), count);
+            world.fcollect(dest.asSlice(0, count * 4 * n), src.asSlice(0, count * 4), count, DType.FLOAT);
         }
         // The timing loop as well (onStream, its events and call site), as the first timed size will run it:
         // with only the calls warmed, that size's first reduce measured 11-27 us in some runs, 5 in most.
