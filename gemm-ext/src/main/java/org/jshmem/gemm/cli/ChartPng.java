@@ -1,21 +1,37 @@
 package org.jshmem.gemm.cli;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /**
- * Writes an XChart chart as a PNG beside a benchmark's CSV. Drawing text needs fonts: on a machine
+ * The GEMM tools' charts: a bar chart per shape ({@link #shapeBars}), written as a PNG beside a
+ * benchmark's CSV ({@link #write}). Drawing text needs fonts: on a machine
  * without any (a bare GPU host: Java throws "No physical fonts found" or "Fontconfig head is null"),
  * the chart is skipped with a warning and no partial file, and the run that made the figures
  * does not fail for it.
  */
 public final class ChartPng {
     private ChartPng() {
+    }
+
+    /**
+     * An empty bar chart with one group of bars per GEMM shape ({@code m x n x k} along the x axis,
+     * labels turned so that the twelve anchor shapes fit), on white; add one series per library.
+     */
+    public static CategoryChart shapeBars(String title, String yAxisTitle) {
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(500).title(title)
+                .xAxisTitle("m x n x k").yAxisTitle(yAxisTitle).build();
+        chart.getStyler().setXAxisLabelRotation(45);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        return chart;
     }
 
     /**

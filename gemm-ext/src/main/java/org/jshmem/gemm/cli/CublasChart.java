@@ -1,6 +1,5 @@
 package org.jshmem.gemm.cli;
 
-import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jshmem.gemm.GemmCollective;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -134,15 +132,11 @@ public final class CublasChart implements Callable<Integer> {
     }
 
     private static CategoryChart chart(Comparison c) {
-        CategoryChart chart = new CategoryChartBuilder().width(1000).height(500)
-                .title(String.format(Locale.ROOT, "GEMM alone, %s, %s: jshmem / cuBLAS geomean %.3f", c.type(),
-                        c.device(), c.geomean(null)))
-                .xAxisTitle("m x n x k").yAxisTitle("TFLOP/s").build();
+        CategoryChart chart = ChartPng.shapeBars(String.format(Locale.ROOT,
+                "GEMM alone, %s, %s: jshmem / cuBLAS geomean %.3f", c.type(), c.device(), c.geomean(null)), "TFLOP/s");
         List<String> shapes = c.rows().stream().map(Row::shape).toList();
         chart.addSeries("jshmem", shapes, c.rows().stream().map(Row::jshmem).toList());
         chart.addSeries("cuBLAS", shapes, c.rows().stream().map(Row::cublas).toList());
-        chart.getStyler().setXAxisLabelRotation(45);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
         return chart;
     }
 

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import org.jshmem.gemm.GemmBenchmark.Result;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 
 /** The gemm command's table, CSV and chart. */
 final class GemmReport {
@@ -72,17 +71,14 @@ final class GemmReport {
         Result first = results.getFirst();
         String name = "gemm_" + first.collective().cliName() + "_" + first.type().name().toLowerCase(Locale.ROOT)
                 + "_" + first.nPes() + "pe";
-        CategoryChart chart = new CategoryChartBuilder().width(1000).height(500)
-                .title("gemm " + first.collective().cliName() + " " + first.type() + ", " + first.nPes() + " PEs, "
-                        + first.device())
-                .xAxisTitle("m x n x k").yAxisTitle("TFLOP/s per PE").build();
+        CategoryChart chart = ChartPng.shapeBars("gemm " + first.collective().cliName() + " " + first.type() + ", "
+                + first.nPes() + " PEs, " + first.device(), "TFLOP/s per PE");
         List<String> shapes = results.stream().map(r -> r.shape().toString()).toList();
         chart.addSeries("jshmem", shapes, results.stream().map(Result::tflopsPerPe).toList());
         if (results.stream().noneMatch(r -> Double.isNaN(r.refMs()))) {
             chart.addSeries("reference (cuBLAS + collective)", shapes,
                     results.stream().map(Result::refTflopsPerPe).toList());
         }
-        chart.getStyler().setXAxisLabelRotation(45);
         ChartPng.write(chart, dir.resolve(name + ".png"));
     }
 }
