@@ -189,9 +189,10 @@ public final class GpuCollectivesBench {
             }
         }
         stream.synchronize();
-        // The host-called calls too, until the JIT has settled on their path: timed after 500 calls, as before, a
-        // 1 KiB blocking reduce on 2 x H200 read 24-38 us; timed round after round, it took 13 us, then 33-132 us
-        // while the JIT recompiled it (about 5000 calls in), then 11.4-12.1 us from 7000 calls on (session 2026-11-28m).
+        // The host-called calls too, until the JIT has settled on their path. After 500 calls (the warm-up before) a
+        // 1 KiB blocking reduce on 2 x H200 timed at 24-38 us; timed round after round, it took 13 us, then 33-132 us
+        // while the JIT recompiled it (about 5000 calls in), then 11.4-12.1 us from 7000 calls on
+        // (docs/benchmarks/session-2026-11-28m, call 4).
         for (int i = 0; i < BLOCKING_WARMUP_CALLS; i++) {
             world.reduce(ReduceOp.SUM, DType.FLOAT, dest.asSlice(0, count * 4), src.asSlice(0, count * 4), count);
             world.fcollect(dest.asSlice(0, count * 4 * n), src.asSlice(0, count * 4), count, DType.FLOAT);
