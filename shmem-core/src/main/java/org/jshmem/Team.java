@@ -50,6 +50,12 @@ import org.jshmem.spi.StreamCollectives;
  * {@code ...OnStream} forms throw {@link ShmemStateException}. Kernels reach a team through its
  * slot ({@link #layout()}{@code .slot()}) with the device library's block-scope collectives.
  *
+ * <p>Small collectives on a GPU heap: a blocking call launches a kernel and waits for it, and that
+ * round trip alone is most of its time (an empty kernel launched and waited for took 8.2 us on an
+ * H200 in C; a blocking 1 KiB sum reduction on two H200s took 12-13 us). Many small collectives cost
+ * less queued on a stream: back to back there, a 1 KiB {@link #reduceOnStream} took 3.2 us
+ * ({@code docs/benchmarks/session-2026-11-28m}).
+ *
  * <p>A team holds a team slot (at most 64 teams exist at once, world and shared included):
  * {@link #close()} destroys it. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
  * does nothing; they live until {@link Shmem#close()}.
