@@ -18,8 +18,9 @@
 #                                      count, each after the NVSHMEM and NCCL anchors at that count
 #                                      (SCALING_ANCHORS=0 skips them), and the bus bandwidth chart (ScalingChart)
 #   gpu-run.sh gemm [shapes]           gemm-ext on this GPU: the cuBLAS anchor, then the GEMM alone on one PE
-#                                      (every anchor shape, bf16 and fp16, validated against cuBLAS), in
-#                                      the same run; CSVs and charts in $OUT
+#                                      (every anchor shape, bf16 and fp16, validated against cuBLAS, and
+#                                      beside cuBLAS timed as it is: --reference), in the same run; CSVs
+#                                      and charts in $OUT
 #   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce (or GEMM_COLLECTIVES) on np PEs (default 2)
 #                                      sharing the GPU under MPS, beside the reference path (cuBLAS + jshmem's
 #                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
@@ -172,7 +173,7 @@ case $step in
         opt=(); [ "$tile" != default ] && opt=(--tile "$tile")
         env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G timeout 420 mpirun -np 1 java --enable-native-access=ALL-UNNAMED \
           -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.gemm.cli.GemmMain -c none \
-          --shapes "${1:-anchor}" --dtype $t --validate --iters 20 --warmup 5 ${opt[@]+"${opt[@]}"} \
+          --shapes "${1:-anchor}" --dtype $t --validate --reference --iters 20 --warmup 5 ${opt[@]+"${opt[@]}"} \
           --csv "$out/gemm-alone.csv" --plot "$out" 2>&1 | tee -a "$out/gemm-alone.log"
       done
     done ;;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import org.jshmem.gemm.GemmCollective;
 import org.knowm.xchart.CategoryChart;
 import picocli.CommandLine;
@@ -22,6 +23,12 @@ import picocli.CommandLine.Option;
  * {@code gpu-run.sh gemm} saves it). For each type it prints the TFLOP/s of both, their ratio and the
  * geometric means issue 13 sets targets for, and draws a bar chart
  * ({@code gemm-vs-cublas-<type>.png}). A shape GemmMain ran that the anchor did not is refused.
+ *
+ * <p>Where GemmMain ran with {@code --reference}, its rows also hold cuBLAS ({@code cublasGemmEx}) timed
+ * as gemm-ext is: the same matrices, calls queued back to back on a stream with events around each. The
+ * anchor synchronises after every call, so the host's dispatch of the next call falls inside its events:
+ * on an H200 that made cuBLAS 10-40% slower on the shapes under 8192^3 than the same calls queued
+ * (docs/benchmarks/session-2026-11-29). Those rows add a column and a ratio "timed alike".
  *
  * <pre>java -cp 'build/lib/*' org.jshmem.gemm.cli.CublasChart --jshmem gemm-alone.csv --cublas anchor-cublas.csv -o DIR</pre>
  */
@@ -40,18 +47,40 @@ public final class CublasChart implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Where the charts go (default: no charts).")
     private Path output;
 
-    /** One shape of one type: both TFLOP/s figures. */
-    record Row(String shape, double jshmem, double cublas) {
+    /**
+     * One shape of one type: TFLOP/s of gemm-ext, of the anchor's cuBLAS, and of cuBLAS timed alike
+     * (GemmMain's reference, NaN when it ran without {@code --reference}).
+     */
+    record Row(String shape, double jshmem, double cublas, double alike) {
         double ratio() {
             return jshmem / cublas;
+        }
+
+        double ratioAlike() {
+            return jshmem / alike;
         }
     }
 
     /** One type's rows, in the anchor's order, and the device GemmMain ran on. */
     record Comparison(String type, String device, List<Row> rows) {
+        /** The geometric mean of the ratios to the anchor over {@code shapes} (null: all). */
         double geomean(List<String> shapes) {
+            return geomean(shapes, Row::ratio);
+        }
+
+        /** The same for the ratios to cuBLAS timed alike (NaN where a row has none). */
+        double geomeanAlike(List<String> shapes) {
+            return geomean(shapes, Row::ratioAlike);
+        }
+
+        /** Whether every row has cuBLAS timed alike. */
+        boolean hasAlike() {
+            return rows.stream().noneMatch(r -> Double.isNaN(r.alike()));
+        }
+
+        private double geomean(List<String> shapes, ToDoubleFunction<Row> ratio) {
             List<Row> of = shapes == null ? rows : rows.stream().filter(r -> shapes.contains(r.shape())).toList();
-            return Math.exp(of.stream().mapToDouble(r -> Math.log(r.ratio())).average().orElse(Double.NaN));
+            return Math.exp(of.stream().mapToDouble(r -> Math.log(ratio.applyAsDouble(r))).average().orElse(Double.NaN));
         }
     }
 
@@ -92,13 +121,14 @@ public final class CublasChart implements Callable<Integer> {
             cublasByType.computeIfAbsent(typeName(r.get("dtype")), t -> new LinkedHashMap<>())
                     .put(shape(r), Double.parseDouble(r.get("tflops")));
         }
-        Map<String, Map<String, Double>> oursByType = new LinkedHashMap<>();
+        Map<String, Map<String, double[]>> oursByType = new LinkedHashMap<>();
         Map<String, String> devices = new LinkedHashMap<>();
         for (Map<String, String> r : ours) {
             if (r.get("collective").equals(GemmCollective.NONE.cliName())) {
                 String type = typeName(r.get("dtype"));
-                oursByType.computeIfAbsent(type, t -> new LinkedHashMap<>()).put(shape(r),
-                        Double.parseDouble(r.get("tflops_per_pe")));
+                String alike = r.getOrDefault("ref_tflops_per_pe", "");
+                oursByType.computeIfAbsent(type, t -> new LinkedHashMap<>()).put(shape(r), new double[] {
+                        Double.parseDouble(r.get("tflops_per_pe")), alike.isEmpty() ? Double.NaN : Double.parseDouble(alike)});
                 devices.put(type, r.get("device"));
             }
         }
@@ -114,7 +144,8 @@ public final class CublasChart implements Callable<Integer> {
                         + " does not have: compare runs of the same shapes (gpu-run.sh gemm runs the anchor's)");
             });
             List<Row> rows = theirs.entrySet().stream().filter(e -> figures.containsKey(e.getKey()))
-                    .map(e -> new Row(e.getKey(), figures.get(e.getKey()), e.getValue())).toList();
+                    .map(e -> new Row(e.getKey(), figures.get(e.getKey())[0], e.getValue(), figures.get(e.getKey())[1]))
+                    .toList();
             out.add(new Comparison(type, devices.get(type), rows));
         });
         return out;
@@ -122,21 +153,34 @@ public final class CublasChart implements Callable<Integer> {
 
     /** The comparison as a Markdown table with its geometric means. */
     static String table(Comparison c) {
+        boolean alike = c.hasAlike();
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%n%s on %s, TFLOP/s%n%n", c.type(), c.device()));
-        b.append("| m x n x k | jshmem | cuBLAS | ratio |\n|---|---|---|---|\n");
+        b.append(alike ? "| m x n x k | jshmem | cuBLAS (anchor) | ratio | cuBLAS timed alike | ratio |\n|---|---|---|---|---|---|\n"
+                : "| m x n x k | jshmem | cuBLAS | ratio |\n|---|---|---|---|\n");
         for (Row r : c.rows()) {
-            b.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.3f |%n", r.shape(), r.jshmem(), r.cublas(), r.ratio()));
+            b.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.3f |", r.shape(), r.jshmem(), r.cublas(), r.ratio()));
+            b.append(alike ? String.format(Locale.ROOT, " %.1f | %.3f |%n", r.alike(), r.ratioAlike()) : "\n");
         }
-        return b.append(String.format(Locale.ROOT, "%ngeometric mean: all %d shapes %.3f, wave-quantised %.3f%n",
-                c.rows().size(), c.geomean(null), c.geomean(WAVE_QUANTISED))).toString();
+        b.append(String.format(Locale.ROOT, "%ngeometric mean against the anchor: all %d shapes %.3f, wave-quantised %.3f%n",
+                c.rows().size(), c.geomean(null), c.geomean(WAVE_QUANTISED)));
+        if (alike) {
+            b.append(String.format(Locale.ROOT, "geometric mean against cuBLAS timed alike: all %d shapes %.3f, wave-quantised %.3f%n",
+                    c.rows().size(), c.geomeanAlike(null), c.geomeanAlike(WAVE_QUANTISED)));
+        }
+        return b.toString();
     }
 
     private static CategoryChart chart(Comparison c) {
         CategoryChart chart = ChartPng.shapeBars(String.format(Locale.ROOT,
-                "GEMM alone, %s, %s: jshmem / cuBLAS geomean %.3f", c.type(), c.device(), c.geomean(null)), "TFLOP/s");
+                "GEMM alone, %s, %s: jshmem / cuBLAS geomean %.3f%s", c.type(), c.device(), c.geomean(null),
+                c.hasAlike() ? String.format(Locale.ROOT, " (anchor), %.3f (timed alike)", c.geomeanAlike(null)) : ""),
+                "TFLOP/s");
         List<String> shapes = c.rows().stream().map(Row::shape).toList();
         chart.addSeries("jshmem", shapes, c.rows().stream().map(Row::jshmem).toList());
-        chart.addSeries("cuBLAS", shapes, c.rows().stream().map(Row::cublas).toList());
+        chart.addSeries(c.hasAlike() ? "cuBLAS (anchor)" : "cuBLAS", shapes, c.rows().stream().map(Row::cublas).toList());
+        if (c.hasAlike()) {
+            chart.addSeries("cuBLAS timed alike", shapes, c.rows().stream().map(Row::alike).toList());
+        }
         return chart;
     }
 

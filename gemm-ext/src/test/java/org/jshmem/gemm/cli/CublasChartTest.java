@@ -41,14 +41,30 @@ class CublasChartTest {
         assertEquals(List.of("bf16", "fp16"), cs.stream().map(CublasChart.Comparison::type).toList());
         CublasChart.Comparison bf16 = cs.getFirst();
         assertEquals("NVIDIA H200", bf16.device());
-        assertEquals(List.of(new CublasChart.Row("8192x8192x8192", 800.0, 750.0), new CublasChart.Row("3840x3840x4096", 600.0, 500.0)),
-                bf16.rows());
+        assertEquals(List.of(new CublasChart.Row("8192x8192x8192", 800.0, 750.0, Double.NaN),
+                new CublasChart.Row("3840x3840x4096", 600.0, 500.0, Double.NaN)), bf16.rows());
         assertEquals(Math.sqrt(800.0 / 750.0 * 1.2), bf16.geomean(null), 1e-12);
         assertEquals(1.2, bf16.geomean(CublasChart.WAVE_QUANTISED), 1e-12);
         assertEquals(1.0, cs.get(1).geomean(null), 1e-12);
         String table = CublasChart.table(bf16);
         assertTrue(table.contains("| 3840x3840x4096 | 600.0 | 500.0 | 1.200 |"), table);
         assertTrue(table.contains("wave-quantised 1.200"), table);
+        assertTrue(!bf16.hasAlike() && !table.contains("timed alike"), table);
+    }
+
+    @Test
+    void addsCublasTimedAlikeWhereGemmMainRanTheReference(@TempDir Path dir) throws Exception {
+        String withReference = OURS.replace("1.4,800.0,,,,", "1.4,800.0,1.6,700.0,0.875,").replace("0.2,600.0,,,,",
+                "0.2,600.0,0.2,640.0,0.9375,");
+        CublasChart.Comparison bf16 = compare(dir, withReference, ANCHOR).getFirst();
+        assertTrue(bf16.hasAlike());
+        assertEquals(List.of(new CublasChart.Row("8192x8192x8192", 800.0, 750.0, 700.0),
+                new CublasChart.Row("3840x3840x4096", 600.0, 500.0, 640.0)), bf16.rows());
+        assertEquals(Math.sqrt(800.0 / 700.0 * 600.0 / 640.0), bf16.geomeanAlike(null), 1e-12);
+        assertEquals(600.0 / 640.0, bf16.geomeanAlike(CublasChart.WAVE_QUANTISED), 1e-12);
+        String table = CublasChart.table(bf16);
+        assertTrue(table.contains("| 3840x3840x4096 | 600.0 | 500.0 | 1.200 | 640.0 | 0.938 |"), table);
+        assertTrue(table.contains("against cuBLAS timed alike: all 2 shapes"), table);
     }
 
     @Test
