@@ -26,9 +26,10 @@ import picocli.CommandLine.Option;
  *
  * <p>Where GemmMain ran with {@code --reference}, its rows also hold cuBLAS ({@code cublasGemmEx}) timed
  * as gemm-ext is: the same matrices, calls queued back to back on a stream with events around each. The
- * anchor synchronises after every call, so the host's dispatch of the next call falls inside its events:
- * on an H200 that made cuBLAS 10-40% slower on the shapes under 8192^3 than the same calls queued
- * (docs/benchmarks/session-2026-11-29). Those rows add a column and a ratio "timed alike".
+ * anchor synchronises after every call, so each call starts from an idle GPU with the host's dispatch
+ * inside its events: on an H200 that made cuBLAS 9-39% slower than the same calls queued on the shapes
+ * whose calls take under 250 us, 2-5% at 8192^3 (docs/benchmarks/session-2026-11-29). Those rows add
+ * a column and a ratio "timed alike".
  *
  * <pre>java -cp 'build/lib/*' org.jshmem.gemm.cli.CublasChart --jshmem gemm-alone.csv --cublas anchor-cublas.csv -o DIR</pre>
  */
