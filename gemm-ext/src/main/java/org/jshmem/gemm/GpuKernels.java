@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The GPU kernel variants gemm-ext builds: tile, pipeline depth and threads per tier; the first of
  * each tier is its default (chosen from the measurements in docs/benchmarks/gemm, see
- * gemm-ext/README.md), and the Hopper tier picks among its three tiles per shape
+ * gemm-ext/README.md), and the Hopper tier picks among its four tiles per shape
  * ({@link #hopperTile}). Shared memory per variant: {@link KernelVariant#sharedBytes()}.
  */
 final class GpuKernels {
@@ -18,7 +18,8 @@ final class GpuKernels {
     private static final List<KernelVariant> HOPPER = List.of(
             new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 256, 64), 3, 384, 1),
             new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 4, 384, 1),
-            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 192, 64), 4, 384, 1));
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 192, 64), 4, 384, 1),
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 64, 64), 8, 384, 1));
 
     private GpuKernels() {
     }
@@ -35,17 +36,31 @@ final class GpuKernels {
      * and 1000x1000x1000; 2026-11-26: 128x192 ahead on 1536x6144x8192 (bf16 708 against 622, 288
      * tiles of 256 columns fill 2.18 waves, 384 of 192 fill 2.91) and 3840x3840x4096 (631 against
      * 616), behind on 5120x5120x2048 (580 against 632: its 0.90 against 0.87 fill is not enough).
+     * One case comes first: a GEMM of one tile row whose 128x64 tiles make one wave at least
+     * {@link #SKINNY_MIN_FILL} full takes them, data-parallel, with 8 stages in flight per SM: such a GEMM
+     * streams B from HBM once, and deeper rings keep HBM busier than 128x128 tiles split in two (one
+     * H200, 2026-11-29, 128x8192x8192: 386-389 TFLOP/s bf16 and 371-390 fp16 against 356-362 and
+     * 357-359; cuBLAS takes 128x64 tiles with 8 stages there too; 128x4096x8192, 64 of them, was level,
+     * and 256 rows or more lost 13-40%).
      * Override with --tile / JSHMEM_GEMM_TILE.
      */
     static TileShape hopperTile(GemmShape shape, int workGroups) {
         TileShape large = HOPPER.get(0).tile();
         TileShape small = HOPPER.get(1).tile();
         TileShape narrow = HOPPER.get(2).tile();
+        TileShape skinny = HOPPER.get(3).tile();
+        long skinnyTiles = tiles(shape, skinny);
+        if (shape.m() <= skinny.m() && skinnyTiles <= workGroups && skinnyTiles >= SKINNY_MIN_FILL * workGroups) {
+            return skinny;
+        }
         if (waves(shape, large, workGroups) < 1.0 / 3) {
             return small;
         }
         return waveFill(shape, narrow, workGroups) >= waveFill(shape, large, workGroups) + NARROW_GAIN ? narrow : large;
     }
+
+    /** How full one wave of 128x64 tiles must be for a GEMM of one tile row to take them. */
+    static final double SKINNY_MIN_FILL = 0.9;
 
     /** How much fuller (fraction of the work-group slots) the 128x192 waves must be to choose that tile. */
     static final double NARROW_GAIN = 0.05;

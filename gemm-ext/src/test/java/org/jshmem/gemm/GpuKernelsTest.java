@@ -10,6 +10,7 @@ class GpuKernelsTest {
     private static final TileShape LARGE = new TileShape(128, 256, 64);
     private static final TileShape SMALL = new TileShape(128, 128, 64);
     private static final TileShape NARROW = new TileShape(128, 192, 64);
+    private static final TileShape SKINNY = new TileShape(128, 64, 64);
 
     @Test
     void largeTileUnlessLessThanAThirdOfAWaveOrNarrowTilesFillTheWavesBetter() {
@@ -21,7 +22,11 @@ class GpuKernelsTest {
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 4096, 8192), 132));
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(2048, 2048, 2048), 132));     // 128 tiles: 0.97 waves
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(512, 8192, 8192), 132));      // 128 tiles
-        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 132));      // 32 tiles: 0.24 waves
+        assertEquals(SKINNY, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 132));     // one row: 128 tiles of 64, 0.97 of a wave
+        assertEquals(SKINNY, GpuKernels.hopperTile(new GemmShape(100, 7700, 8192), 132));     // 121 tiles of 64: 0.92
+        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 4096, 8192), 132));      // 64 tiles of 64: half a wave
+        assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(129, 8192, 8192), 132));     // two tile rows: as before
+        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 8512, 8192), 132));      // 133 tiles of 64: past one wave
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(1000, 1000, 1000), 132));     // 32 tiles
         assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 64));      // 32 large tiles fill half of 64 slots, 43 narrow two thirds
     }
@@ -33,6 +38,11 @@ class GpuKernelsTest {
         // 5120 columns in 27 tiles of 192: the last is two thirds inside
         assertEquals(1080.0 / 1188 * 5120 / (27 * 192), GpuKernels.waveFill(new GemmShape(5120, 5120, 2048), NARROW, 132),
                 1e-12);
+    }
+
+    @Test
+    void skinnyTilesOfOneFullWaveRunDataParallel() {
+        assertEquals(Split.DATA_PARALLEL, GpuKernels.hopperSplit(new GemmShape(128, 8192, 8192), SKINNY, 132));
     }
 
     @Test

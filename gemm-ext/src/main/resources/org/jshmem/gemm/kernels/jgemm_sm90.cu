@@ -17,7 +17,7 @@
  * since the peer's consumers arrive on its barriers. Stream-K partials and stamps of rank r live in
  * plane r (jgemm_sk_collect).
  *
- * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {128, 192, 256} x 64; 384 threads: warpgroup
+ * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {64, 128, 192, 256} x 64; 384 threads: warpgroup
  * 0 = producer (one thread issues; warps 1-3 send tiles bound for peers: JGEMM_SM90_SENDER),
  * warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
  * holds 96 or 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the
@@ -33,8 +33,8 @@
 #include "jgemm.h"
 #include "jgemm_epilogue.h"
 
-#if JGEMM_BM != 128 || (JGEMM_BN != 128 && JGEMM_BN != 192 && JGEMM_BN != 256) || JGEMM_BK != 64
-#error "jgemm_sm90: built for 128 x 128 x 64, 128 x 192 x 64 and 128 x 256 x 64 tiles"
+#if JGEMM_BM != 128 || (JGEMM_BN != 64 && JGEMM_BN != 128 && JGEMM_BN != 192 && JGEMM_BN != 256) || JGEMM_BK != 64
+#error "jgemm_sm90: built for 128 x {64, 128, 192, 256} x 64 tiles"
 #endif
 #ifndef JGEMM_STAGES
 #define JGEMM_STAGES 3
@@ -157,7 +157,15 @@ JSHMEM_DEVICE_INLINE unsigned long long jgemm_desc(const void *smem, unsigned lb
 #else
 #define JGEMM_WGMMA_TYPE "f16"
 #endif
-#if JGEMM_BN == 128
+#if JGEMM_BN == 64
+JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n64k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "l"(da), "l"(db), "r"(scale_d));
+}
+#elif JGEMM_BN == 128
 JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n128k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "

@@ -3,6 +3,8 @@ package org.jshmem.it.gpu;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jshmem.gemm.cli.GemmMain;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
@@ -83,6 +85,42 @@ class GemmGpuTest {
                 .timeout(Duration.ofSeconds(120)).run();
         assertTrue(!fused.succeeded() && fused.output().contains("clusters of 2 CTAs are built for GEMMs without a"
                 + " collective; this one's epilogue is all_scatter: use cluster 0 (automatic) or 1"), fused::toString);
+    }
+
+    /**
+     * The 128x64x64 tile (n64 products, 8 stages): chosen on its own for a GEMM of one tile row that
+     * fills a wave with it, forced on ragged shapes with every tile split (fix-ups in its fragment
+     * layout), in clusters of 2 (one B box a stage, multicast by one CTA), and under fused collectives.
+     */
+    @ParameterizedTest(name = "{0} PEs {1} {2} {3} {4}")
+    @CsvSource({
+        "1, none,        bf16, 128x8192x8192,  ''",
+        "1, none,        fp16, 1152x1000x1032, --split stream_k",
+        "1, none,        bf16, 1152x1000x1032, --split data_parallel --cluster 2",
+        "2, all_reduce,  fp16, 1000x1024x1024, --allreduce two_shot",
+        "2, all_scatter, bf16, 1000x1024x1024, ''"})
+    void skinnyTileValidates(int np, String collective, String dtype, String shape, String options) {
+        List<String> args = new ArrayList<>(List.of("-c", collective, "--shapes", shape, "--dtype", dtype, "--validate",
+                "--iters", "2", "--warmup", "1"));
+        if (shape.startsWith("128x")) {
+            args.addAll(List.of("--kernel", "hopper"));   // the automatic choice, asserted below
+        } else {
+            args.addAll(List.of("--tile", "128x64x64"));
+        }
+        if (!collective.equals("none")) {
+            args.addAll(List.of("--path", "fused"));
+        }
+        if (!options.isBlank()) {
+            args.addAll(List.of(options.split(" ")));
+        }
+        JobResult r = MpiJob.of(np, GemmMain.class).args(args.toArray(String[]::new)).env("JSHMEM_BACKEND", "cuda")
+                .env("JSHMEM_SYMMETRIC_SIZE", "2G").timeout(Duration.ofSeconds(300)).run();
+        assertTrue(r.succeeded(), r::toString);
+        assertTrue(r.output().contains("hopper 128x64x64 x8 stages"), r::toString);
+        for (int pe = 0; pe < np; pe++) {
+            String v = r.value(pe, "validated");
+            assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + ": " + v + "\n" + r);
+        }
     }
 
     @ParameterizedTest(name = "{0} {1} {2} back to back")
