@@ -56,8 +56,20 @@ final class GpuKernels {
         if (waves(shape, large, workGroups) < 1.0 / 3) {
             return small;
         }
-        return waveFill(shape, narrow, workGroups) >= waveFill(shape, large, workGroups) + NARROW_GAIN ? narrow : large;
+        TileShape wide = waveFill(shape, narrow, workGroups) >= waveFill(shape, large, workGroups) + NARROW_GAIN
+                ? narrow : large;
+        return waveFill(shape, small, workGroups) >= waveFill(shape, wide, workGroups) + SMALL_GAIN ? small : wide;
     }
+
+    /**
+     * How much fuller the waves of 128x128 tiles must be than those of the wider tile chosen to
+     * take them: a 128x128 tile loads more per product, which a fuller wave must pay for. One H200,
+     * 2026-11-29, data-parallel, 128x128 against 128x192: 256x8192x8192 (128 tiles fill 0.97 of a
+     * wave, 86 fill 0.65) 600-602 TFLOP/s bf16 against 520-521, 256x8192x4096 530-532 against
+     * 452-458 (fp16 alike); 384x8192x8192 (0.73 against 0.98) lost 490-516 against 649-701, and
+     * 256x28672x4096 (0.85 both) 482-496 against 545-554 (128x256).
+     */
+    static final double SMALL_GAIN = 0.25;
 
     /** How full one wave of 128x64 tiles must be for a GEMM of one tile row to take them. */
     static final double SKINNY_MIN_FILL = 0.9;

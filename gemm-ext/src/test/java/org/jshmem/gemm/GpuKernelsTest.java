@@ -25,10 +25,13 @@ class GpuKernelsTest {
         assertEquals(SKINNY, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 132));     // one row: 128 tiles of 64, 0.97 of a wave
         assertEquals(SKINNY, GpuKernels.hopperTile(new GemmShape(100, 7700, 8192), 132));     // 121 tiles of 64: 0.92
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 4096, 8192), 132));      // 64 tiles of 64: half a wave
-        assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(129, 8192, 8192), 132));     // two tile rows: as before
+        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(129, 8192, 8192), 132));      // two tile rows: as 256
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 8512, 8192), 132));      // 133 tiles of 64: past one wave
         assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(1000, 1000, 1000), 132));     // 32 tiles
-        assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 64));      // 32 large tiles fill half of 64 slots, 43 narrow two thirds
+        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(128, 8192, 8192), 64));       // 43 narrow tiles fill two thirds of 64 slots, 64 small all
+        assertEquals(SMALL, GpuKernels.hopperTile(new GemmShape(256, 8192, 8192), 132));      // 128 small tiles fill 0.97, 86 narrow 0.65
+        assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(384, 8192, 8192), 132));     // 129 narrow tiles 0.98, 192 small 0.73
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(256, 28672, 4096), 132));     // 0.85 both
     }
 
     @Test
