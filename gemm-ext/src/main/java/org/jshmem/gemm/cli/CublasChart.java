@@ -62,6 +62,10 @@ public final class CublasChart implements Callable<Integer> {
         }
     }
 
+    /** One GemmMain row's figures: gemm-ext's TFLOP/s and its reference's (NaN if none). */
+    private record Ours(double tflops, double alike) {
+    }
+
     /** One type's rows, in the anchor's order, and the device GemmMain ran on. */
     record Comparison(String type, String device, List<Row> rows) {
         /** The geometric mean of the ratios to the anchor over {@code shapes} (null: all). */
@@ -122,14 +126,14 @@ public final class CublasChart implements Callable<Integer> {
             cublasByType.computeIfAbsent(typeName(r.get("dtype")), t -> new LinkedHashMap<>())
                     .put(shape(r), Double.parseDouble(r.get("tflops")));
         }
-        Map<String, Map<String, double[]>> oursByType = new LinkedHashMap<>();
+        Map<String, Map<String, Ours>> oursByType = new LinkedHashMap<>();
         Map<String, String> devices = new LinkedHashMap<>();
         for (Map<String, String> r : ours) {
             if (r.get("collective").equals(GemmCollective.NONE.cliName())) {
                 String type = typeName(r.get("dtype"));
                 String alike = r.getOrDefault("ref_tflops_per_pe", "");
-                oursByType.computeIfAbsent(type, t -> new LinkedHashMap<>()).put(shape(r), new double[] {
-                        Double.parseDouble(r.get("tflops_per_pe")), alike.isEmpty() ? Double.NaN : Double.parseDouble(alike)});
+                oursByType.computeIfAbsent(type, t -> new LinkedHashMap<>()).put(shape(r), new Ours(
+                        Double.parseDouble(r.get("tflops_per_pe")), alike.isEmpty() ? Double.NaN : Double.parseDouble(alike)));
                 devices.put(type, r.get("device"));
             }
         }
@@ -145,7 +149,7 @@ public final class CublasChart implements Callable<Integer> {
                         + " does not have: compare runs of the same shapes (gpu-run.sh gemm runs the anchor's)");
             });
             List<Row> rows = theirs.entrySet().stream().filter(e -> figures.containsKey(e.getKey()))
-                    .map(e -> new Row(e.getKey(), figures.get(e.getKey())[0], e.getValue(), figures.get(e.getKey())[1]))
+                    .map(e -> new Row(e.getKey(), figures.get(e.getKey()).tflops(), e.getValue(), figures.get(e.getKey()).alike()))
                     .toList();
             out.add(new Comparison(type, devices.get(type), rows));
         });
