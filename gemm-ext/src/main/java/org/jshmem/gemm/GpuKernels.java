@@ -102,8 +102,9 @@ final class GpuKernels {
      * half a wave, with at least {@link #SPLIT_ONE_ROW_MIN_ITERS} iterations per tile, splits every
      * tile: no two of its tiles share B, so the split loses no L2 reuse, and the data-parallel wave
      * leaves most SMs idle (one H200, 2026-11-28, bf16 against data-parallel: 128x8192x8192 359 against
-     * 297 TFLOP/s, 128x4096x8192 260 against 152; with two tile rows, 256x8192x4096, the split lost,
-     * 347 against 455, and so did 1000^3's eight rows of 16 iterations).
+     * 297 TFLOP/s, 128x4096x8192 260 against 152, on 128x128 tiles; with two tile rows, 256x8192x4096,
+     * the split lost, 347 against 455, and so did 1000^3's eight rows of 16 iterations). 128x8192x8192
+     * now takes 128x64 tiles ({@link #hopperTile}), a full wave of them, data-parallel.
      * Override with --split / JSHMEM_GEMM_SPLIT.
      */
     static StreamKSchedule.Split hopperSplit(GemmShape shape, TileShape tile, int workGroups) {
