@@ -15,6 +15,9 @@ class GpuKernelsTest {
     @Test
     void largeTileUnlessLessThanAThirdOfAWaveOrNarrowTilesFillTheWavesBetter() {
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 8192, 8192), 132));     // 2048 tiles, 0.97 full
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(8192, 8192, 4096), 132));
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(4096, 4096, 4096), 132));     // 256 tiles, 0.97: small ones too
+        assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(1024, 8192, 8192), 132));
         assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(1536, 6144, 8192), 132));    // 288 tiles 0.73 full, 384 0.97
         assertEquals(NARROW, GpuKernels.hopperTile(new GemmShape(3840, 3840, 4096), 132));    // 0.85 against 0.91
         assertEquals(LARGE, GpuKernels.hopperTile(new GemmShape(5120, 5120, 2048), 132));     // 0.87 against 0.90
