@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Tag("gpu")
 class GemmGpuTest {
 
-    private static void validates(int np, String extraEnv, String... args) {
+    /** Runs GemmMain on np PEs of the GPU heap and asserts that every PE validated; returns the job for more checks. */
+    private static JobResult validates(int np, String extraEnv, String... args) {
         MpiJob job = MpiJob.of(np, GemmMain.class).args(args).env("JSHMEM_BACKEND", "cuda")
                 .env("JSHMEM_SYMMETRIC_SIZE", "2G").timeout(Duration.ofSeconds(300));
         if (!extraEnv.isBlank()) {
@@ -36,6 +37,7 @@ class GemmGpuTest {
                 assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + " " + label + ": " + v + "\n" + r);
             }
         }
+        return r;
     }
 
     @ParameterizedTest(name = "{0} PEs {1} {2} {3} {4}")
@@ -113,14 +115,8 @@ class GemmGpuTest {
         if (!options.isBlank()) {
             args.addAll(List.of(options.split(" ")));
         }
-        JobResult r = MpiJob.of(np, GemmMain.class).args(args.toArray(String[]::new)).env("JSHMEM_BACKEND", "cuda")
-                .env("JSHMEM_SYMMETRIC_SIZE", "2G").timeout(Duration.ofSeconds(300)).run();
-        assertTrue(r.succeeded(), r::toString);
+        JobResult r = validates(np, "", args.toArray(String[]::new));
         assertTrue(r.output().contains("hopper 128x64x64 x8 stages"), r::toString);
-        for (int pe = 0; pe < np; pe++) {
-            String v = r.value(pe, "validated");
-            assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + ": " + v + "\n" + r);
-        }
     }
 
     @ParameterizedTest(name = "{0} {1} {2} back to back")
