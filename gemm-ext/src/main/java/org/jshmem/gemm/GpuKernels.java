@@ -17,7 +17,7 @@ final class GpuKernels {
             new KernelVariant(GemmKernel.PORTABLE, new TileShape(128, 128, 32), 4, 256, 1));
     private static final List<KernelVariant> HOPPER = List.of(
             new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 256, 64), 3, 384, 1),
-            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 4, 384, 1),
+            new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 128, 64), 5, 384, 1),
             new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 192, 64), 4, 384, 1),
             new KernelVariant(GemmKernel.HOPPER, new TileShape(128, 64, 64), 8, 384, 1));
 
@@ -67,7 +67,9 @@ final class GpuKernels {
      * 2026-11-29, data-parallel, 128x128 against 128x192: 256x8192x8192 (128 tiles fill 0.97 of a
      * wave, 86 fill 0.65) 600-602 TFLOP/s bf16 against 520-521, 256x8192x4096 530-532 against
      * 452-458 (fp16 alike); 384x8192x8192 (0.73 against 0.98) lost 490-516 against 649-701, and
-     * 256x28672x4096 (0.85 both) 482-496 against 545-554 (128x256).
+     * 256x28672x4096 (0.85 both) 482-496 against 545-554 (128x256). Its fifth stage (the ring's 160 KiB
+     * and the output tile fit the 227 KiB) took 256x8192x8192 from 615-618 to 656-660 TFLOP/s and
+     * 256x8192x4096 from 520-523 to 556-569 (one H200, 2026-11-29, bf16, alternated with 4 stages).
      */
     static final double SMALL_GAIN = 0.25;
 

@@ -529,7 +529,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
 #else
       /* wait for this stage's products before handing its slot back: with 3 stages, keeping one
        * group in flight (JGEMM_SM90_INFLIGHT=1) delays each release by an iteration and measured
-       * slower (454 against 611 TFLOP/s at 8192^3 bf16 on an H100, 128x128 tiles) */
+       * slower (454 against 611 TFLOP/s at 8192^3 bf16 on an H100, 128x128 tiles); one H200, 2026-11-29:
+       * slower with 4 stages (256x8192x8192 bf16 549-570 against 580-618), level with 5, 1-2% faster on
+       * 128x64 tiles with 8 (docs/benchmarks/session-2026-11-29b) */
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
       if (lane == 0) jgemm_release_slot(&empty[s]);
 #endif
