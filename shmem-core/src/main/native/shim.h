@@ -135,11 +135,15 @@ int jshmem_rt_module_unload(void *module);
 int jshmem_rt_module_function(void *module, const char *name, void **fn);
 /* Device address and size of a __device__ variable of the module (e.g. jshmem_device_state). */
 int jshmem_rt_module_global(void *module, const char *name, void **ptr, size_t *bytes);
-/* Launches `fn`; args[i] points to the value of the i-th kernel parameter. `cooperative` != 0: a
- * cooperative launch (every block resident at once; the caller has checked the grid fits, see
- * jshmem_rt_func_max_blocks_per_sm). */
+/* How jshmem_rt_launch launches. COOPERATIVE: every block resident at once (the caller has checked
+ * that the grid fits, see jshmem_rt_func_max_blocks_per_sm). CHAINED: a programmatic dependent launch
+ * (CUDA, compute capability 9.0 and up, unless JSHMEM_GPU_LAUNCH_CHAINING=0; elsewhere plain): the
+ * kernel may be scheduled while the stream's previous kernel runs, and waits for that kernel with
+ * griddepcontrol.wait (cudaGridDependencySynchronize) before it touches memory. */
+enum { JSHMEM_LAUNCH_PLAIN = 0, JSHMEM_LAUNCH_COOPERATIVE = 1, JSHMEM_LAUNCH_CHAINED = 2 };
+/* Launches `fn` in `mode` (JSHMEM_LAUNCH_*); args[i] points to the value of the i-th kernel parameter. */
 int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                     unsigned shared_bytes, void *stream, void **args, int cooperative);
+                     unsigned shared_bytes, void *stream, void **args, int mode);
 /* How many blocks of `block_threads` threads with `shared_bytes` of dynamic shared memory one
  * multiprocessor holds at once for `fn` (the occupancy calculator). */
 int jshmem_rt_func_max_blocks_per_sm(void *fn, int block_threads, unsigned shared_bytes, int *blocks);

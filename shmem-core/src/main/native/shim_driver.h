@@ -21,6 +21,7 @@ struct jshmem_driver_api {
   PFN_cuModuleGetGlobal_v3020 moduleGetGlobal;
   PFN_cuLaunchKernel_v4000 launchKernel;
   PFN_cuLaunchCooperativeKernel_v9000 launchCooperativeKernel;
+  PFN_cuLaunchKernelEx_v11060 launchKernelEx;
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancyMaxActiveBlocksPerMultiprocessor;
   PFN_cuOccupancyMaxActiveClusters_v11070 occupancyMaxActiveClusters;
   PFN_cuFuncSetAttribute_v9000 funcSetAttribute;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chained_launch.h"
 #include "shim.h"
 #include "shim_driver.h"
 #include "shim_internal.h"
@@ -99,26 +100,61 @@ int jshmem_rt_module_global(void *module, const char *name, void **ptr, size_t *
   return 0;
 }
 
+/* A chained launch through cuLaunchKernelEx: the programmatic stream serialization attribute. */
+#if !JSHMEM_IS_HIP
+static CUresult launch_chained(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                               unsigned bz, unsigned shared_bytes, CUstream stream, void **args) {
+  CUlaunchAttribute chained;
+  memset(&chained, 0, sizeof chained);
+  chained.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  chained.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config;
+  memset(&config, 0, sizeof config);
+  config.gridDimX = gx;
+  config.gridDimY = gy;
+  config.gridDimZ = gz;
+  config.blockDimX = bx;
+  config.blockDimY = by;
+  config.blockDimZ = bz;
+  config.sharedMemBytes = shared_bytes;
+  config.hStream = stream;
+  config.attrs = &chained;
+  config.numAttrs = 1;
+  return jshmem_g_drv.launchKernelEx(&config, fn, args, NULL);
+}
+#endif
+
 int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                     unsigned shared_bytes, void *stream, void **args, int cooperative) {
+                     unsigned shared_bytes, void *stream, void **args, int mode) {
   CHECK_ARG(fn != NULL, "jshmem_rt_launch: fn is NULL");
+  CHECK_ARG(mode == JSHMEM_LAUNCH_PLAIN || mode == JSHMEM_LAUNCH_COOPERATIVE || mode == JSHMEM_LAUNCH_CHAINED,
+            "jshmem_rt_launch: mode %d is none of JSHMEM_LAUNCH_PLAIN (0), _COOPERATIVE (1), _CHAINED (2)", mode);
   BIND_DEVICE();
 #if JSHMEM_IS_HIP
-  /* No module-level cooperative launch in every ROCm: the caller's occupancy check is what holds. */
-  (void)cooperative;
+  /* No module-level cooperative launch in every ROCm: the caller's occupancy check is what holds; no chaining. */
   GPU_TRY(hipModuleLaunchKernel((hipFunction_t)fn, gx, gy, gz, bx, by, bz, shared_bytes, (hipStream_t)stream, args,
                                 NULL));
 #else
   if (jshmem_drv() != 0) return -1;
-  CUresult r = cooperative
-                   ? jshmem_g_drv.launchCooperativeKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes,
-                                                          (CUstream)stream, args)
-                   : jshmem_g_drv.launchKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream,
-                                               args, NULL);
+  if (mode == JSHMEM_LAUNCH_CHAINED && !jshmemk_chaining_on()) mode = JSHMEM_LAUNCH_PLAIN;
+  CUresult r;
+  const char *call;
+  if (mode == JSHMEM_LAUNCH_COOPERATIVE) {
+    call = "cuLaunchCooperativeKernel";
+    r = jshmem_g_drv.launchCooperativeKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream,
+                                             args);
+  } else if (mode == JSHMEM_LAUNCH_CHAINED) {
+    call = "cuLaunchKernelEx(programmatic stream serialization)";
+    r = launch_chained((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream, args);
+  } else {
+    call = "cuLaunchKernel";
+    r = jshmem_g_drv.launchKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream, args,
+                                  NULL);
+  }
   if (r != CUDA_SUCCESS) {
     char what[200];
-    snprintf(what, sizeof what, "%s(grid %ux%ux%u, block %ux%ux%u, %u bytes shared)",
-             cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", gx, gy, gz, bx, by, bz, shared_bytes);
+    snprintf(what, sizeof what, "%s(grid %ux%ux%u, block %ux%ux%u, %u bytes shared)", call, gx, gy, gz, bx, by, bz,
+             shared_bytes);
     return jshmem_drv_fail(what, r);
   }
 #endif

@@ -72,6 +72,7 @@ static void drv_load(void) {
       {"cuModuleGetGlobal", (void **)&jshmem_g_drv.moduleGetGlobal},
       {"cuLaunchKernel", (void **)&jshmem_g_drv.launchKernel},
       {"cuLaunchCooperativeKernel", (void **)&jshmem_g_drv.launchCooperativeKernel},
+      {"cuLaunchKernelEx", (void **)&jshmem_g_drv.launchKernelEx},
       {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&jshmem_g_drv.occupancyMaxActiveBlocksPerMultiprocessor},
       {"cuOccupancyMaxActiveClusters", (void **)&jshmem_g_drv.occupancyMaxActiveClusters},
       {"cuFuncSetAttribute", (void **)&jshmem_g_drv.funcSetAttribute},

@@ -56,8 +56,9 @@ import java.util.function.Function;
  *     fence; by default they publish and poll relaxed, the stream's earlier stores being complete when they
  *     start. Read by the native runtime, not by this class</td></tr>
  * <tr><td>{@code JSHMEM_GPU_LAUNCH_CHAINING}</td><td>1</td><td>CUDA heaps on compute capability 9.0+: the
- *     runtime's one-block stream kernels use programmatic dependent launch (scheduled while the stream's
- *     previous kernel finishes); 0 launches them plainly. Read by the native runtime, not by this class</td></tr>
+ *     runtime's one-block stream kernels, and modules' kernels launched with {@code Kernel.launchChained}, use
+ *     programmatic dependent launch (scheduled while the stream's previous kernel finishes); 0 launches them
+ *     plainly. Read by the native runtime, not by this class</td></tr>
  * <tr><td>{@code JSHMEM_GPU_REDUCE_ROTATED_MIN}</td><td>4M</td><td>GPU two-shot all-reduces of at least this many
  *     bytes, and reduce-scatters of a source of at least this many, over 3 or more PEs in many blocks read the
  *     members one after the other (32- and 64-bit types), so that every PE is read by one other at a time

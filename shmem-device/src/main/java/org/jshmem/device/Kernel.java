@@ -38,7 +38,23 @@ public final class Kernel {
      * once; a launch error (bad shape, too much shared memory) is a {@link org.jshmem.GpuException}.
      */
     public void launch(LaunchConfig config, Object... args) {
-        enqueue(config, false, args);
+        enqueue(config, Shim.LaunchMode.PLAIN, args);
+    }
+
+    /**
+     * Queues the kernel as a programmatic dependent launch (CUDA on compute capability 9.0 and up;
+     * elsewhere, or with {@code JSHMEM_GPU_LAUNCH_CHAINING=0}, as {@link #launch}): it may be
+     * scheduled while the stream's previous kernel still runs, which can hide the gap between the two.
+     * The kernel must call {@code cudaGridDependencySynchronize()} ({@code griddepcontrol.wait})
+     * before it reads or writes memory that earlier work on the stream touches: that call returns once
+     * the previous kernel has finished and its writes are visible. A kernel that calls
+     * {@code cudaTriggerProgrammaticLaunchCompletion()} ({@code griddepcontrol.launch_dependents})
+     * lets the next chained kernel be scheduled from then on rather than at its end. Blocks scheduled
+     * early hold their multiprocessors while they wait, so chain only kernels whose blocks wait for
+     * nothing but the stream's own earlier work.
+     */
+    public void launchChained(LaunchConfig config, Object... args) {
+        enqueue(config, Shim.LaunchMode.CHAINED, args);
     }
 
     /**
@@ -63,7 +79,7 @@ public final class Kernel {
                     config.sharedBytes()) + " per multiprocessor x " + multiprocessors() + " multiprocessors). Launch"
                     + " at most " + max + " blocks, or fewer threads or less shared memory per block.");
         }
-        enqueue(config, true, args);
+        enqueue(config, Shim.LaunchMode.COOPERATIVE, args);
     }
 
     /**
@@ -103,14 +119,14 @@ public final class Kernel {
         return module.shmem().unwrap(GpuBackend.class).multiprocessorsPerPe();
     }
 
-    private void enqueue(LaunchConfig config, boolean cooperative, Object[] args) {
+    private void enqueue(LaunchConfig config, Shim.LaunchMode mode, Object[] args) {
         module.handle();   // fails if the module was closed
         MemorySegment stream = config.stream() == null ? MemorySegment.NULL : config.stream().handle();
         Dim3 g = config.grid();
         Dim3 b = config.block();
         MemorySegment params = KernelArgs.pack(KernelArgs.threadBuffer(), module.shmem(), name, args);
         Shim.launch(function, g.x(), g.y(), g.z(), b.x(), b.y(), b.z(), config.sharedBytes(), stream, params, name,
-                cooperative);
+                mode);
     }
 
     /** Lets the kernel use up to {@code bytes} of dynamic shared memory (above the 48 KiB default). */

@@ -637,17 +637,36 @@ public final class Shim {
         }
     }
 
+    /** How {@link #launch} launches: shim.h's {@code JSHMEM_LAUNCH_*}, in the same order. */
+    public enum LaunchMode {
+        /** Queued behind the stream's earlier work. */
+        PLAIN,
+        /** Every block resident at once (the caller has checked that the grid fits). */
+        COOPERATIVE,
+        /**
+         * A programmatic dependent launch where the device takes it (CUDA, compute capability 9.0+,
+         * {@code JSHMEM_GPU_LAUNCH_CHAINING} not 0), else plain: the kernel waits for the stream's
+         * previous kernel itself ({@code griddepcontrol.wait}).
+         */
+        CHAINED
+    }
+
+    /** Launches {@code function} in {@code mode}; {@code args} holds one pointer per kernel parameter. */
     public static void launch(MemorySegment function, int gx, int gy, int gz, int bx, int by, int bz, int sharedBytes,
-                              MemorySegment stream, MemorySegment args, String kernel, boolean cooperative) {
+                              MemorySegment stream, MemorySegment args, String kernel, LaunchMode mode) {
         int rc;
         try {
-            rc = (int) LAUNCH.invokeExact(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, args, cooperative ? 1 : 0);
+            rc = (int) LAUNCH.invokeExact(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, args, mode.ordinal());
         } catch (Throwable t) {
             throw rethrow(t);
         }
         if (rc != 0) {
-            check(rc, (cooperative ? "cooperative launch of " : "launch of ") + kernel + " <<<(" + gx + "," + gy + ","
-                    + gz + "), (" + bx + "," + by + "," + bz + "), " + sharedBytes + ">>>");
+            check(rc, switch (mode) {
+                case PLAIN -> "launch of ";
+                case COOPERATIVE -> "cooperative launch of ";
+                case CHAINED -> "chained launch of ";
+            } + kernel + " <<<(" + gx + "," + gy + "," + gz + "), (" + bx + "," + by + "," + bz + "), " + sharedBytes
+                    + ">>>");
         }
     }
 

@@ -14,12 +14,13 @@ import org.jshmem.device.CompileException;
 import org.jshmem.device.DeviceModule;
 import org.jshmem.device.Kernel;
 import org.jshmem.device.LaunchConfig;
+import org.jshmem.gpu.GpuBackend;
 
 /**
  * Runs on a GPU job (one PE is enough): the Java side of the device library. Run-time
  * compilation (an error with its log; a good module), loading a module from the bytes of a
  * cubin and from a file, state binding, launch errors (bad shape, unknown kernel, unsupported
- * argument), and use after close. Each case reports {@code <Exception> | <message>} or the data a
+ * argument), a chained launch, and use after close. Each case reports {@code <Exception> | <message>} or the data a
  * kernel wrote; the test asserts.
  */
 public final class DeviceModuleProgram {
@@ -58,6 +59,38 @@ public final class DeviceModuleProgram {
                 }
                 atomicAdd(met, 1u);
               }
+            }
+            """;
+
+    /**
+     * A chained launch. chain_first lets chained kernels start, waits 2 ms, then writes 7 into
+     * out[0]; chain_second, launched chained behind it, copies out[0] into out[2] before waiting for
+     * chain_first (0 if it started early) and into out[1] after (7: the wait held).
+     */
+    static final String CHAIN = """
+            __device__ void chain_trigger() {
+            #if __CUDA_ARCH__ >= 900
+              asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+            #endif
+            }
+            __device__ void chain_wait() {
+            #if __CUDA_ARCH__ >= 900
+              asm volatile("griddepcontrol.wait;" ::: "memory");
+            #endif
+            }
+            extern "C" __global__ void chain_first(int *out) {
+              chain_trigger();
+              unsigned long long t0, t;
+              asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+              do {
+                asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+              } while (t - t0 < 2000000ull);
+              *(volatile int *)&out[0] = 7;
+            }
+            extern "C" __global__ void chain_second(int *out) {
+              out[2] = *(volatile int *)&out[0];
+              chain_wait();
+              out[1] = *(volatile int *)&out[0];
             }
             """;
 
@@ -140,6 +173,20 @@ public final class DeviceModuleProgram {
                 report(me, "coop.met", v[0] + "," + v[1]);
                 attempt(me, "coop.tooBig", () -> meet.launchCollective(LaunchConfig.of(max + 1, 128, stream),
                         Kernel.pointer(out, 0), Kernel.pointer(out, 4)));
+            }
+
+            // a chained launch: the second kernel starts while the first runs (compute capability 9.0 and up)
+            // and waits for it before its second read
+            try (DeviceModule m = DeviceModule.compile(shmem, CHAIN, "chain.cu")) {
+                shmem.put(out, 0, new int[64], 0, 64, me);
+                shmem.quiet();
+                m.kernel("chain_first").launch(LaunchConfig.of(1, 32, stream), out);
+                m.kernel("chain_second").launchChained(LaunchConfig.of(1, 32, stream), out);
+                stream.synchronize();
+                int[] v = new int[3];
+                shmem.get(v, 0, v.length, out, 0, me);
+                report(me, "chained.out", join(v));
+                report(me, "chained.ccMajor", shmem.unwrap(GpuBackend.class).deviceInfo().ccMajor());
             }
 
             // use after close

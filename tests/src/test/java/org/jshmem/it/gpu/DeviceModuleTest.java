@@ -17,7 +17,7 @@ import org.junit.jupiter.api.function.Executable;
 /**
  * The Java side of the device library on a GPU ({@link DeviceModuleProgram}, one PE): compile
  * errors, modules from run-time compilation, from the bytes of a cubin and from a file, state
- * binding, launch errors and use after close. Tag "gpu": run on the GPU machine.
+ * binding, launch errors, a chained launch and use after close. Tag "gpu": run on the GPU machine.
  */
 @Tag("gpu")
 class DeviceModuleTest {
@@ -74,6 +74,10 @@ class DeviceModuleTest {
         checks.add(() -> assertEquals(v.get("coop.max") + "," + v.get("coop.max"), v.get("coop.met")));
         checks.add(() -> assertTrue(v.get("coop.tooBig").startsWith("IllegalArgumentException | "), v.get("coop.tooBig")));
         checks.add(() -> assertTrue(v.get("coop.tooBig").contains("cannot be resident at once"), v.get("coop.tooBig")));
+
+        // a chained launch overlaps the previous kernel where the device takes it, and its wait holds
+        checks.add(() -> assertEquals(Integer.parseInt(v.get("chained.ccMajor")) >= 9 ? "7,7,0" : "7,7,7",
+                v.get("chained.out"), "out[0] written, seen after the wait, and seen before it (0: early)"));
 
         // after close: every use that needs the module fails naming it; a second close does nothing
         checks.add(() -> assertEquals("module good.cu (closed)", v.get("closed.toString")));
