@@ -59,7 +59,8 @@
 #define JGEMM_ACC (JGEMM_BN / 2) /* fp32 accumulators per consumer thread: 64 x BN over 128 threads */
 #define JGEMM_CONSUMERS 256
 #ifndef JGEMM_SM90_INFLIGHT
-#define JGEMM_SM90_INFLIGHT 0 /* 1: one wgmma group in flight across stages (an experiment: see the main loop) */
+/* one wgmma group in flight across stages (see the main loop): only where 8 stages leave the producer 6 ahead */
+#define JGEMM_SM90_INFLIGHT (JGEMM_STAGES >= 8)
 #endif
 #ifndef JGEMM_SM90_B_LBO
 #define JGEMM_SM90_B_LBO (64 * JGEMM_BK * 2) /* from one 64-column box of B to the next */
@@ -531,7 +532,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
        * group in flight (JGEMM_SM90_INFLIGHT=1) delays each release by an iteration and measured
        * slower (454 against 611 TFLOP/s at 8192^3 bf16 on an H100, 128x128 tiles); one H200, 2026-11-29:
        * slower with 4 stages (256x8192x8192 bf16 549-570 against 580-618), level with 5, 1-2% faster on
-       * 128x64 tiles with 8 (docs/benchmarks/session-2026-11-29b) */
+       * 128x64 tiles with 8, where it is on (docs/benchmarks/session-2026-11-29b) */
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
       if (lane == 0) jgemm_release_slot(&empty[s]);
 #endif
