@@ -14,10 +14,7 @@
  * against 5.06-5.12, but a rerun with it plain in both settings showed 5.16 against 5.05, so no gain
  * of chaining it was seen.
  * A kernel that was not launched chained passes jshmemk_chain_start() at once. Module kernels are
- * chained by their caller (jshmem_rt_launch's JSHMEM_LAUNCH_CHAINED, Kernel.launchChained). gemm-ext's
- * GEMM, chained back to back (griddepcontrol.wait after its set-up, launch_dependents at once), measured
- * level with plain launches on one H200 (2048^3 to 5120x5120x2048 bf16, three alternated rounds), so it
- * launches plainly.
+ * chained by their caller (jshmem_rt_launch's JSHMEM_LAUNCH_CHAINED, Kernel.launchChained).
  */
 #ifndef JSHMEM_CHAINED_LAUNCH_H
 #define JSHMEM_CHAINED_LAUNCH_H

@@ -33,6 +33,9 @@ import org.jshmem.device.LaunchConfig;
  * finished chunk of tile rows; a second stream waits for each stamp, copies the chunk into the
  * others' C ({@link Shmem#ibputOnStream}), then signals them; the caller's stream waits for that
  * stream (the next call's kernel must not overwrite C under its copies) and for the others' signals.
+ * Calls launch plainly: chained back to back ({@code Kernel.launchChained}, the kernel waiting with
+ * {@code griddepcontrol.wait} after its set-up), the GEMM alone measured level on one H200 (2048^3 to
+ * 5120x5120x2048 bf16, three alternated rounds, docs/benchmarks/session-2026-11-29b).
  */
 final class GpuKernelExecutor implements GemmExecutor {
     private final Shmem shmem;

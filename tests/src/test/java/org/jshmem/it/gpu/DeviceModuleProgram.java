@@ -20,8 +20,8 @@ import org.jshmem.gpu.GpuBackend;
  * Runs on a GPU job (one PE is enough): the Java side of the device library. Run-time
  * compilation (an error with its log; a good module), loading a module from the bytes of a
  * cubin and from a file, state binding, launch errors (bad shape, unknown kernel, unsupported
- * argument), a chained launch, and use after close. Each case reports {@code <Exception> | <message>} or the data a
- * kernel wrote; the test asserts.
+ * argument), a chained launch, and use after close. Each case reports
+ * {@code <Exception> | <message>} or the data a kernel wrote; the test asserts.
  */
 public final class DeviceModuleProgram {
     /** Line 3 has the error. */
