@@ -52,6 +52,8 @@ final class GpuKernelExecutor implements GemmExecutor {
     private final SymmetricSegment arrive;
     private final Gather gather;
     private final Scatter scatter;
+    private final Epilogue epilogue;
+    private final long ldc;
 
     /**
      * All-gather + GEMM's second stream, its events, every PE's element count of A, and whether
@@ -119,6 +121,8 @@ final class GpuKernelExecutor implements GemmExecutor {
                 .set("arrive_count", epilogue == Epilogue.ALL_SCATTER ? ws.arriveCount() : schedule.tiles())
                 .set("n_pes", shmem.nPes()).set("my_pe", me).set("scatter_rows", ws.scatterRows());
         this.maps = variant.kernel() == GemmKernel.HOPPER ? new TensorMaps(arena, variant, type, local) : null;
+        this.epilogue = epilogue;
+        this.ldc = layout.ldc(me);
         this.own = shmem.createStream();
         this.type = type;
         this.arrive = ws.arrive();
@@ -170,9 +174,11 @@ final class GpuKernelExecutor implements GemmExecutor {
             kernel.launch(config, Kernel.byValue(params.segment()));
         } else {
             MemorySegment mapA = maps.forA(address(aIn));
+            long addressC = address(c);
             kernel.launch(config, Kernel.byValue(params.segment()), Kernel.byValue(mapA),
                     Kernel.byValue(maps.forB(address(b))),
-                    Kernel.byValue(gather != null ? maps.forLocalA(address(a), gather.rows()) : mapA));
+                    Kernel.byValue(gather != null ? maps.forLocalA(address(a), gather.rows()) : mapA),
+                    Kernel.byValue(TensorMaps.storesByTma(epilogue, addressC, ldc) ? maps.forC(addressC, ldc) : mapA));
         }
         if (gather != null) {
             on.waitFor(gather.done());

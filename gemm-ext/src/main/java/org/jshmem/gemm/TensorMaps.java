@@ -15,9 +15,9 @@ import org.jshmem.GpuException;
 
 /**
  * The Hopper kernel's TMA descriptors ({@code CUtensorMap}, 128 bytes), encoded on the host with the
- * driver's {@code cuTensorMapEncodeTiled} (libcuda through FFM), for A (m x k) and B (k x n), both
- * row-major, with the boxes and 128-byte swizzle that jgemm_sm90.cu expects (see its header
- * comment). Re-encoded only when a matrix's address changes.
+ * driver's {@code cuTensorMapEncodeTiled} (libcuda through FFM), for A (m x k), B (k x n) and C
+ * (m x n), all row-major, with the boxes and 128-byte swizzle that jgemm_sm90.cu expects (see its
+ * header comment). Re-encoded only when a matrix's address changes.
  */
 final class TensorMaps {
     private static final int BF16 = 9;
@@ -41,6 +41,8 @@ final class TensorMaps {
     private final MemorySegment mapB;
     private long addressA = -1;
     private long addressB = -1;
+    private final MemorySegment mapC;
+    private long addressC = -1;
 
     TensorMaps(Arena arena, KernelVariant variant, DType type, GemmShape shape) {
         if (ENCODE == null) {
@@ -54,12 +56,13 @@ final class TensorMaps {
         this.mapA = arena.allocate(128, 64);
         this.mapB = arena.allocate(128, 64);
         this.mapLocalA = arena.allocate(128, 64);
+        this.mapC = arena.allocate(128, 64);
     }
 
     /** All-gather + GEMM: this PE's own rows of A, {@code rows} x k at {@code address}, boxes as {@link #forA}. */
     MemorySegment forLocalA(long address, int rows) {
         if (address != addressLocalA) {
-            encode(mapLocalA, address, shape.k(), rows, variant.tile().k(), variant.tile().m());
+            encode(mapLocalA, address, shape.k(), rows, shape.k(), variant.tile().k(), variant.tile().m());
             addressLocalA = address;
         }
         return mapLocalA;
@@ -68,7 +71,7 @@ final class TensorMaps {
     /** A: m x k, boxes of BK (inner, one 128-byte row) x BM. */
     MemorySegment forA(long address) {
         if (address != addressA) {
-            encode(mapA, address, shape.k(), shape.m(), variant.tile().k(), variant.tile().m());
+            encode(mapA, address, shape.k(), shape.m(), shape.k(), variant.tile().k(), variant.tile().m());
             addressA = address;
         }
         return mapA;
@@ -77,16 +80,36 @@ final class TensorMaps {
     /** B: k x n, boxes of 64 columns (one 128-byte row) x BK rows; the kernel loads BN / 64 of them per stage. */
     MemorySegment forB(long address) {
         if (address != addressB) {
-            encode(mapB, address, shape.n(), shape.k(), SWIZZLE_ELEMS, variant.tile().k());
+            encode(mapB, address, shape.n(), shape.k(), shape.n(), SWIZZLE_ELEMS, variant.tile().k());
             addressB = address;
         }
         return mapB;
     }
 
-    private void encode(MemorySegment map, long address, long inner, long outer, int boxInner, int boxOuter) {
+    /**
+     * Whether the kernel stores the tiles of C (rows of {@code ldc} elements at {@code address}) by
+     * TMA, through {@link #forC}: a GEMM that writes only its own C, with 16-byte aligned rows (the
+     * kernel's jgemm_sm90_tma_store tests the same).
+     */
+    static boolean storesByTma(Epilogue epilogue, long address, long ldc) {
+        return epilogue == Epilogue.LOCAL && ((address | ldc * 2) & 15) == 0;
+    }
+
+    /** C: m x n with rows of {@code ldc} elements, boxes of 64 columns (one 128-byte row) x BM rows. */
+    MemorySegment forC(long address, long ldc) {
+        if (address != addressC) {
+            encode(mapC, address, shape.n(), shape.m(), ldc, SWIZZLE_ELEMS, variant.tile().m());
+            addressC = address;
+        }
+        return mapC;
+    }
+
+    /** Encodes {@code map} for an {@code outer} x {@code inner} matrix with rows {@code pitch} elements apart. */
+    private void encode(MemorySegment map, long address, long inner, long outer, long pitch, int boxInner,
+                        int boxOuter) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment dims = a.allocateFrom(JAVA_LONG, inner, outer);
-            MemorySegment strides = a.allocateFrom(JAVA_LONG, inner * 2);
+            MemorySegment strides = a.allocateFrom(JAVA_LONG, pitch * 2);
             MemorySegment box = a.allocateFrom(JAVA_INT, boxInner, boxOuter);
             MemorySegment elementStrides = a.allocateFrom(JAVA_INT, 1, 1);
             int rc = (int) ENCODE.invokeExact(map, dataType, 2, MemorySegment.ofAddress(address), dims, strides, box,

@@ -29,6 +29,8 @@
  *   A (m x k, row-major): globalDim {k, m}, globalStrides {lda * 2}, box {64, BM}
  *   B (k x n, row-major): globalDim {n, k}, globalStrides {ldb * 2}, box {64, BK}; BN / 64 boxes per stage
  *   A's own rows (all-gather + GEMM, p.a_local: m_me x k): as A; other collectives pass A's map again
+ *   C (m x n, row-major, the GEMM's own C: JGEMM_LOCAL, where jgemm_sm90_tma_store holds): globalDim
+ *     {n, m}, globalStrides {ldc * 2}, box {64, BM}; BN / 64 boxes per tile. Otherwise A's map again.
  */
 #include "jgemm.h"
 #include "jgemm_epilogue.h"
@@ -198,6 +200,19 @@ JSHMEM_DEVICE_INLINE void jgemm_bulk_store(void *dst, const void *src, unsigned 
                "r"(bytes) : "memory");
 }
 
+/* One 2-D TMA store of the box at (inner, outer) from shared memory, in the thread's bulk group; the
+ * engine clips what lies outside the matrix. */
+JSHMEM_DEVICE_INLINE void jgemm_tma_store(const jgemm_tensor_map *map, int inner, int outer, const void *src) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(map), "r"(inner),
+               "r"(outer), "r"(jgemm_smem_addr(src)) : "memory");
+}
+
+/* Four 8x8 matrices of 16-bit elements into shared memory; lane l gives the address of row l % 8 of matrix l / 8. */
+JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned m1, unsigned m2, unsigned m3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(jgemm_smem_addr(row)),
+               "r"(m0), "r"(m1), "r"(m2), "r"(m3) : "memory");
+}
+
 #ifndef JGEMM_SM90_BULK
 /* 0: the consumers store tiles themselves and stamp at once (measured on 2 x H100, one PE each: bulk
  * copies 0.564-0.576 ms against 0.583 for GEMM + reduce-scatter, 1.068 against 1.076 for all-reduce,
@@ -214,6 +229,11 @@ JSHMEM_DEVICE_INLINE void jgemm_bulk_store(void *dst, const void *src, unsigned 
  * (stamped but unsent, JGEMM_SEND_STORES=0: 0.838-0.861); pacing the sender or Stream-K splits,
  * which stagger the tiles' ends, measured slower on 2 x H100. */
 #define JGEMM_SM90_SENDER 1
+#endif
+#ifndef JGEMM_SM90_TMA_STORE
+/* 1: the GEMM alone stores its tiles by TMA (jgemm_sm90_store_boxes) and waits only for the
+ * copies' reads; 0: per-row bulk copies, each completed before the output tile is reused */
+#define JGEMM_SM90_TMA_STORE 1
 #endif
 #define JGEMM_SENDER_THREADS 96
 #define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle() (more settle at once): 2 (n_pes - 1) for an all-reduce owner */
@@ -234,14 +254,15 @@ struct jgemm_sender_handoff {
 
 struct jgemm_consumer_group {
   int tid, size;
+  bool own_c;                     /* JGEMM_LOCAL: the copies only write this PE's C, which nothing here reads again */
   unsigned long long **later;     /* shared memory: the stamps' addresses, their kind (JGEMM_STAMP_*) in bits 0-1 */
   mutable int pending;            /* how many; the same on every thread */
   mutable unsigned long long gen; /* their value (the call's generation) */
   jgemm_sender_handoff *handoff;  /* shared memory, or null: no sender */
   mutable int handed;             /* tiles handed to the sender so far */
-  JSHMEM_DEVICE_INLINE jgemm_consumer_group(unsigned long long **later_, jgemm_sender_handoff *handoff_)
-      : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS), later(later_), pending(0), gen(0), handoff(handoff_),
-        handed(0) {}
+  JSHMEM_DEVICE_INLINE jgemm_consumer_group(bool own_c_, unsigned long long **later_, jgemm_sender_handoff *handoff_)
+      : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS), own_c(own_c_), later(later_), pending(0), gen(0),
+        handoff(handoff_), handed(0) {}
   /* Hands tile t, complete in the output tile (the group synchronised), to the sender. */
   JSHMEM_DEVICE_INLINE bool hand_off(int t) const {
     if (handoff == nullptr) return false;
@@ -304,8 +325,14 @@ struct jgemm_consumer_group {
     asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
     sync();
   }
-  /* Completes this thread's copies (their writes visible), then stamps what waited, in order. */
+  /* Completes this thread's copies (their writes visible), then stamps what waited, in order. With
+   * only this PE's C written (no stamps), the copies need only have read the output tile: the
+   * grid's end makes their writes visible. */
   JSHMEM_DEVICE_INLINE void settle() const {
+    if (own_c) {
+      reread();
+      return;
+    }
     asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
     asm volatile("fence.proxy.async.global;\n" ::: "memory");
     sync();
@@ -351,6 +378,44 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
   }
 }
 
+/* Whether the finished tiles leave by TMA stores (tensor map C): the GEMM's own C, 16-byte aligned
+ * rows (org.jshmem.gemm.TensorMaps encodes the map under the same condition). */
+JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p) {
+  return JGEMM_SM90_TMA_STORE && p.epilogue == JGEMM_LOCAL &&
+         ((jshmemi_addr(p.c) | (unsigned long long)p.ldc * 2) & 15) == 0;
+}
+
+/*
+ * Tile (tm, tn), finished in d, rounded into `otile` as BN / 64 boxes of BM rows x 128 bytes in the
+ * TMA's 128-byte swizzle (the 16-byte chunk c of row r at chunk c ^ (r % 8), so that the eight rows
+ * of each stmatrix hit every bank once), then stored by BN / 64 TMA stores from one thread: the
+ * per-row bulk copies needed 128 copies a tile, which the SM issues one lane at a time, while the
+ * other consumer warps waited (Nsight Compute, 3840x3840x4096 bf16: 4% of the warps' samples).
+ */
+JSHMEM_DEVICE_INLINE void jgemm_sm90_store_boxes(int tm, int tn, const float *d, jgemm_t *otile,
+                                                 const jgemm_tensor_map *tma_c, const jgemm_consumer_group &g) {
+  constexpr int box_bytes = JGEMM_BM * 128;
+  const int lane = g.tid % 32, warp = g.tid / 32;
+  /* this lane's row of stmatrix's four 8x8 matrices: rows +0 and +8 of the fragment, column groups j and j + 1 */
+  const int row = 64 * (warp / 4) + 16 * (warp % 4) + lane % 8 + 8 * ((lane / 8) % 2);
+  unsigned char *boxes = (unsigned char *)otile;
+#pragma unroll
+  for (int j = 0; j < JGEMM_BN / 8; j += 2) {
+    const int chunk = j + lane / 16;
+    jgemm_stmatrix4(boxes + (chunk / 8) * box_bytes + row * 128 + (((chunk % 8) ^ (row % 8)) * 16),
+                    jgemm_pack2(d[4 * j], d[4 * j + 1]), jgemm_pack2(d[4 * j + 2], d[4 * j + 3]),
+                    jgemm_pack2(d[4 * j + 4], d[4 * j + 5]), jgemm_pack2(d[4 * j + 6], d[4 * j + 7]));
+  }
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* the tile's writes, to the TMA */
+  g.sync();
+  if (g.tid == 0) {
+#pragma unroll
+    for (int b = 0; b < JGEMM_BN / 64; b++)
+      jgemm_tma_store(tma_c, tn * JGEMM_BN + 64 * b, tm * JGEMM_BM, boxes + b * box_bytes);
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+  }
+}
+
 /*
  * A unit's accumulators, in registers, to the end: the Stream-K fix-up (jgemm_epilogue.h's
  * protocol; slot element (i * 256 + thread) * 4 + e holds d[4i + e], so every access is one
@@ -359,7 +424,8 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
  * rows 64c + 16(t / 32) + (t % 32) / 4 (+ 8), columns 8j + 2(t % 4) (+ 1).
  */
 JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_unit &u, int w, int rank, float *d,
-                                            jgemm_t *otile, const jgemm_consumer_group &g) {
+                                            jgemm_t *otile, const jgemm_tensor_map *tma_c,
+                                            const jgemm_consumer_group &g) {
   g.settle(); /* the previous tile's copies and stamps: the output tile is free again */
   const int plane = rank * p.grid;
   if (jgemm_sk_hands_over(u)) {
@@ -384,6 +450,12 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
       }
     });
   }
+  if (jgemm_sm90_tma_store(p)) {
+    int tm, tn;
+    jgemm_cta_tile_coords(p, u.tile, rank, tm, tn);
+    jgemm_sm90_store_boxes(tm, tn, d, otile, tma_c, g);
+    return;
+  }
   g.reclaim(); /* the sender has read the previous tile */
   const int c = g.tid / 128, t = g.tid % 128, lane = t % 32;
   const int row = 64 * c + 16 * (t / 32) + lane / 4, col = 2 * (lane % 4);
@@ -405,7 +477,8 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
 
 extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTER_DIMS
     jgemm_sm90(const __grid_constant__ jgemm_params p, const __grid_constant__ jgemm_tensor_map tma_a,
-               const __grid_constant__ jgemm_tensor_map tma_b, const __grid_constant__ jgemm_tensor_map tma_a_local) {
+               const __grid_constant__ jgemm_tensor_map tma_b, const __grid_constant__ jgemm_tensor_map tma_a_local,
+               const __grid_constant__ jgemm_tensor_map tma_c) {
   extern __shared__ unsigned char jgemm_smem_raw[];
   unsigned char *smem = (unsigned char *)((jshmemi_addr(jgemm_smem_raw) + 1023) & ~1023ull);
   unsigned char *ring = smem;
@@ -497,7 +570,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
   /* consumers: warpgroup c = 0, 1 computes rows 64c .. 64c + 63 of the tile */
   const int c = (threadIdx.x - 128) / 128;
   __shared__ unsigned long long *later[JGEMM_SM90_LATER];
-  jgemm_consumer_group g(later, sender ? &handoff : nullptr);
+  jgemm_consumer_group g(JGEMM_SM90_TMA_STORE && p.epilogue == JGEMM_LOCAL, later, sender ? &handoff : nullptr);
   float d[JGEMM_ACC];
   int s = 0;
   unsigned phase = 0;
@@ -545,7 +618,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     if (prev >= 0 && lane == 0) jgemm_release_slot(&empty[prev]);
 #endif
-    jgemm_sm90_finish(p, u, w, rank, d, otile, g);
+    jgemm_sm90_finish(p, u, w, rank, d, otile, &tma_c, g);
   }
   g.settle();
   g.retire_sender();
