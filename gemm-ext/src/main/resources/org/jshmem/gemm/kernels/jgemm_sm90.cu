@@ -6,8 +6,10 @@
  * fp32 accumulators in registers. A unit's Stream-K fix-up happens in those registers (partials
  * move through the workspace slot in the threads' own fragment layout); the finished tile is
  * rounded into an output tile in shared memory (a region of its own, so the producer keeps
- * loading the next unit meanwhile) and published by the shared epilogue (jgemm_epilogue.h), whose
- * stores leave through the bulk-copy engine while the consumers start the next unit.
+ * loading the next unit meanwhile). The GEMM alone stores it with TMA stores of swizzled boxes
+ * (jgemm_sm90_store_boxes); the fused collectives publish it through the shared epilogue
+ * (jgemm_epilogue.h), whose stores leave through the bulk-copy engine. Either way the consumers
+ * start the next unit while the copies run.
  *
  * Clusters (JGEMM_CLUSTER = 2, plain GEMM only): the two CTAs of a cluster walk one schedule unit by
  * unit on tile rows 2 tm' and 2 tm' + 1 of the same tile column (the host plans it over 2BM x BN
