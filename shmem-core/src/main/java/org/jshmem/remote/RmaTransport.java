@@ -18,8 +18,9 @@ import org.jshmem.bootstrap.LibMpi;
  * <p>Completion: blocking puts and gets, stores, loads and atomics are complete at the target
  * when they return ({@code MPI_Win_flush} of the target); the non-blocking puts and gets from
  * native memory are completed by {@link #quiet()} ({@code MPI_Win_flush_all}), which is also the
- * fence (MPI orders neither puts among themselves nor puts with accumulates). Sources and
- * destinations on the Java heap go through a per-thread native staging buffer.
+ * fence (MPI orders neither puts among themselves nor puts with accumulates). A quiet after none of
+ * those has nothing to complete and makes no MPI call. Sources and destinations on the Java heap
+ * go through a per-thread native staging buffer.
  *
  * <p>Progress: Open MPI 4.1's osc/rdma puts and gets reach a target on this machine without the
  * target's help (single-copy), but applies atomics at the target only while the target is inside
@@ -39,6 +40,12 @@ final class RmaTransport implements RemoteTransport {
     private final NodeLeaders leaders;
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
     private boolean closed;
+    /**
+     * Whether a non-blocking put or get may be incomplete: set after one is issued, cleared by a
+     * quiet before it flushes, so that one racing a quiet on another thread is either covered by
+     * that flush or leaves the flag set. put + quiet made an MPI call more than MPI's put + flush.
+     */
+    private volatile boolean unflushed;
 
     /** A thread's native memory for operands, results and staged copies. */
     private static final class Scratch {
@@ -113,7 +120,9 @@ final class RmaTransport implements RemoteTransport {
                 int len = (int) Math.min(MAX_CHUNK, n - done);
                 rma.put(src.asSlice(done, len), len, pe, disp + done);
             }
-            if (!nbi) {
+            if (nbi) {
+                issuedUnflushed();
+            } else {
                 rma.flush(pe);
             }
             return;
@@ -135,7 +144,9 @@ final class RmaTransport implements RemoteTransport {
                 int len = (int) Math.min(MAX_CHUNK, n - done);
                 rma.get(dst.asSlice(done, len), len, pe, disp + done);
             }
-            if (!nbi) {
+            if (nbi) {
+                issuedUnflushed();
+            } else {
                 rma.flushLocal(pe);
             }
             return;
@@ -296,7 +307,17 @@ final class RmaTransport implements RemoteTransport {
     /** {@code MPI_Win_flush_all}: MPI orders neither puts among themselves nor puts with accumulates. */
     @Override
     public void quiet() {
-        rma.flushAll();
+        if (unflushed) {
+            unflushed = false;
+            rma.flushAll();
+        }
+    }
+
+    /** After a non-blocking put or get: the next quiet flushes (a volatile write only when the flag is clear). */
+    private void issuedUnflushed() {
+        if (!unflushed) {
+            unflushed = true;
+        }
     }
 
     @Override
