@@ -166,18 +166,19 @@ final class GpuKernelExecutor implements GemmExecutor {
             gatherOnItsStream(a, on, generation);
             aIn = gather.into();
         }
-        params.set("a", address(aIn)).set("b", address(b)).set("c", address(c)).set("generation", generation)
-                .set("a_local", gather != null ? address(a) : 0);
+        long addressA = address(aIn), addressB = address(b), addressC = address(c);
+        long addressLocalA = gather != null ? address(a) : 0;
+        params.set("a", addressA).set("b", addressB).set("c", addressC).set("generation", generation)
+                .set("a_local", addressLocalA);
         LaunchConfig config = new LaunchConfig(Dim3.of(schedule.grid() * variant.cluster()), Dim3.of(variant.threads()),
                 variant.sharedBytes(), on);
         if (maps == null) {
             kernel.launch(config, Kernel.byValue(params.segment()));
         } else {
-            MemorySegment mapA = maps.forA(address(aIn));
-            long addressC = address(c);
+            MemorySegment mapA = maps.forA(addressA);
             kernel.launch(config, Kernel.byValue(params.segment()), Kernel.byValue(mapA),
-                    Kernel.byValue(maps.forB(address(b))),
-                    Kernel.byValue(gather != null ? maps.forLocalA(address(a), gather.rows()) : mapA),
+                    Kernel.byValue(maps.forB(addressB)),
+                    Kernel.byValue(gather != null ? maps.forLocalA(addressLocalA, gather.rows()) : mapA),
                     Kernel.byValue(TensorMaps.storesByTma(epilogue, addressC, ldc) ? maps.forC(addressC, ldc) : mapA));
         }
         if (gather != null) {
