@@ -54,6 +54,8 @@ final class GpuKernelExecutor implements GemmExecutor {
     private final Scatter scatter;
     private final Epilogue epilogue;
     private final long ldc;
+    /** Where this PE's columns of C begin (the all-scatter's column offset), in bytes. */
+    private final long columnOffsetBytes;
 
     /**
      * All-gather + GEMM's second stream, its events, every PE's element count of A, and whether
@@ -123,6 +125,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         this.maps = variant.kernel() == GemmKernel.HOPPER ? new TensorMaps(arena, variant, type, local) : null;
         this.epilogue = epilogue;
         this.ldc = layout.ldc(me);
+        this.columnOffsetBytes = (long) layout.cColumnOffset(me) * type.byteSize();
         this.own = shmem.createStream();
         this.type = type;
         this.arrive = ws.arrive();
@@ -176,10 +179,11 @@ final class GpuKernelExecutor implements GemmExecutor {
             kernel.launch(config, Kernel.byValue(params.segment()));
         } else {
             MemorySegment mapA = maps.forA(addressA);
+            long columnC = addressC + columnOffsetBytes;
             kernel.launch(config, Kernel.byValue(params.segment()), Kernel.byValue(mapA),
                     Kernel.byValue(maps.forB(addressB)),
                     Kernel.byValue(gather != null ? maps.forLocalA(addressLocalA, gather.rows()) : mapA),
-                    Kernel.byValue(TensorMaps.storesByTma(epilogue, addressC, ldc) ? maps.forC(addressC, ldc) : mapA));
+                    Kernel.byValue(TensorMaps.storesByTma(epilogue, columnC, ldc) ? maps.forC(columnC, ldc) : mapA));
         }
         if (gather != null) {
             on.waitFor(gather.done());

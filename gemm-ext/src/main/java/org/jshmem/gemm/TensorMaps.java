@@ -87,15 +87,19 @@ final class TensorMaps {
     }
 
     /**
-     * Whether the kernel stores the tiles of C (rows of {@code ldc} elements at {@code address}) by
-     * TMA, through {@link #forC}: a GEMM that writes only its own C, with 16-byte aligned rows (the
-     * kernel's jgemm_sm90_tma_store tests the same).
+     * Whether the kernel may store the tiles of C (rows of {@code ldc} elements from {@code address}, this
+     * PE's first column of C) by TMA, through {@link #forC}: the GEMM alone, or the all-scatter's copy into
+     * this PE's own C, with 16-byte aligned rows. The kernel's jgemm_sm90_tma_store tests the same (and, for
+     * the all-scatter, how the peers' copies leave).
      */
     static boolean storesByTma(Epilogue epilogue, long address, long ldc) {
-        return epilogue == Epilogue.LOCAL && ((address | ldc * 2) & 15) == 0;
+        return (epilogue == Epilogue.LOCAL || epilogue == Epilogue.ALL_SCATTER) && ((address | ldc * 2) & 15) == 0;
     }
 
-    /** C: m x n with rows of {@code ldc} elements, boxes of 64 columns (one 128-byte row) x BM rows. */
+    /**
+     * C: m x n from {@code address} (this PE's first column of C) with rows of {@code ldc} elements, boxes of
+     * 64 columns (one 128-byte row) x BM rows.
+     */
     MemorySegment forC(long address, long ldc) {
         if (address != addressC) {
             encode(mapC, address, shape.n(), shape.m(), ldc, SWIZZLE_ELEMS, variant.tile().m());

@@ -131,13 +131,21 @@ JSHMEM_DEVICE void jgemm_tile_round(const float *tile, jgemm_t *otile, const G &
   }
 }
 
+/* The layout of an output tile: where the 8 elements from column c (a multiple of 8) of row r lie.
+ * Rows JGEMM_OTILE_LD elements apart (kernels may have others: jgemm_sm90's swizzled boxes). */
+struct jgemm_padded_tile {
+  JSHMEM_DEVICE_INLINE static const jgemm_t *at(const jgemm_t *otile, int r, int c) {
+    return otile + r * JGEMM_OTILE_LD + c;
+  }
+};
+
 /* Stores the otile's valid rows x cols at dst (row-major, ld elements). */
-template <class G>
+template <class Layout = jgemm_padded_tile, class G>
 JSHMEM_DEVICE void jgemm_tile_store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols, const G &g) {
   for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
     int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
     if (r >= rows || c >= cols) continue;
-    const jgemm_t *src = otile + r * JGEMM_OTILE_LD + c;
+    const jgemm_t *src = Layout::at(otile, r, c);
     jgemm_t *out = dst + r * ld + c;
     if (c + 8 <= cols && (jshmemi_addr(out) & 15) == 0) {
       *(uint4 *)out = *(const uint4 *)src;
@@ -148,11 +156,11 @@ JSHMEM_DEVICE void jgemm_tile_store(const jgemm_t *otile, jgemm_t *dst, long lon
 }
 
 /* Stores the whole otile as a dense BM x BN block (staging slots; always 16-byte aligned). */
-template <class G>
+template <class Layout = jgemm_padded_tile, class G>
 JSHMEM_DEVICE void jgemm_tile_store_dense(const jgemm_t *otile, jgemm_t *slot, const G &g) {
   for (int i = g.tid; i < JGEMM_TILE_ELEMS / 8; i += g.size) {
     int r = i / (JGEMM_BN / 8), c = (i % (JGEMM_BN / 8)) * 8;
-    *(uint4 *)(slot + r * JGEMM_BN + c) = *(const uint4 *)(otile + r * JGEMM_OTILE_LD + c);
+    *(uint4 *)(slot + r * JGEMM_BN + c) = *(const uint4 *)Layout::at(otile, r, c);
   }
 }
 
@@ -213,19 +221,20 @@ JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, lo
  * group waits for anyone; reread() only waits until the stores have read the output tile, which
  * may then be written again (settle() does that too); hand_off(t) gives tile t's copies to the peers
  * to a sender of the group's own, if it has one. This group stores with its threads and stamps at
- * once; Threads names them (first thread, count) and gives their barriers. The Hopper kernel's
- * consumers store through the bulk-copy engine and stamp at settle() (jgemm_sm90.cu).
+ * once; Threads names them (first thread, count) and gives their barriers, Layout the output tile's
+ * (jgemm_padded_tile). The Hopper kernel's consumers store through the bulk-copy engine and stamp at
+ * settle() (jgemm_sm90.cu).
  */
-template <class Threads>
+template <class Threads, class Layout = jgemm_padded_tile>
 struct jgemm_storing_group {
   int tid = (int)threadIdx.x - Threads::first, size = Threads::count();
   JSHMEM_DEVICE_INLINE void sync() const { Threads::sync(); }
   JSHMEM_DEVICE_INLINE bool all(bool v) const { return Threads::all(v); }
   JSHMEM_DEVICE_INLINE void store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols) const {
-    jgemm_tile_store(otile, dst, ld, rows, cols, *this);
+    jgemm_tile_store<Layout>(otile, dst, ld, rows, cols, *this);
   }
   JSHMEM_DEVICE_INLINE void store_dense(const jgemm_t *otile, jgemm_t *slot) const {
-    jgemm_tile_store_dense(otile, slot, *this);
+    jgemm_tile_store_dense<Layout>(otile, slot, *this);
   }
   JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, int kind, unsigned long long gen) const {
     jgemm_release_fence();

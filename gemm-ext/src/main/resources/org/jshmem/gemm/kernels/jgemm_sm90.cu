@@ -6,10 +6,11 @@
  * fp32 accumulators in registers. A unit's Stream-K fix-up happens in those registers (partials
  * move through the workspace slot in the threads' own fragment layout); the finished tile is
  * rounded into an output tile in shared memory (a region of its own, so the producer keeps
- * loading the next unit meanwhile). The GEMM alone stores it with TMA stores of swizzled boxes
- * (jgemm_sm90_store_boxes); the fused collectives publish it through the shared epilogue
- * (jgemm_epilogue.h), whose stores leave through the bulk-copy engine. Either way the consumers
- * start the next unit while the copies run.
+ * loading the next unit meanwhile). The GEMM alone, and the all-scatter into its own C, store it
+ * with TMA stores of swizzled boxes (jgemm_sm90_store_boxes; the all-scatter's sender reads the
+ * peers' copies from the same boxes); the other fused collectives publish it through the shared
+ * epilogue (jgemm_epilogue.h), whose stores leave through the bulk-copy engine. Either way the
+ * consumers start the next unit while the copies run.
  *
  * Clusters (JGEMM_CLUSTER = 2, plain GEMM only): the two CTAs of a cluster walk one schedule unit by
  * unit on tile rows 2 tm' and 2 tm' + 1 of the same tile column (the host plans it over 2BM x BN
@@ -31,7 +32,7 @@
  *   A (m x k, row-major): globalDim {k, m}, globalStrides {lda * 2}, box {64, BM}
  *   B (k x n, row-major): globalDim {n, k}, globalStrides {ldb * 2}, box {64, BK}; BN / 64 boxes per stage
  *   A's own rows (all-gather + GEMM, p.a_local: m_me x k): as A; other collectives pass A's map again
- *   C (m x n, row-major, the GEMM's own C: JGEMM_LOCAL, where jgemm_sm90_tma_store holds): globalDim
+ *   C (m x n, row-major, this PE's C from column col_offset, where jgemm_sm90_tma_store holds): globalDim
  *     {n, m}, globalStrides {ldc * 2}, box {64, BM}; BN / 64 boxes per tile. Otherwise A's map again.
  */
 #include "jgemm.h"
@@ -348,6 +349,16 @@ struct jgemm_consumer_group {
   }
 };
 
+/* The output tile as jgemm_sm90_store_boxes leaves it: BN / 64 boxes of BM rows x 128 bytes, the 16-byte
+ * chunk k of row r at chunk k ^ (r % 8) (the TMA's 128-byte swizzle). */
+struct jgemm_swizzled_tile {
+  JSHMEM_DEVICE_INLINE static const jgemm_t *at(const jgemm_t *otile, int r, int c) {
+    const int chunk = c / 8;
+    return (const jgemm_t *)((const unsigned char *)otile + (chunk / 8) * (JGEMM_BM * 128) + r * 128 +
+                             (((chunk % 8) ^ (r % 8)) * 16));
+  }
+};
+
 /* The sender: warps 1-3 of the producer warpgroup, named barrier 2; they store with their threads. */
 struct jgemm_sender_warps {
   static constexpr int first = 32;
@@ -361,11 +372,15 @@ struct jgemm_sender_warps {
   }
 };
 using jgemm_sender_group = jgemm_storing_group<jgemm_sender_warps>;
+using jgemm_sender_group_swizzled = jgemm_storing_group<jgemm_sender_warps, jgemm_swizzled_tile>;
+
+JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p);
 
 /* The sender's loop: each tile handed over, into the peers' C (all-scatter: jgemm_send_tile) or
  * staging (jgemm_send_partial), until tile -1. */
 JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *otile, jgemm_sender_handoff *h) {
   jgemm_sender_group s;
+  const bool swizzled = jgemm_sm90_tma_store(p); /* the all-scatter's tiles, as the TMA stores read them */
   for (unsigned k = 0;; k++) {
     jgemm_mbar_wait(&h->ready, k & 1);
     const int t = *(volatile int *)&h->tile;
@@ -373,18 +388,36 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
     auto read = [&] {
       if (s.tid == 0) jgemm_mbar_arrive(&h->read);
     };
-    if (p.epilogue == JGEMM_ALL_SCATTER)
-      jgemm_send_tile(p, t, otile, s, 1, read);
-    else
+    if (p.epilogue != JGEMM_ALL_SCATTER)
       jgemm_send_partial(p, t, otile, s, read);
+    else if (swizzled)
+      jgemm_send_tile(p, t, otile, jgemm_sender_group_swizzled(), 1, read);
+    else
+      jgemm_send_tile(p, t, otile, s, 1, read);
   }
 }
 
-/* Whether the finished tiles leave by TMA stores (tensor map C): the GEMM's own C, 16-byte aligned
- * rows (org.jshmem.gemm.TensorMaps encodes the map under the same condition). */
+/* Whether the finished tiles leave this PE by TMA stores (tensor map C, based at column col_offset of
+ * C): the GEMM alone, or the all-scatter's copy into its own C (the peers' go through the sender or
+ * the copy engines), with 16-byte aligned rows. org.jshmem.gemm.TensorMaps encodes the map where
+ * this may hold. */
 JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p) {
-  return JGEMM_SM90_TMA_STORE && p.epilogue == JGEMM_LOCAL &&
-         ((jshmemi_addr(p.c) | (unsigned long long)p.ldc * 2) & 15) == 0;
+  const bool scatter = p.epilogue == JGEMM_ALL_SCATTER && (JGEMM_SM90_SENDER || p.scatter_rows > 0 || p.n_pes == 1);
+  const unsigned long long c = jshmemi_addr(p.c + p.col_offset);
+  return JGEMM_SM90_TMA_STORE && (p.epilogue == JGEMM_LOCAL || scatter) &&
+         ((c | (unsigned long long)p.ldc * 2) & 15) == 0;
+}
+
+/* All-scatter, tile t (tile row tm) in this PE's C by TMA stores: its stamp, and the peers' copies
+ * from the output tile (through the sender, or the copy engines once the tile's chunk is whole). */
+JSHMEM_DEVICE_INLINE void jgemm_sm90_scatter(const jgemm_params &p, int t, int tm, const jgemm_consumer_group &g) {
+  if (p.scatter_rows > 0) {
+    g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, p.generation);
+    g.settle(); /* counted now: its chunk's copies wait for it */
+    return;
+  }
+  g.hand_off(t); /* no sender with one PE: there are no peers */
+  jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
 }
 
 /*
@@ -455,7 +488,9 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
   if (jgemm_sm90_tma_store(p)) {
     int tm, tn;
     jgemm_cta_tile_coords(p, u.tile, rank, tm, tn);
+    g.reclaim(); /* all-scatter: the sender has read the previous tile */
     jgemm_sm90_store_boxes(tm, tn, d, otile, tma_c, g);
+    if (p.epilogue == JGEMM_ALL_SCATTER) jgemm_sm90_scatter(p, u.tile, tm, g);
     return;
   }
   g.reclaim(); /* the sender has read the previous tile */
