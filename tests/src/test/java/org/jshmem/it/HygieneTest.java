@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * What a job leaves on the machine (issue 15, items 5, 6, 14): the heap file is owner-only from
  * its creation, a PE killed during start-up is named and leaves no file in the shm directory,
- * and the native libraries are loaded from one per-user cache directory (0700), not copied into
- * /tmp by every PE.
+ * the native libraries are loaded from one per-user cache directory (0700), not copied into
+ * /tmp by every PE, and a job stopped at its timeout leaves nothing in /dev/shm.
  */
 class HygieneTest {
     @TempDir
@@ -43,6 +43,25 @@ class HygieneTest {
             assertEquals("rw-------", r.value(pe, "heapFileMode"), "PE " + pe + ": " + r);
         }
         assertEquals(List.of(), list(shm), "files left");
+    }
+
+    /**
+     * A job stopped at its timeout (MpiJob sends mpirun SIGTERM before anything is killed) leaves nothing in
+     * /dev/shm: neither Open MPI's shared-memory segments nor jshmem's heap files.
+     */
+    @Test
+    void jobStoppedAtItsTimeoutLeavesNoSharedMemory() throws IOException {
+        Path shm = Files.createDirectories(tmp.resolve("shm"));
+        List<Path> before = ShmFiles.all(ShmFiles.DEFAULT_DIR);
+        JobResult r = MpiJob.of(2, HangProgram.class).env("JSHMEM_BACKEND", "host").env("JSHMEM_SHM_DIR", shm.toString())
+                .env("JSHMEM_SYMMETRIC_SIZE", "4M").timeout(Duration.ofSeconds(20)).run();
+        assertTrue(r.timedOut(), r::toString);
+        for (int pe = 0; pe < 2; pe++) {
+            assertEquals("waiting", r.value(pe, "state"), "PE " + pe + " reached its wait: " + r);
+        }
+        List<Path> left = ShmFiles.all(ShmFiles.DEFAULT_DIR).stream().filter(p -> !before.contains(p)).toList();
+        assertEquals(List.of(), left, "left in /dev/shm by the stopped job");
+        assertEquals(List.of(), list(shm), "jshmem's files left");
     }
 
     @ParameterizedTest(name = "JSHMEM_PREFAULT={0}")

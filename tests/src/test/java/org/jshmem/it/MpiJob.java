@@ -24,6 +24,8 @@ public final class MpiJob {
     private final List<String> args = new ArrayList<>();
     private final List<String> mpirunOptions = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
+    /** How long mpirun gets to end a job past its timeout (SIGTERM) before what is left is killed. */
+    private static final long STOP_GRACE_MS = 10_000;
     private Duration timeout = Duration.ofSeconds(120);
     private String classPath = defaultClassPath();
 
@@ -147,9 +149,7 @@ public final class MpiJob {
             });
             boolean done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!done) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor();
+                stop(p);
             }
             reader.join(10_000);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
@@ -160,6 +160,21 @@ public final class MpiJob {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Ends a job past its timeout: SIGTERM to mpirun first, which ends its ranks and removes Open MPI's
+     * shared-memory segments ({@code /dev/shm/vader_segment.*}) and session files, where a SIGKILL leaves them
+     * behind; whatever still runs after {@link #STOP_GRACE_MS} is killed.
+     */
+    private static void stop(Process mpirun) throws InterruptedException {
+        List<ProcessHandle> tree = mpirun.descendants().toList();   // now: once mpirun ends its ranks are re-parented
+        mpirun.destroy();
+        if (!mpirun.waitFor(STOP_GRACE_MS, TimeUnit.MILLISECONDS)) {
+            mpirun.destroyForcibly();
+            mpirun.waitFor();
+        }
+        tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     private static boolean isRank(String dirName, int rank) {
