@@ -220,7 +220,8 @@ JSHMEM_DEVICE void jgemm_tile_sum_slots(jgemm_t *otile, const jgemm_t *slots, lo
  * group stored so far with a stamp; settle() completes what is still under way, and comes before the
  * group waits for anyone; reread() only waits until the stores have read the output tile, which
  * may then be written again (settle() does that too); hand_off(t) gives tile t's copies to the peers
- * to a sender of the group's own, if it has one. This group stores with its threads and stamps at
+ * to a sender of the group's own, if it has one, and hand_off_sum(key) an owner's sum of the tile at
+ * key (tm * tiles_n + tn) for every PE's C (jgemm_store_sum). This group stores with its threads and stamps at
  * once; Threads names them (first thread, count) and gives their barriers, Layout the output tile's
  * (jgemm_padded_tile). The Hopper kernel's consumers store through the bulk-copy engine and stamp at
  * settle() (jgemm_sm90.cu).
@@ -244,6 +245,7 @@ struct jgemm_storing_group {
   JSHMEM_DEVICE_INLINE void settle() const { sync(); }
   JSHMEM_DEVICE_INLINE void reread() const { sync(); }
   JSHMEM_DEVICE_INLINE bool hand_off(int) const { return false; }
+  JSHMEM_DEVICE_INLINE bool hand_off_sum(int) const { return false; }
 };
 
 /* The whole block as a storing group (the portable kernel). */
@@ -360,11 +362,28 @@ JSHMEM_DEVICE void jgemm_sum_own_rows(const jgemm_params &p, int tm, int tn, con
   g.reread();
   jgemm_reduce_own_rows(p, tm, tn, top, bottom, cols, own, own_ld, otile, JGEMM_OTILE_LD, g);
   g.sync();
+  if (!g.hand_off_sum(tm * p.tiles_n + tn)) jgemm_store_sum(p, tm, tn, otile, g, [] {});
+}
+
+/*
+ * Two-shot all-reduce: an owner's sum of tile (tm, tn), rounded in `otile` (jgemm_sum_own_rows), into
+ * every PE's C (rotated: PEs do not all write one peer at once), each peer's copy stamped with this PE's
+ * final stamp of the tile; read() as for jgemm_send_tile.
+ */
+template <class G, class Read>
+JSHMEM_DEVICE void jgemm_store_sum(const jgemm_params &p, int tm, int tn, const jgemm_t *otile, const G &g, Read read) {
+  const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
+  int top, bottom, cols;
+  jgemm_own_rows(p, tm, tn, top, bottom, cols);
   const long long key = (long long)tm * p.tiles_n + tn;
-  for (int i = 0; i < p.n_pes; i++) { /* rotated: PEs do not all write one peer at once */
+  for (int i = 0; i < p.n_pes; i++) {
     int pe = (p.my_pe + i) % p.n_pes;
     jgemm_t *c = (jgemm_t *)jshmem_ptr(p.c, pe) + (long long)(row0 + top) * p.ldc + col0;
     g.store(otile + top * JGEMM_OTILE_LD, c, p.ldc, bottom - top, cols);
+    if (i + 1 == p.n_pes) {
+      g.sync();
+      read();
+    }
     if (pe != p.my_pe) jgemm_group_stamp(p, p.arrive + (long long)(p.n_pes + p.my_pe) * jgemm_tiles(p) + key, pe, g);
   }
 }

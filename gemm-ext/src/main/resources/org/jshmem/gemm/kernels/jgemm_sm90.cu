@@ -238,6 +238,11 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
  * copies' reads; 0: per-row bulk copies, each completed before the output tile is reused */
 #define JGEMM_SM90_TMA_STORE 1
 #endif
+#ifndef JGEMM_SM90_SENDER_SUMS
+/* 1: a two-shot all-reduce owner hands its sum of a tile to the sender, which stores it into every PE's C;
+ * 0: the consumers store it with bulk copies */
+#define JGEMM_SM90_SENDER_SUMS 1
+#endif
 #define JGEMM_SENDER_THREADS 96
 #define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle() (more settle at once): 2 (n_pes - 1) for an all-reduce owner */
 
@@ -252,7 +257,8 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
  */
 struct jgemm_sender_handoff {
   unsigned long long ready, read; /* mbarriers: a tile is in the output tile / the sender has read it */
-  int tile;                       /* the tile handed over; -1: no more */
+  int tile;                       /* the tile handed over (a key tm * tiles_n + tn for a sum); -1: no more */
+  int sum;                        /* 1: an owner's sum for every PE's C (two-shot all-reduce); 0: tile t's copies */
 };
 
 struct jgemm_consumer_group {
@@ -261,21 +267,26 @@ struct jgemm_consumer_group {
   unsigned long long **later;     /* shared memory: the stamps' addresses, their kind (JGEMM_STAMP_*) in bits 0-1 */
   mutable int pending;            /* how many; the same on every thread */
   mutable unsigned long long gen; /* their value (the call's generation) */
-  jgemm_sender_handoff *handoff;  /* shared memory, or null: no sender */
+  mutable jgemm_sender_handoff *handoff; /* shared memory, or null: no sender (any more: retire_sender) */
   mutable int handed;             /* tiles handed to the sender so far */
   JSHMEM_DEVICE_INLINE jgemm_consumer_group(bool own_c_, unsigned long long **later_, jgemm_sender_handoff *handoff_)
       : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS), own_c(own_c_), later(later_), pending(0), gen(0),
         handoff(handoff_), handed(0) {}
-  /* Hands tile t, complete in the output tile (the group synchronised), to the sender. */
-  JSHMEM_DEVICE_INLINE bool hand_off(int t) const {
+  /* Gives the sender `tile` (sum: see jgemm_sender_handoff), complete in the output tile (the group synchronised). */
+  JSHMEM_DEVICE_INLINE bool give(int tile, int sum) const {
     if (handoff == nullptr) return false;
     if (tid == 0) {
-      handoff->tile = t;
+      handoff->tile = tile;
+      handoff->sum = sum;
       jgemm_mbar_arrive(&handoff->ready);
     }
     handed++;
     return true;
   }
+  /* Hands tile t's copies to the peers to the sender. */
+  JSHMEM_DEVICE_INLINE bool hand_off(int t) const { return give(t, 0); }
+  /* Hands the owner's sum of the tile at key to the sender, which stores it into every PE's C. */
+  JSHMEM_DEVICE_INLINE bool hand_off_sum(int key) const { return JGEMM_SM90_SENDER_SUMS && give(key, 1); }
   /* Waits until the sender has read the last tile handed to it: the output tile may be written. */
   JSHMEM_DEVICE_INLINE void reclaim() const {
     if (handed > 0) jgemm_mbar_wait(&handoff->read, (unsigned)(handed - 1) & 1);
@@ -288,6 +299,7 @@ struct jgemm_consumer_group {
       handoff->tile = -1;
       jgemm_mbar_arrive(&handoff->ready);
     }
+    handoff = nullptr;
   }
   JSHMEM_DEVICE_INLINE void sync() const { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
   JSHMEM_DEVICE_INLINE bool all(bool v) const {
@@ -388,7 +400,9 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
     auto read = [&] {
       if (s.tid == 0) jgemm_mbar_arrive(&h->read);
     };
-    if (p.epilogue != JGEMM_ALL_SCATTER)
+    if (*(volatile int *)&h->sum)
+      jgemm_store_sum(p, t / p.tiles_n, t % p.tiles_n, otile, s, read);
+    else if (p.epilogue != JGEMM_ALL_SCATTER)
       jgemm_send_partial(p, t, otile, s, read);
     else if (swizzled)
       jgemm_send_tile(p, t, otile, jgemm_sender_group_swizzled(), 1, read);
