@@ -21,7 +21,8 @@
  * plane r (jgemm_sk_collect).
  *
  * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {64, 128, 192, 256} x 64; 384 threads: warpgroup
- * 0 = producer (one thread issues; warps 1-3 send tiles bound for peers: JGEMM_SM90_SENDER),
+ * 0 = producer (one thread issues; warps 1-3 send tiles bound for peers and the all-reduce owners' sums:
+ * JGEMM_SM90_SENDER),
  * warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
  * holds 96 or 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the
  * consumers take them (232). Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC: --gpu-architecture=sm_90a).
@@ -240,7 +241,8 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
 #endif
 #ifndef JGEMM_SM90_SENDER_SUMS
 /* 1: a two-shot all-reduce owner hands its sum of a tile to the sender, which stores it into every PE's C;
- * 0: the consumers store it with bulk copies */
+ * 0: the consumers store it with bulk copies (one H200 shared by 2 PEs, 8192^3 sustained: 1.946-1.951 against
+ * 1.935 ms bf16, 2.051 against 2.042 fp16; docs/benchmarks/session-2026-11-29d) */
 #define JGEMM_SM90_SENDER_SUMS 1
 #endif
 #define JGEMM_SENDER_THREADS 96
@@ -388,8 +390,8 @@ using jgemm_sender_group_swizzled = jgemm_storing_group<jgemm_sender_warps, jgem
 
 JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p);
 
-/* The sender's loop: each tile handed over, into the peers' C (all-scatter: jgemm_send_tile) or
- * staging (jgemm_send_partial), until tile -1. */
+/* The sender's loop: each tile handed over, into the peers' C (all-scatter: jgemm_send_tile), staging
+ * (jgemm_send_partial) or, an owner's sum, every PE's C (jgemm_store_sum), until tile -1. */
 JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *otile, jgemm_sender_handoff *h) {
   jgemm_sender_group s;
   const bool swizzled = jgemm_sm90_tma_store(p); /* the all-scatter's tiles, as the TMA stores read them */
