@@ -54,7 +54,7 @@ class HygieneTest {
         Path shm = Files.createDirectories(tmp.resolve("shm"));
         List<Path> before = ShmFiles.all(ShmFiles.DEFAULT_DIR);
         JobResult r = MpiJob.of(2, HangProgram.class).env("JSHMEM_BACKEND", "host").env("JSHMEM_SHM_DIR", shm.toString())
-                .env("JSHMEM_SYMMETRIC_SIZE", "4M").timeout(Duration.ofSeconds(20)).run();
+                .env("JSHMEM_SYMMETRIC_SIZE", "4M").timeout(Duration.ofSeconds(30)).run();
         assertTrue(r.timedOut(), r::toString);
         for (int pe = 0; pe < 2; pe++) {
             assertEquals("waiting", r.value(pe, "state"), "PE " + pe + " reached its wait: " + r);
