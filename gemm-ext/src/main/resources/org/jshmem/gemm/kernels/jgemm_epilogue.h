@@ -445,6 +445,22 @@ JSHMEM_DEVICE void jgemm_store_local(const jgemm_params &p, int tm, int tn, cons
 }
 
 /*
+ * All-scatter, tile t (tile row tm), once its store into this PE's C is issued, with the peers'
+ * copies left to the copy engines or the group's sender: counts it into its chunk (the copy engines
+ * copy a chunk once it is whole; settled now, not a unit later, as its chunk's copies wait for it), or
+ * stamps this PE's copy.
+ */
+template <class G>
+JSHMEM_DEVICE void jgemm_scatter_stored(const jgemm_params &p, int t, int tm, const G &g) {
+  if (p.scatter_rows > 0) {
+    g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, p.generation);
+    g.settle();
+  } else {
+    jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
+  }
+}
+
+/*
  * The fused collective on a finished tile t, rounded in `otile` (complete in shared memory: the
  * caller synchronised the group after writing it). The otile may be overwritten (all-reduce).
  * Ends with a group barrier: the caller may reuse the otile afterwards (a group with a sender, once
@@ -466,12 +482,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
   } else if (p.epilogue == JGEMM_ALL_SCATTER) {
     if (p.scatter_rows > 0 || g.hand_off(t)) { /* the PE's own C now; the peers' copies later */
       g.store(otile, p.c + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
-      if (p.scatter_rows > 0) { /* by the copy engines, once the tile's chunk is whole */
-        g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, gen);
-        g.settle(); /* counted now, not a whole unit later (deferred stamps): its chunk's copies wait for it */
-      } else { /* through the group's sender */
-        jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
-      }
+      jgemm_scatter_stored(p, t, tm, g);
     } else {
       jgemm_send_tile(p, t, otile, g, 0, [] {});
     }

@@ -424,18 +424,6 @@ JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p) {
          ((c | (unsigned long long)p.ldc * 2) & 15) == 0;
 }
 
-/* All-scatter, tile t (tile row tm) in this PE's C by TMA stores: its stamp, and the peers' copies
- * from the output tile (through the sender, or the copy engines once the tile's chunk is whole). */
-JSHMEM_DEVICE_INLINE void jgemm_sm90_scatter(const jgemm_params &p, int t, int tm, const jgemm_consumer_group &g) {
-  if (p.scatter_rows > 0) {
-    g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, p.generation);
-    g.settle(); /* counted now: its chunk's copies wait for it */
-    return;
-  }
-  g.hand_off(t); /* no sender with one PE: there are no peers */
-  jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
-}
-
 /*
  * Tile (tm, tn), finished in d, rounded into `otile` as BN / 64 boxes of BM rows x 128 bytes in the
  * TMA's 128-byte swizzle (the 16-byte chunk c of row r at chunk c ^ (r % 8), so that the eight rows
@@ -506,7 +494,10 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
     jgemm_cta_tile_coords(p, u.tile, rank, tm, tn);
     g.reclaim(); /* all-scatter: the sender has read the previous tile */
     jgemm_sm90_store_boxes(tm, tn, d, otile, tma_c, g);
-    if (p.epilogue == JGEMM_ALL_SCATTER) jgemm_sm90_scatter(p, u.tile, tm, g);
+    if (p.epilogue == JGEMM_ALL_SCATTER) {
+      if (p.scatter_rows == 0) g.hand_off(u.tile); /* the peers' copies: to the sender (none with one PE) */
+      jgemm_scatter_stored(p, u.tile, tm, g);
+    }
     return;
   }
   g.reclaim(); /* the sender has read the previous tile */
