@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Compile check of gemm-ext's kernels (no GPU needed): every portable variant and dtype, the
-# utility kernels, with nvcc (sm_90, sm_80) and, when installed, hipcc (gfx90a), warnings as
+# Compile check of gemm-ext's kernels (no GPU needed): every portable variant and dtype (two with B
+# stored n x k), the utility kernels, with nvcc (sm_90, sm_80) and, when installed, hipcc (gfx90a), warnings as
 # errors; the Hopper kernel (when present) for sm_90a. Prints "N passed, N failed".
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -39,6 +39,15 @@ for dt in 0 1; do
         -Wall -Wextra -Werror
     fi
   done
+  for v in "128 256 64 4" "128 128 32 4"; do   # B stored n x k (BLayout.N_BY_K): both K-steps
+    set -- $v
+    defs=(-DJGEMM_DTYPE=$dt -DJGEMM_BM=$1 -DJGEMM_BN=$2 -DJGEMM_BK=$3 -DJGEMM_STAGES=$4 -DJGEMM_B_NK=1)
+    [ -x "$nvcc" ] && check "nvcc sm_80 portable $1x$2x$3 s$4 dtype $dt B n x k" "$nvcc" -std=c++17 -arch=sm_80 -I "$inc" \
+      -I "$k" "${defs[@]}" -c "$k/jgemm_portable.cu" -o "$out/k.o" -Werror all-warnings -Xcompiler -Wall,-Wextra
+    command -v hipcc > /dev/null && check "hipcc gfx90a portable $1x$2x$3 s$4 dtype $dt B n x k" env HIP_PLATFORM=amd \
+      hipcc $hipfunc -x hip --offload-arch=gfx90a -std=c++17 -I "$inc" -I "$k" "${defs[@]}" -c "$k/jgemm_portable.cu" \
+      -o "$out/k.o" -Wall -Wextra -Werror
+  done
   [ -x "$nvcc" ] && check "nvcc util dtype $dt" "$nvcc" -std=c++17 -arch=sm_90 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt \
     -c "$k/jgemm_util.cu" -o "$out/k.o" -Werror all-warnings -Xcompiler -Wall,-Wextra
   command -v hipcc > /dev/null && check "hipcc util dtype $dt" env HIP_PLATFORM=amd hipcc $hipfunc -x hip \
@@ -53,6 +62,10 @@ for dt in 0 1; do
           -DJGEMM_BK=64 -DJGEMM_STAGES=$2 -DJGEMM_CLUSTER=$cl -c "$k/jgemm_sm90.cu" -o "$out/k.o" -Werror all-warnings \
           -Xcompiler -Wall,-Wextra
       done
+      check "nvcc sm_90a hopper 128x$1x64 s$2 dtype $dt B n x k" "$nvcc" -std=c++17 \
+        -gencode=arch=compute_90a,code=sm_90a -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=128 -DJGEMM_BN=$1 \
+        -DJGEMM_BK=64 -DJGEMM_STAGES=$2 -DJGEMM_B_NK=1 -c "$k/jgemm_sm90.cu" -o "$out/k.o" -Werror all-warnings \
+        -Xcompiler -Wall,-Wextra
     done
   fi
 done

@@ -5,8 +5,9 @@
  * together.
  *
  * GEMM conventions (cuBLAS names, row-major storage): C[m x n] = A[m x k] * B[k x n], element (i, j)
- * of A at a[i * lda + j]. Inputs fp16 or bf16 (JGEMM_DTYPE), fp32 accumulation, output in the input
- * type.
+ * of A at a[i * lda + j]; B stored k x n, or with JGEMM_B_NK = 1 transposed, n x k (element (kk, j)
+ * of B at b[j * ldb + kk]: org.jshmem.gemm.BLayout). Inputs fp16 or bf16 (JGEMM_DTYPE), fp32
+ * accumulation, output in the input type.
  *
  * Stream-K schedule (StreamKSchedule.java): the output is cut into tiles_m x tiles_n tiles of
  * JGEMM_BM x JGEMM_BN, numbered in grouped order (group_m tile-rows per group, for L2 reuse). Each
@@ -39,6 +40,10 @@
 /* 0: fp16, 1: bf16 (org.jshmem.DType FP16 / BF16 map to these). */
 #ifndef JGEMM_DTYPE
 #define JGEMM_DTYPE 1
+#endif
+/* 0: B stored k x n; 1: n x k (BLayout.N_BY_K). */
+#ifndef JGEMM_B_NK
+#define JGEMM_B_NK 0
 #endif
 
 #if JGEMM_DTYPE == 1
@@ -94,7 +99,7 @@ JSHMEM_DEVICE_INLINE float jgemm_unpack(unsigned short e) {
 /* Launch parameters, passed by value. 8-byte fields first, then an even number of 4-byte ones: no padding anywhere (192 bytes). */
 typedef struct {
   const jgemm_t *a;               /* m x k, row-major, lda */
-  const jgemm_t *b;               /* k x n, row-major, ldb */
+  const jgemm_t *b;               /* k x n, row-major, ldb (JGEMM_B_NK: n x k) */
   jgemm_t *c;                     /* this PE's symmetric C, row-major, ldc */
   float *workspace;               /* grid slots of BM*BN floats (local) */
   unsigned long long *sk_flags;   /* grid stamps (local) */

@@ -5,8 +5,9 @@
  *   HIP gfx90a/gfx942: plain 16-byte copies, MFMA 16x16x16 (v_mfma_f32_16x16x16{f16,bf16_1k}),
  *   one wavefront = 64 lanes. Compile-checked only: no AMD GPU is available to run it.
  *
- * Shared layout of one stage: A as BM rows of BK elements, B as BK rows of BN elements, both
- * row-major with their 16-byte chunks XOR-swizzled so that ldmatrix reads hit distinct banks.
+ * Shared layout of one stage: A as BM rows of BK elements, B as BK rows of BN elements (or, stored
+ * n x k: JGEMM_B_NK, as BN rows of BK, laid out as A), all row-major with their 16-byte chunks
+ * XOR-swizzled so that ldmatrix reads hit distinct banks.
  */
 #ifndef JGEMM_MMA_H
 #define JGEMM_MMA_H
@@ -21,9 +22,13 @@ JSHMEM_DEVICE_INLINE int jgemm_sa_index(int r, int c) { /* A: r < BM, c < BK */
   return r * JGEMM_BK + ((((c >> 3) ^ r) & 7) << 3) + (c & 7) + ((c >> 6) << 6);
 #endif
 }
+#if JGEMM_B_NK
+JSHMEM_DEVICE_INLINE int jgemm_sb_index(int r, int c) { return jgemm_sa_index(r, c); } /* B: r < BN (n), c < BK */
+#else
 JSHMEM_DEVICE_INLINE int jgemm_sb_index(int r, int c) { /* B: r < BK, c < BN */
   return r * JGEMM_BN + (((c >> 3) ^ (r & 7)) << 3) + (c & 7);
 }
+#endif
 
 /* Copies up to 8 elements from global memory into a 16-byte shared chunk: `count` valid ones (0..8),
  * the rest zero. `vec`: the source is 16-byte aligned and all 8 are valid (one async 16-byte copy). */
@@ -91,10 +96,17 @@ struct jgemm_warp_tile {
       }
 #pragma unroll
       for (int j = 0; j < FN; j += 2) {
+#if JGEMM_B_NK /* rows of n hold the fragments' columns: no transpose */
+        int r = n0 + j * 8 + (lane & 7) + ((lane >> 4) << 3), c = kk + (((lane >> 3) & 1) << 3);
+        unsigned s = (unsigned)__cvta_generic_to_shared(sb + jgemm_sb_index(r, c));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(b[j][0]), "=r"(b[j][1]), "=r"(b[j + 1][0]), "=r"(b[j + 1][1]) : "r"(s));
+#else
         int r = kk + (lane & 15), c = n0 + j * 8 + ((lane >> 4) << 3);
         unsigned s = (unsigned)__cvta_generic_to_shared(sb + jgemm_sb_index(r, c));
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                      : "=r"(b[j][0]), "=r"(b[j][1]), "=r"(b[j + 1][0]), "=r"(b[j + 1][1]) : "r"(s));
+#endif
       }
 #pragma unroll
       for (int i = 0; i < FM; i++)
@@ -167,7 +179,12 @@ struct jgemm_warp_tile {
       for (int j = 0; j < FN; j++) {
         unsigned short v[4];
 #pragma unroll
-        for (int e = 0; e < 4; e++) v[e] = sb[jgemm_sb_index(k4 + e, n0 + j * 16 + row)];
+        for (int e = 0; e < 4; e++)
+#if JGEMM_B_NK
+          v[e] = sb[jgemm_sb_index(n0 + j * 16 + row, k4 + e)];
+#else
+          v[e] = sb[jgemm_sb_index(k4 + e, n0 + j * 16 + row)];
+#endif
         __builtin_memcpy(&b[j], v, sizeof v);
       }
 #pragma unroll

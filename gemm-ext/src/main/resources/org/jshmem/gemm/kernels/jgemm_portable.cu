@@ -6,7 +6,8 @@
  * publishes. One source for CUDA and HIP; compiled at run time with the tile as macros.
  *
  * Macros: JGEMM_BM x JGEMM_BN x JGEMM_BK tile (BM, BN multiples of 64; BK 32 or 64), JGEMM_STAGES
- * (>= 2), JGEMM_THREADS (256: 8 warps as 2 x 4 on CUDA, 4 wavefronts as 2 x 2 on AMD), JGEMM_DTYPE.
+ * (>= 2), JGEMM_THREADS (256: 8 warps as 2 x 4 on CUDA, 4 wavefronts as 2 x 2 on AMD), JGEMM_DTYPE,
+ * JGEMM_B_NK (1: B stored n x k, loaded as A is, rows of k; jgemm_mma.h).
  * Shared memory (dynamic): JGEMM_PORTABLE_SMEM_BYTES, the larger of the pipeline and the epilogue
  * tiles (they reuse the same bytes).
  */
@@ -49,9 +50,14 @@ JSHMEM_DEVICE_INLINE bool jgemm_vec_ok(const jgemm_params &p) {
 
 /* Rows one pass of all threads covers; chunk i of a thread is i passes below its first. The swizzles
  * repeat every 8 rows and a pass is a multiple of 8 rows, so chunk i sits i passes below in shared
- * memory too. */
+ * memory too. B's rows: k (k x n), or n (n x k, as A's). */
 #define JGEMM_A_PASS (JGEMM_THREADS / (JGEMM_BK / 8))
-#define JGEMM_B_PASS (JGEMM_THREADS / (JGEMM_BN / 8))
+#if JGEMM_B_NK
+#define JGEMM_B_ROW_ELEMS JGEMM_BK
+#else
+#define JGEMM_B_ROW_ELEMS JGEMM_BN
+#endif
+#define JGEMM_B_PASS (JGEMM_THREADS / (JGEMM_B_ROW_ELEMS / 8))
 
 /* Copies a unit's K-iterations into pipeline stages. Interior tiles of aligned matrices take the
  * fast path: one 16-byte async copy per chunk from a base pointer, no checks. Edge tiles, a K tail
@@ -65,8 +71,8 @@ struct jgemm_loader {
   JSHMEM_DEVICE_INLINE jgemm_loader() {
     a_row = threadIdx.x / (JGEMM_BK / 8);
     a_col = (threadIdx.x % (JGEMM_BK / 8)) * 8;
-    b_row = threadIdx.x / (JGEMM_BN / 8);
-    b_col = (threadIdx.x % (JGEMM_BN / 8)) * 8;
+    b_row = threadIdx.x / (JGEMM_B_ROW_ELEMS / 8);
+    b_col = (threadIdx.x % (JGEMM_B_ROW_ELEMS / 8)) * 8;
     a_smem = jgemm_sa_index(a_row, a_col);
     b_smem = JGEMM_BM * JGEMM_BK + jgemm_sb_index(b_row, b_col);
   }
@@ -75,19 +81,35 @@ struct jgemm_loader {
   JSHMEM_DEVICE_INLINE void start_unit(const jgemm_params &p, const jgemm_t *a, int a_row0, int row0, int col0, bool vec) {
     interior = vec && row0 + JGEMM_BM <= p.m && col0 + JGEMM_BN <= p.n && (jshmemi_addr(a) & 15) == 0;
     a_src = a + (long long)(a_row0 + a_row) * p.lda + a_col;
+#if JGEMM_B_NK
+    b_src = p.b + (long long)(col0 + b_row) * p.ldb + b_col;
+#else
     b_src = p.b + (long long)b_row * p.ldb + col0 + b_col;
+#endif
     a_row += row0; /* global rows and columns from here on, for the checked path */
+#if JGEMM_B_NK
+    b_row += col0;
+#else
     b_col += col0;
+#endif
   }
 
   JSHMEM_DEVICE_INLINE void end_unit(int row0, int col0) {
     a_row -= row0;
+#if JGEMM_B_NK
+    b_row -= col0;
+#else
     b_col -= col0;
+#endif
   }
 
   JSHMEM_DEVICE_INLINE void load(const jgemm_params &p, jgemm_t *stage, int it, bool vec) {
     const int k0 = it * JGEMM_BK;
+#if JGEMM_B_NK
+    const jgemm_t *a = a_src + k0, *b = b_src + k0;
+#else
     const jgemm_t *a = a_src + k0, *b = b_src + (long long)k0 * p.ldb;
+#endif
     const long long a_step = (long long)JGEMM_A_PASS * p.lda, b_step = (long long)JGEMM_B_PASS * p.ldb;
     if (interior && k0 + JGEMM_BK <= p.k) {
 #pragma unroll
@@ -95,7 +117,7 @@ struct jgemm_loader {
         jgemm_load_chunk(stage + a_smem + i * JGEMM_A_PASS * JGEMM_BK, a + i * a_step, 8, true);
 #pragma unroll
       for (int i = 0; i < JGEMM_B_CHUNKS; i++)
-        jgemm_load_chunk(stage + b_smem + i * JGEMM_B_PASS * JGEMM_BN, b + i * b_step, 8, true);
+        jgemm_load_chunk(stage + b_smem + i * JGEMM_B_PASS * JGEMM_B_ROW_ELEMS, b + i * b_step, 8, true);
       return;
     }
     const int ak = k0 + a_col, a_count = p.k - ak < 8 ? (p.k - ak > 0 ? p.k - ak : 0) : 8;
@@ -105,11 +127,18 @@ struct jgemm_loader {
       jgemm_load_chunk(stage + a_smem + i * JGEMM_A_PASS * JGEMM_BK, count > 0 ? a + i * a_step : p.a, count,
                        vec && count == 8);
     }
+#if JGEMM_B_NK /* rows of n, chunks along k: as A */
+    const int bk = k0 + b_col, b_count = p.k - bk < 8 ? (p.k - bk > 0 ? p.k - bk : 0) : 8;
+#pragma unroll
+    for (int i = 0; i < JGEMM_B_CHUNKS; i++) {
+      int count = b_row + i * JGEMM_B_PASS < p.n ? b_count : 0;
+#else
     const int b_count = p.n - b_col < 8 ? (p.n - b_col > 0 ? p.n - b_col : 0) : 8;
 #pragma unroll
     for (int i = 0; i < JGEMM_B_CHUNKS; i++) {
       int count = k0 + b_row + i * JGEMM_B_PASS < p.k ? b_count : 0;
-      jgemm_load_chunk(stage + b_smem + i * JGEMM_B_PASS * JGEMM_BN, count > 0 ? b + i * b_step : p.b, count,
+#endif
+      jgemm_load_chunk(stage + b_smem + i * JGEMM_B_PASS * JGEMM_B_ROW_ELEMS, count > 0 ? b + i * b_step : p.b, count,
                        vec && count == 8);
     }
   }

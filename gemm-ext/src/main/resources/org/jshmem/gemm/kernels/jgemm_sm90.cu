@@ -32,6 +32,8 @@
  * 128B (3), L2 promotion 256B (3), OOB fill NONE (0: zeros), element strides {1, 1}:
  *   A (m x k, row-major): globalDim {k, m}, globalStrides {lda * 2}, box {64, BM}
  *   B (k x n, row-major): globalDim {n, k}, globalStrides {ldb * 2}, box {64, BK}; BN / 64 boxes per stage
+ *   B stored n x k (JGEMM_B_NK): globalDim {k, n}, globalStrides {ldb * 2}, box {BK, 64}; BN / 64 boxes per
+ *     stage, K-major for wgmma as A is (no transpose)
  *   A's own rows (all-gather + GEMM, p.a_local: m_me x k): as A; other collectives pass A's map again
  *   C (m x n, row-major, this PE's C from column col_offset, where jgemm_sm90_tma_store holds): globalDim
  *     {n, m}, globalStrides {ldc * 2}, box {64, BM}; BN / 64 boxes per tile. Otherwise A's map again.
@@ -68,11 +70,23 @@
 /* one wgmma group in flight across stages (see the main loop): only where 8 stages leave the producer 6 ahead */
 #define JGEMM_SM90_INFLIGHT (JGEMM_STAGES >= 8)
 #endif
+/* B in a stage: BN / 64 boxes, one after the other. k x n: each BK rows (k) of 128 bytes (64 columns),
+ * MN-major for wgmma (transposed); n x k (JGEMM_B_NK): each 64 rows (n) of 128 bytes (BK), K-major as A.
+ * B_K16: bytes from one k16 step to the next; LBO, SBO: the descriptor's leading and stride offsets. */
+#if JGEMM_B_NK
+#define JGEMM_SM90_B_K16 32                  /* across a row */
+#define JGEMM_SM90_B_LBO 16                  /* unused by K-major swizzled layouts */
+#define JGEMM_SM90_B_SBO 1024                /* from 8 rows (n) to the next 8 */
+#define JGEMM_SM90_TRANS_B "0"
+#else
+#define JGEMM_SM90_B_K16 (16 * 128)          /* 16 rows (k) down */
 #ifndef JGEMM_SM90_B_LBO
 #define JGEMM_SM90_B_LBO (64 * JGEMM_BK * 2) /* from one 64-column box of B to the next */
 #endif
 #ifndef JGEMM_SM90_B_SBO
 #define JGEMM_SM90_B_SBO 1024                /* from 8 rows (k) of B to the next 8 */
+#endif
+#define JGEMM_SM90_TRANS_B "1"
 #endif
 
 /* A CUtensorMap, opaque: 128 bytes, 64-byte aligned (NVRTC has no cuda.h). */
@@ -158,7 +172,7 @@ JSHMEM_DEVICE_INLINE unsigned long long jgemm_desc(const void *smem, unsigned lb
 }
 
 /* D = A * B + (scale_d ? D : 0) for one k16 step; A K-major, B transposed (row-major k x n in
- * shared memory). */
+ * shared memory) or K-major (n x k, JGEMM_B_NK): JGEMM_SM90_TRANS_B. */
 #if JGEMM_DTYPE == 1
 #define JGEMM_WGMMA_TYPE "bf16"
 #else
@@ -168,7 +182,7 @@ JSHMEM_DEVICE_INLINE unsigned long long jgemm_desc(const void *smem, unsigned lb
 JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n64k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
-               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 1;\n}\n"
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, " JGEMM_SM90_TRANS_B ";\n}\n"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
                : "l"(da), "l"(db), "r"(scale_d));
 }
@@ -176,7 +190,7 @@ JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned 
 JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n128k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
-               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, 1, 1, 0, " JGEMM_SM90_TRANS_B ";\n}\n"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                : "l"(da), "l"(db), "r"(scale_d));
 }
@@ -184,7 +198,7 @@ JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned 
 JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n192k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
-               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95}, %96, %97, p, 1, 1, 0, 1;\n}\n"
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95}, %96, %97, p, 1, 1, 0, " JGEMM_SM90_TRANS_B ";\n}\n"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
                : "l"(da), "l"(db), "r"(scale_d));
 }
@@ -192,7 +206,7 @@ JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned 
 JSHMEM_DEVICE_INLINE void jgemm_wgmma(float *d, unsigned long long da, unsigned long long db, int scale_d) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n256k16.f32." JGEMM_WGMMA_TYPE "." JGEMM_WGMMA_TYPE " "
-               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129, p, 1, 1, 0, " JGEMM_SM90_TRANS_B ";\n}\n"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                : "l"(da), "l"(db), "r"(scale_d));
 }
@@ -582,11 +596,12 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
 #pragma unroll
           for (int j = 0; j < JGEMM_BN / 64; j++) {
             void *box = b + j * (64 * JGEMM_BK * 2);
+            const int n0 = tn * JGEMM_BN + j * 64, k0 = it * JGEMM_BK;
+            const int inner = JGEMM_B_NK ? k0 : n0, outer = JGEMM_B_NK ? n0 : k0;
             if (JGEMM_CLUSTER == 1)
-              jgemm_tma_load(box, &tma_b, tn * JGEMM_BN + j * 64, it * JGEMM_BK, &full[s]);
+              jgemm_tma_load(box, &tma_b, inner, outer, &full[s]);
             else if (j % JGEMM_CLUSTER == rank)
-              jgemm_tma_load_multicast(box, &tma_b, tn * JGEMM_BN + j * 64, it * JGEMM_BK, &full[s],
-                                       (unsigned short)((1u << JGEMM_CLUSTER) - 1));
+              jgemm_tma_load_multicast(box, &tma_b, inner, outer, &full[s], (unsigned short)((1u << JGEMM_CLUSTER) - 1));
           }
           if (++s == JGEMM_STAGES) {
             s = 0;
@@ -635,7 +650,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
 #pragma unroll
       for (int kk = 0; kk < JGEMM_BK / 16; kk++) {
         unsigned long long da = jgemm_desc(a + kk * 32, 16, 1024);
-        unsigned long long db = jgemm_desc(b + kk * 16 * 128, JGEMM_SM90_B_LBO, JGEMM_SM90_B_SBO);
+        unsigned long long db = jgemm_desc(b + kk * JGEMM_SM90_B_K16, JGEMM_SM90_B_LBO, JGEMM_SM90_B_SBO);
         jgemm_wgmma(d, da, db, 1);
       }
       asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
