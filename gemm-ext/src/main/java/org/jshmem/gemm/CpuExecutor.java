@@ -75,6 +75,9 @@ final class CpuExecutor implements GemmExecutor {
             af = widen(a.local(), 0, (long) sh.m() * sh.k());
         }
         float[] bf = widen(b.local(), 0, (long) sh.k() * sh.n());
+        if (layout.bLayout() == BLayout.N_BY_K) {
+            bf = transpose(bf, sh.n(), sh.k());   // the work-groups read B by rows of k
+        }
         Call call = new Call(af, bf, c, generation);
         List<Future<?>> done = new ArrayList<>();
         if (gather) {
@@ -105,6 +108,17 @@ final class CpuExecutor implements GemmExecutor {
                 throw new IllegalStateException("interrupted while waiting for the GEMM's work-groups", e);
             }
         }
+    }
+
+    /** The cols x rows transpose of a rows x cols matrix. */
+    private static float[] transpose(float[] x, int rows, int cols) {
+        float[] t = new float[x.length];
+        for (int r = 0; r < rows; r++) {
+            for (int c = 0; c < cols; c++) {
+                t[c * rows + r] = x[r * cols + c];
+            }
+        }
+        return t;
     }
 
     private float[] widen(MemorySegment seg, long first, long count) {

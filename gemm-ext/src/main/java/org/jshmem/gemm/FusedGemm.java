@@ -11,7 +11,8 @@ import org.jshmem.SymmetricSegment;
  * A Stream-K GEMM fused with communication, planned once and run many times: C = A x B with the
  * weights B sharded over the PEs and C replicated ({@link GemmCollective}). All matrices are
  * row-major (cuBLAS's m, n, k; element (i, j) of an r x c matrix at i * c + j), fp16 or bf16, with
- * fp32 accumulation and the output in the input type.
+ * fp32 accumulation and the output in the input type. B is k x n, or stored transposed as n x k
+ * ({@link BLayout#N_BY_K}: C = A x W^T for an {@code nn.Linear}-style weight W).
  *
  * <pre>{@code
  * GemmShape shape = new GemmShape(8192, 8192, 8192);
@@ -23,7 +24,8 @@ import org.jshmem.SymmetricSegment;
  * }</pre>
  *
  * <p>Which part of A, B and C each PE holds is {@link #layout()}'s {@code aWindow}, {@code bWindow}
- * and {@code cWindow} for this PE (see {@link GemmCollective}).
+ * and {@code cWindow} for this PE (see {@link GemmCollective}); with {@link BLayout#N_BY_K} a PE's B
+ * holds its {@code bWindow} transposed (all-scatter: rows {@code [off_p, off_p + n_p)} of W).
  *
  * <p>Creating, running and closing are collective: every PE calls them, in the same order, with the
  * same global shape. On a GPU heap the fused kernel (the Hopper kernel on sm_90, the portable one
@@ -46,13 +48,14 @@ public final class FusedGemm implements AutoCloseable {
     private long generation;
     private boolean closed;
 
-    private FusedGemm(Shmem shmem, GemmCollective collective, GemmShape global, DType type, GemmOptions options) {
+    private FusedGemm(Shmem shmem, GemmCollective collective, GemmShape global, DType type, BLayout bLayout,
+                      GemmOptions options) {
         this.shmem = shmem;
         this.collective = collective;
         this.type = type;
-        this.layout = new ShardLayout(collective, global, shmem.nPes());
+        this.layout = new ShardLayout(collective, global, shmem.nPes(), bLayout);
         this.local = layout.local(shmem.myPe());
-        GemmPlatform platform = GemmPlatform.of(shmem, options, local);
+        GemmPlatform platform = GemmPlatform.of(shmem, options, layout);
         this.path = platform.choosePath(options, collective, global, shmem.nPes(), type);
         Epilogue epilogue = Epilogue.of(collective, allReduce(options, global, type));
         if (path == GemmPath.REFERENCE) {
@@ -110,12 +113,23 @@ public final class FusedGemm implements AutoCloseable {
      */
     public static FusedGemm create(Shmem shmem, GemmCollective collective, GemmShape global, DType type,
                                    GemmOptions options) {
+        return create(shmem, collective, global, type, BLayout.K_BY_N, options);
+    }
+
+    /**
+     * Plans a fused GEMM whose B is stored in {@code bLayout} ({@link BLayout#N_BY_K}: n x k, the
+     * transposed weight of {@code nn.Linear}); otherwise as {@link #create(Shmem, GemmCollective,
+     * GemmShape, DType, GemmOptions)}. Collective.
+     */
+    public static FusedGemm create(Shmem shmem, GemmCollective collective, GemmShape global, DType type,
+                                   BLayout bLayout, GemmOptions options) {
         Objects.requireNonNull(shmem, "FusedGemm.create: shmem is null");
+        Objects.requireNonNull(bLayout, "FusedGemm.create: B layout is null");
         Objects.requireNonNull(collective, "FusedGemm.create: collective is null");
         Objects.requireNonNull(global, "FusedGemm.create: shape is null");
         Objects.requireNonNull(options, "FusedGemm.create: options is null");
         Elements.check(Objects.requireNonNull(type, "FusedGemm.create: type is null"), "FusedGemm.create");
-        return new FusedGemm(shmem, collective, global, type, options);
+        return new FusedGemm(shmem, collective, global, type, bLayout, options);
     }
 
     private static AllReduceAlgorithm allReduce(GemmOptions o, GemmShape global, DType type) {
@@ -133,7 +147,8 @@ public final class FusedGemm implements AutoCloseable {
      * @param a this PE's A: m x k (all-reduce, GEMM + reduce-scatter: m x k_p, its columns of the
      *          global A; all-gather + GEMM: m_p x k, its rows), row-major
      * @param b this PE's shard of B: k x n_p (all-scatter, all-gather + GEMM) or k_p x n
-     *          (all-reduce, GEMM + reduce-scatter), row-major
+     *          (all-reduce, GEMM + reduce-scatter), row-major; its transpose (n_p x k, n x k_p) with
+     *          {@link BLayout#N_BY_K}
      * @param c the whole C, m x n (no collective: this PE's m x n; all-gather + GEMM: m x n_p, its
      *          columns; GEMM + reduce-scatter: m_p x n, its rows), row-major
      */
@@ -162,7 +177,7 @@ public final class FusedGemm implements AutoCloseable {
         }
         int me = shmem.myPe();
         need(call, "a", a, layout.aWindow(me));
-        need(call, "b", b, layout.bWindow(me));
+        need(call, "b", b, layout.bStored(me));
         need(call, "c", c, layout.cWindow(me));
     }
 
@@ -205,6 +220,11 @@ public final class FusedGemm implements AutoCloseable {
         return local;
     }
 
+    /** How B is stored. */
+    public BLayout bLayout() {
+        return layout.bLayout();
+    }
+
     /** How the global GEMM is split over the PEs. */
     public ShardLayout layout() {
         return layout;
@@ -227,7 +247,8 @@ public final class FusedGemm implements AutoCloseable {
 
     /** What runs: path, kernel, tile and schedule. */
     public String describe() {
-        return collective.cliName() + " " + layout.global() + " " + type + " on " + shmem.nPes() + " PEs: "
+        return collective.cliName() + " " + layout.global() + " " + type
+                + (layout.bLayout() == BLayout.N_BY_K ? " (B stored n x k)" : "") + " on " + shmem.nPes() + " PEs: "
                 + executor.describe() + (schedule == null ? "" : "; " + schedule);
     }
 

@@ -53,14 +53,18 @@ public final class GemmBenchmark {
     private final Shmem shmem;
     private final GemmCollective collective;
     private final DType type;
+    private final BLayout bLayout;
     private final GemmOptions options;
     private final Settings settings;
     private final Optional<DeviceInfo> device;
 
-    public GemmBenchmark(Shmem shmem, GemmCollective collective, DType type, GemmOptions options, Settings settings) {
+    /** Runs GEMMs of {@code type} with B stored in {@code bLayout}, planned with {@code options}. */
+    public GemmBenchmark(Shmem shmem, GemmCollective collective, DType type, BLayout bLayout, GemmOptions options,
+                         Settings settings) {
         this.shmem = shmem;
         this.collective = collective;
         this.type = Elements.check(type, "GemmBenchmark");
+        this.bLayout = java.util.Objects.requireNonNull(bLayout, "GemmBenchmark: B layout is null");
         this.options = options;
         this.settings = settings;
         this.device = DeviceInfo.find(shmem);
@@ -76,7 +80,7 @@ public final class GemmBenchmark {
         double ms, refMs = Double.NaN, err = Double.NaN, refErr = Double.NaN;
         String what;
         double createMs;
-        try (FusedGemm gemm = FusedGemm.create(shmem, collective, shape, type, options);
+        try (FusedGemm gemm = FusedGemm.create(shmem, collective, shape, type, bLayout, options);
              Data data = new Data(gemm)) {
             createMs = (System.nanoTime() - t0) / 1e6;
             what = gemm.describe();
@@ -94,7 +98,8 @@ public final class GemmBenchmark {
             ms = time(gemm, data);
         }
         if (settings.reference()) {
-            try (FusedGemm ref = FusedGemm.create(shmem, collective, shape, type, options.withPath(GemmPath.REFERENCE));
+            try (FusedGemm ref = FusedGemm.create(shmem, collective, shape, type, bLayout,
+                    options.withPath(GemmPath.REFERENCE));
                  Data data = new Data(ref)) {
                 data.fill(ref);
                 if (settings.validate()) {
@@ -120,7 +125,8 @@ public final class GemmBenchmark {
     private double check(Data data, String label) {
         GemmShape g = data.global;
         ShardLayout.Window w = data.layout.cWindow(shmem.myPe());
-        double err = device.isPresent() ? data.gpuError(w) : TestMatrices.relativeError(data.c.local(), g, type, w);
+        double err = device.isPresent() ? data.gpuError(w)
+                : TestMatrices.relativeError(data.c.local(), g, type, bLayout, w);
         double bound = TestMatrices.errorBound(type);
         System.out.printf("PE %d %s %s %s %s on %d PEs: rel_err %.3e bound %.3e %s%n", shmem.myPe(), label,
                 collective.cliName(), g, type, shmem.nPes(), err, bound, err <= bound ? "PASS" : "FAIL");
@@ -246,9 +252,9 @@ public final class GemmBenchmark {
         }
 
         void fill(FusedGemm gemm) {
-            ShardLayout.Window wa = layout.aWindow(shmem.myPe()), wb = layout.bWindow(shmem.myPe());
-            fillBlock(a, wa, global.k(), TestMatrices.SEED_A);
-            fillBlock(b, wb, global.n(), TestMatrices.SEED_B);
+            int me = shmem.myPe();
+            fillBlock(a, layout.aWindow(me), global.k(), TestMatrices.SEED_A);
+            fillBlock(b, layout.bStored(me), bLayout == BLayout.K_BY_N ? global.n() : global.k(), TestMatrices.SEED_B);
             if (stream != null) {
                 stream.synchronize();
             }
@@ -284,10 +290,12 @@ public final class GemmBenchmark {
                 refC = alloc((long) m * n * es);
                 sums = alloc(3 * Double.BYTES);
                 util.fill(fa, m, k, k, 0, 0, k, TestMatrices.SEED_A, stream);
-                util.fill(fb, k, n, n, 0, 0, n, TestMatrices.SEED_B, stream);
+                boolean kn = bLayout == BLayout.K_BY_N;   // the whole B as stored: k x n or n x k
+                int ldb = kn ? n : k;
+                util.fill(fb, kn ? k : n, ldb, ldb, 0, 0, ldb, TestMatrices.SEED_B, stream);
                 try (VendorGemm blas = new VendorGemm()) {
                     blas.gemm(stream.handle(), type, m, n, k, shmem.deviceAddress(fa, 0), k, shmem.deviceAddress(fb, 0),
-                            n, shmem.deviceAddress(refC, 0), n);
+                            bLayout, ldb, shmem.deviceAddress(refC, 0), n);
                     stream.synchronize();
                 }
             }

@@ -8,10 +8,12 @@ import org.jshmem.device.DeviceInfo;
 /** What a heap offers a GEMM: the paths, kernels, tiles and work-group counts that fit it. */
 interface GemmPlatform {
 
-    /** The host platform for a host heap, the GPU platform for a GPU heap; local is this PE's GEMM. */
-    static GemmPlatform of(Shmem shmem, GemmOptions options, GemmShape local) {
+    /** The host platform for a host heap, the GPU platform for a GPU heap, for this PE's part of {@code layout}. */
+    static GemmPlatform of(Shmem shmem, GemmOptions options, ShardLayout layout) {
         int onOtherNodes = shmem.nPes() - shmem.teamShared().nPes();
-        return DeviceInfo.find(shmem).<GemmPlatform>map(d -> new GpuPlatform(d, options, local, onOtherNodes))
+        GemmShape local = layout.local(shmem.myPe());
+        return DeviceInfo.find(shmem)
+                .<GemmPlatform>map(d -> new GpuPlatform(d, options, local, layout.bLayout(), onOtherNodes))
                 .orElseGet(() -> new HostPlatform(options));
     }
 

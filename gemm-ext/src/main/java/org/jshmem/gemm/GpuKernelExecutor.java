@@ -92,6 +92,9 @@ final class GpuKernelExecutor implements GemmExecutor {
         this.variant = variant;
         this.schedule = schedule;
         List<String> options = new ArrayList<>(variant.options(type));
+        if (layout.bLayout() == BLayout.N_BY_K) {
+            options.add("-DJGEMM_B_NK=1");
+        }
         String extra = System.getenv("JSHMEM_GEMM_COMPILE_OPTIONS");   // experiments: e.g. -DJGEMM_SM90_B_LBO=1024
         if (extra != null && !extra.isBlank()) {
             options.addAll(List.of(extra.trim().split("\\s+")));
@@ -114,7 +117,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         }
         int me = shmem.myPe();
         GemmShape local = schedule.shape();
-        this.params = new KernelParams(arena).schedule(schedule, epilogue, local.k(), local.n(), layout.ldc(me))
+        this.params = new KernelParams(arena).schedule(schedule, epilogue, local.k(), layout.ldb(me), layout.ldc(me))
                 .set("workspace", address(ws.partials())).set("sk_flags", address(ws.skFlags()))
                 .set("staging", address(ws.staging())).set("arrive", address(ws.arrive()))
                 .set("row_order", address(ws.rowOrder()))
@@ -122,7 +125,8 @@ final class GpuKernelExecutor implements GemmExecutor {
                 .set("arrive_base", ws.arriveBase())
                 .set("arrive_count", epilogue == Epilogue.ALL_SCATTER ? ws.arriveCount() : schedule.tiles())
                 .set("n_pes", shmem.nPes()).set("my_pe", me).set("scatter_rows", ws.scatterRows());
-        this.maps = variant.kernel() == GemmKernel.HOPPER ? new TensorMaps(arena, variant, type, local) : null;
+        this.maps = variant.kernel() == GemmKernel.HOPPER ? new TensorMaps(arena, variant, type, local, layout.bLayout())
+                : null;
         this.epilogue = epilogue;
         this.ldc = layout.ldc(me);
         this.columnOffsetBytes = (long) layout.cColumnOffset(me) * type.byteSize();

@@ -53,12 +53,13 @@ final class GpuPlatform implements GemmPlatform {
     private final GemmShape peShape;   // this PE's GEMM, for checkTile's message
     private final int onOtherNodes;    // PEs whose heaps no kernel here reaches
 
-    GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local, int onOtherNodes) {
+    GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local, BLayout bLayout, int onOtherNodes) {
         this.device = device;
         this.peShape = local;
         this.onOtherNodes = onOtherNodes;
-        // TMA needs 16-byte row pitches: rows of A (k) and B (n) a multiple of 8 elements
-        boolean tmaRows = local.k() % 8 == 0 && local.n() % 8 == 0;
+        // TMA needs 16-byte row pitches: rows of A (k) and B (n, or k stored n x k) a multiple of 8 elements
+        int bRow = bLayout == BLayout.K_BY_N ? local.n() : local.k();
+        boolean tmaRows = local.k() % 8 == 0 && bRow % 8 == 0;
         this.kernel = switch (options.kernel()) {
             case AUTO -> device.isHopper() && tmaRows && GpuKernels.built(GemmKernel.HOPPER) ? GemmKernel.HOPPER
                     : GemmKernel.PORTABLE;
@@ -74,7 +75,8 @@ final class GpuPlatform implements GemmPlatform {
                 }
                 if (!tmaRows) {
                     throw new IllegalArgumentException("GEMM kernel hopper loads with TMA, which needs rows of A (k = "
-                            + local.k() + ") and B (n = " + local.n() + ") to be multiples of 8 elements; use portable"
+                            + local.k() + ") and B (" + (bLayout == BLayout.K_BY_N ? "n" : "k") + " = " + bRow
+                            + ") to be multiples of 8 elements; use portable"
                             + " (or auto, which picks it for such shapes)");
                 }
                 yield GemmKernel.HOPPER;

@@ -97,7 +97,7 @@ final class ReferenceExecutor implements GemmExecutor {
 
     private void gemm(ShmemStream on, GemmShape l, SymmetricSegment a, SymmetricSegment b, SymmetricSegment c) {
         blas.gemm(on.handle(), type, l.m(), l.n(), l.k(), shmem.deviceAddress(a, 0), l.k(), shmem.deviceAddress(b, 0),
-                l.n(), shmem.deviceAddress(c, 0), l.n());
+                layout.bLayout(), layout.ldb(shmem.myPe()), shmem.deviceAddress(c, 0), l.n());
     }
 
     @Override

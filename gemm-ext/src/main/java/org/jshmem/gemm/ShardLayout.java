@@ -2,7 +2,8 @@ package org.jshmem.gemm;
 
 /**
  * How a global GEMM is split over {@code nPes} PEs for a collective: which part of A, B and C each
- * PE holds. A split size that does not divide evenly gives the first {@code size % nPes} PEs one more.
+ * PE holds, and how B is stored ({@code bLayout}). A split size that does not divide evenly gives the
+ * first {@code size % nPes} PEs one more.
  *
  * <ul>
  *   <li>{@link GemmCollective#NONE}: every PE computes the whole GEMM.</li>
@@ -14,8 +15,14 @@ package org.jshmem.gemm;
  *       off_p, and ends with m_p rows of C, from rowOffset(p).</li>
  * </ul>
  */
-public record ShardLayout(GemmCollective collective, GemmShape global, int nPes) {
+public record ShardLayout(GemmCollective collective, GemmShape global, int nPes, BLayout bLayout) {
+    /** B stored k x n ({@link BLayout#K_BY_N}). */
+    public ShardLayout(GemmCollective collective, GemmShape global, int nPes) {
+        this(collective, global, nPes, BLayout.K_BY_N);
+    }
+
     public ShardLayout {
+        java.util.Objects.requireNonNull(bLayout, "B layout is null");
         if (nPes <= 0) {
             throw new IllegalArgumentException("PE count " + nPes + " must be positive");
         }
@@ -92,6 +99,11 @@ public record ShardLayout(GemmCollective collective, GemmShape global, int nPes)
         public long elements() {
             return (long) rows * cols;
         }
+
+        /** The same block of the transposed matrix. */
+        public Window transposed() {
+            return new Window(col0, cols, row0, rows);
+        }
     }
 
     /**
@@ -117,7 +129,10 @@ public record ShardLayout(GemmCollective collective, GemmShape global, int nPes)
         };
     }
 
-    /** The part of the global B that PE pe holds (row-major, {@code cols} elements a row). */
+    /**
+     * The part of the global k x n B that PE pe holds: stored row-major with {@code cols} elements a row
+     * ({@link BLayout#K_BY_N}), or transposed, {@code rows} elements a row ({@link BLayout#N_BY_K}).
+     */
     public Window bWindow(int pe) {
         GemmShape l = local(pe);
         return switch (collective) {
@@ -125,6 +140,20 @@ public record ShardLayout(GemmCollective collective, GemmShape global, int nPes)
             case ALL_SCATTER, ALL_GATHER_GEMM -> new Window(0, global.k(), offset(pe), l.n());
             case NONE -> new Window(0, global.k(), 0, global.n());
         };
+    }
+
+    /**
+     * PE pe's B as stored: {@link #bWindow}, or with {@link BLayout#N_BY_K} its transpose, a block of the
+     * n x k matrix (rows of n, columns of k).
+     */
+    public Window bStored(int pe) {
+        Window w = bWindow(pe);
+        return bLayout == BLayout.K_BY_N ? w : w.transposed();
+    }
+
+    /** Elements per row of PE pe's B as stored: its columns of B ({@link BLayout#K_BY_N}) or its k ({@link BLayout#N_BY_K}). */
+    public long ldb(int pe) {
+        return bStored(pe).cols();
     }
 
     /** Elements per row of PE pe's C. */

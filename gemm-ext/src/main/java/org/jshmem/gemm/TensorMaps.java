@@ -15,8 +15,8 @@ import org.jshmem.GpuException;
 
 /**
  * The Hopper kernel's TMA descriptors ({@code CUtensorMap}, 128 bytes), encoded on the host with the
- * driver's {@code cuTensorMapEncodeTiled} (libcuda through FFM), for A (m x k), B (k x n) and C
- * (m x n), all row-major, with the boxes and 128-byte swizzle that jgemm_sm90.cu expects (see its
+ * driver's {@code cuTensorMapEncodeTiled} (libcuda through FFM), for A (m x k), B (k x n, or n x k:
+ * {@link BLayout#N_BY_K}) and C (m x n), all row-major, with the boxes and 128-byte swizzle that jgemm_sm90.cu expects (see its
  * header comment). Re-encoded only when a matrix's address changes.
  */
 final class TensorMaps {
@@ -37,6 +37,7 @@ final class TensorMaps {
     private final int dataType;
     private final GemmShape shape;
     private final KernelVariant variant;
+    private final BLayout bLayout;
     private final MemorySegment mapA;
     private final MemorySegment mapB;
     private long addressA = -1;
@@ -44,7 +45,7 @@ final class TensorMaps {
     private final MemorySegment mapC;
     private long addressC = -1;
 
-    TensorMaps(Arena arena, KernelVariant variant, DType type, GemmShape shape) {
+    TensorMaps(Arena arena, KernelVariant variant, DType type, GemmShape shape, BLayout bLayout) {
         if (ENCODE == null) {
             throw new GpuException("the Hopper GEMM kernel needs cuTensorMapEncodeTiled from libcuda.so.1 (CUDA 12+"
                     + " driver), which could not be loaded; use JSHMEM_GEMM_KERNEL=portable");
@@ -52,6 +53,7 @@ final class TensorMaps {
         this.arena = arena;
         this.variant = variant;
         this.shape = shape;
+        this.bLayout = bLayout;
         this.dataType = type == DType.BF16 ? BF16 : FP16;
         this.mapA = arena.allocate(128, 64);
         this.mapB = arena.allocate(128, 64);
@@ -77,10 +79,17 @@ final class TensorMaps {
         return mapA;
     }
 
-    /** B: k x n, boxes of 64 columns (one 128-byte row) x BK rows; the kernel loads BN / 64 of them per stage. */
+    /**
+     * B: k x n, boxes of 64 columns (one 128-byte row) x BK rows; or n x k, boxes of BK (one 128-byte row)
+     * x 64 rows. The kernel loads BN / 64 of them per stage.
+     */
     MemorySegment forB(long address) {
         if (address != addressB) {
-            encode(mapB, address, shape.n(), shape.k(), shape.n(), SWIZZLE_ELEMS, variant.tile().k());
+            if (bLayout == BLayout.K_BY_N) {
+                encode(mapB, address, shape.n(), shape.k(), shape.n(), SWIZZLE_ELEMS, variant.tile().k());
+            } else {
+                encode(mapB, address, shape.k(), shape.n(), shape.k(), variant.tile().k(), SWIZZLE_ELEMS);
+            }
             addressB = address;
         }
         return mapB;

@@ -9,6 +9,7 @@ import org.jshmem.DType;
  * Deterministic test matrices: element (r, c) of a matrix with {@code cols} columns is a value in
  * [-1, 1) hashed from {@code r * cols + c} and a seed (splitmix64), rounded to the element type. The
  * GPU's {@code jgemm_fill} computes the same values, so any PE can make any shard, or the whole matrix.
+ * B is the k x n matrix of {@link #SEED_B}, or with {@link BLayout#N_BY_K} the transpose of the n x k one.
  */
 public final class TestMatrices {
     /** Seeds of A and B. */
@@ -48,16 +49,21 @@ public final class TestMatrices {
      * test matrices computed in double; NaN if C holds a non-finite element.
      */
     public static double relativeError(MemorySegment c, GemmShape shape, DType type) {
-        return relativeError(c, shape, type, new ShardLayout.Window(0, shape.m(), 0, shape.n()));
+        return relativeError(c, shape, type, BLayout.K_BY_N, new ShardLayout.Window(0, shape.m(), 0, shape.n()));
     }
 
-    /** Like {@link #relativeError(MemorySegment, GemmShape, DType)} for C holding window w of the product (dense). */
-    public static double relativeError(MemorySegment c, GemmShape shape, DType type, ShardLayout.Window w) {
+    /**
+     * Like {@link #relativeError(MemorySegment, GemmShape, DType)} for C holding window w of the product
+     * (dense), B the test matrix in {@code bLayout}.
+     */
+    public static double relativeError(MemorySegment c, GemmShape shape, DType type, BLayout bLayout,
+                                       ShardLayout.Window w) {
         int n = shape.n(), k = shape.k();
+        long ldb = bLayout == BLayout.K_BY_N ? n : k;   // the whole B as stored
         double[] b = new double[k * w.cols()];
         for (int kk = 0; kk < k; kk++) {
             for (int j = 0; j < w.cols(); j++) {
-                b[kk * w.cols() + j] = rounded(SEED_B, (long) kk * n + w.col0() + j, type);
+                b[kk * w.cols() + j] = rounded(SEED_B, bLayout.index(kk, w.col0() + j, 0, 0, ldb), type);
             }
         }
         double d2 = 0, r2 = 0;

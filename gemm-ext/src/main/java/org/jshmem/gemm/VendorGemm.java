@@ -28,6 +28,7 @@ import org.jshmem.GpuException;
  */
 final class VendorGemm implements AutoCloseable {
     private static final int CUBLAS_OP_N = 0;
+    private static final int CUBLAS_OP_T = 1;
     private static final int CUDA_R_16F = 2;
     private static final int CUDA_R_16BF = 14;
     private static final int CUBLAS_COMPUTE_32F = 68;
@@ -58,14 +59,17 @@ final class VendorGemm implements AutoCloseable {
     }
 
     /**
-     * Queues C[m x n] = A[m x k] x B[k x n] (row-major, leading dimensions in elements) on {@code stream}.
+     * Queues C[m x n] = A[m x k] x B[k x n] (row-major, leading dimensions in elements) on {@code stream},
+     * B stored in {@code bLayout} (n x k: cuBLAS's transposed B).
      */
-    void gemm(MemorySegment stream, DType type, int m, int n, int k, MemorySegment a, long lda, MemorySegment b, long ldb,
-              MemorySegment c, long ldc) {
+    void gemm(MemorySegment stream, DType type, int m, int n, int k, MemorySegment a, long lda, MemorySegment b,
+              BLayout bLayout, long ldb, MemorySegment c, long ldc) {
         int t = type == DType.BF16 ? CUDA_R_16BF : CUDA_R_16F;
+        // row-major C = A B is column-major C^T = B^T A^T: B's rows of n are B^T (n x k) column-major; rows of k need op T
+        int opB = bLayout == BLayout.K_BY_N ? CUBLAS_OP_N : CUBLAS_OP_T;
         check("cublasSetStream", call(SET_STREAM, handle, stream));
         try {
-            int rc = (int) GEMM_EX.invokeExact(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, one, b, t, (int) ldb, a, t,
+            int rc = (int) GEMM_EX.invokeExact(handle, opB, CUBLAS_OP_N, n, m, k, one, b, t, (int) ldb, a, t,
                     (int) lda, zero, c, t, (int) ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
             check("cublasGemmEx(" + m + "x" + n + "x" + k + ")", rc);
         } catch (Throwable e) {

@@ -44,6 +44,38 @@ class ShardLayoutTest {
         }
     }
 
+    /** B stored n x k: each PE's B is its window transposed, rows of its k; stored k x n, rows of its n. */
+    @ParameterizedTest(name = "{0} PEs, {1}x{2}x{3}")
+    @CsvSource({"1, 5, 7, 9", "3, 333, 257, 190", "4, 7, 5, 4"})
+    void transposedBHoldsTheSameBlockInRowsOfK(int nPes, int m, int n, int k) {
+        GemmShape g = new GemmShape(m, n, k);
+        for (GemmCollective c : GemmCollective.values()) {
+            ShardLayout kn = new ShardLayout(c, g, nPes);
+            ShardLayout nk = new ShardLayout(c, g, nPes, BLayout.N_BY_K);
+            for (int pe = 0; pe < nPes; pe++) {
+                ShardLayout.Window w = kn.bWindow(pe);
+                assertEquals(w, nk.bWindow(pe), c + ": the same block of B");
+                assertEquals(w, kn.bStored(pe));
+                assertEquals(new ShardLayout.Window(w.col0(), w.cols(), w.row0(), w.rows()), nk.bStored(pe));
+                assertEquals(kn.local(pe).n(), kn.ldb(pe), c + ": rows of n");
+                assertEquals(nk.local(pe).k(), nk.ldb(pe), c + ": rows of k");
+            }
+        }
+    }
+
+    /** BLayout.index agrees with the stored windows: element (kk, j) of B found in either layout's block. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"K_BY_N", "N_BY_K"})
+    void indexFindsElementsInTheStoredBlock(BLayout layout) {
+        ShardLayout.Window w = new ShardLayout.Window(3, 4, 10, 5);   // rows k 3..6, columns n 10..14
+        ShardLayout.Window stored = layout == BLayout.K_BY_N ? w : w.transposed();
+        assertEquals(0, layout.index(3, 10, 3, 10, stored.cols()));
+        long last = layout.index(6, 14, 3, 10, stored.cols());
+        assertEquals(stored.elements() - 1, last);
+        assertEquals(layout == BLayout.K_BY_N ? 5 : 1, layout.index(4, 10, 3, 10, stored.cols()), "next k");
+        assertEquals(layout == BLayout.K_BY_N ? 1 : 4, layout.index(3, 11, 3, 10, stored.cols()), "next n");
+    }
+
     @ParameterizedTest(name = "{0} PEs, m {1}")
     @CsvSource({"1, 5", "2, 8192", "3, 333", "4, 7", "4, 1000", "7, 100"})
     void everyRowBelongsToTheBlockHoldingIt(int nPes, int m) {

@@ -9,6 +9,7 @@ import me.tongfei.progressbar.ProgressBar;
 import org.jshmem.DType;
 import org.jshmem.Shmem;
 import org.jshmem.gemm.AllReduceAlgorithm;
+import org.jshmem.gemm.BLayout;
 import org.jshmem.gemm.GemmBenchmark;
 import org.jshmem.gemm.GemmCollective;
 import org.jshmem.gemm.GemmKernel;
@@ -86,7 +87,8 @@ public final class GemmMain implements Callable<Integer> {
     String scatter;
     @Option(names = "--trans-a", description = "A stored transposed (k x m): not supported, refused with a message")
     boolean transA;
-    @Option(names = "--trans-b", description = "B stored transposed (n x k): not supported, refused with a message")
+    @Option(names = "--trans-b", description = "B stored transposed, n x k (an nn.Linear weight W: C = A x W^T);"
+            + " default k x n")
     boolean transB;
 
     public static void main(String[] args) {
@@ -101,10 +103,9 @@ public final class GemmMain implements Callable<Integer> {
     @Override
     public Integer call() {
         // every argument is checked before jshmem starts, so a mistake touches no memory
-        if (transA || transB) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--trans-" + (transA ? "a" : "b")
-                    + ": only row-major A (m x k) and B (k x n) are supported (cuBLAS's row-major NN case); store the"
-                    + " matrix row-major, e.g. transpose it once before the GEMM");
+        if (transA) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--trans-a: A is row-major m x k only"
+                    + " (cuBLAS's row-major op(A) = N); store it so, e.g. transpose it once before the GEMM");
         }
         GemmCollective coll = parseEnum(GemmCollective.class, collective, "-c/--collective");
         DType type = switch (dtype.toLowerCase(Locale.ROOT)) {
@@ -120,7 +121,7 @@ public final class GemmMain implements Callable<Integer> {
         }
         GemmOptions options = options();
         try (Shmem shmem = Shmem.init()) {
-            GemmBenchmark run = new GemmBenchmark(shmem, coll, type, options,
+            GemmBenchmark run = new GemmBenchmark(shmem, coll, type, transB ? BLayout.N_BY_K : BLayout.K_BY_N, options,
                     new GemmBenchmark.Settings(validate, reference, iters, warmup, backToBack));
             List<GemmBenchmark.Result> results = new ArrayList<>();
             boolean bar = shmem.myPe() == 0 && cases.size() > 1;

@@ -50,6 +50,23 @@ class GemmCommandTest {
         assertEveryPeValidated(r, np, "validated-after-20-calls");
     }
 
+    /** B stored n x k (--trans-b): each PE's shard is its block of W = B^T, and the product checked is A x W^T. */
+    @ParameterizedTest(name = "{0} PEs {1} {2} {3}, B n x k")
+    @CsvSource({
+        "3, all_scatter, bf16, auto",       // PE p holds rows [off_p, off_p + n_p) of W
+        "3, all_reduce, fp16, two_shot",     // PE p holds columns [off_p, off_p + k_p) of W: rows of k_p
+        "2, all_reduce, bf16, one_shot",
+        "3, all_gather_gemm, bf16, auto",
+        "4, gemm_reduce_scatter, fp16, auto",
+        "1, none, bf16, auto"})
+    void transposedBValidatesOnEveryPe(int np, String collective, String dtype, String allReduce) {
+        JobResult r = gemm(np, "-c", collective, "-m", "333", "-n", "257", "-k", "190", "--dtype", dtype,
+                "--allreduce", allReduce, "--trans-b", "--validate", "--back-to-back", "5", "--iters", "2",
+                "--warmup", "1");
+        assertEveryPeValidated(r, np, "validated");
+        assertEveryPeValidated(r, np, "validated-after-5-calls");
+    }
+
     @ParameterizedTest(name = "split {0} {1}")
     @CsvSource({"stream_k, all_scatter", "data_parallel, all_scatter", "stream_k, all_gather_gemm",
         "stream_k, gemm_reduce_scatter"})
@@ -79,9 +96,9 @@ class GemmCommandTest {
         JobResult t = gemm(1, "--dtype", "fp32");
         assertFalse(t.succeeded());
         assertTrue(t.output().contains("--dtype fp32: gemm takes fp16 or bf16"), t::toString);
-        JobResult l = gemm(1, "--trans-b");
+        JobResult l = gemm(1, "--trans-a");
         assertFalse(l.succeeded());
-        assertTrue(l.output().contains("only row-major A (m x k) and B (k x n) are supported"), l::toString);
+        assertTrue(l.output().contains("--trans-a: A is row-major m x k only"), l::toString);
     }
 
     @Test

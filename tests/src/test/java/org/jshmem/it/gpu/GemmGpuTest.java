@@ -68,6 +68,44 @@ class GemmGpuTest {
     }
 
     /**
+     * B stored n x k (--trans-b, an nn.Linear weight): every Hopper tile, Stream-K splits and clusters of 2
+     * (B's boxes K-major, as A's), the portable kernel (ragged k, and forced), every fused collective, and
+     * with --reference cuBLAS's transposed B on the reference path, each validated against cuBLAS.
+     */
+    @ParameterizedTest(name = "{0} PEs {1} {2} {3} {4}, B n x k")
+    @CsvSource({
+        "1, none,        bf16, 4096x4096x4096, ''",
+        "1, none,        fp16, 1152x1000x1032, --split stream_k --tile 128x192x64",
+        "1, none,        bf16, 1152x1000x1032, --split data_parallel --cluster 2 --tile 128x128x64",
+        "1, none,        fp16, 128x8192x8192,  --kernel hopper --tile 128x64x64",
+        "1, none,        bf16, 1000x999x1001,  ''",                          // portable kernel: k not a multiple of 8
+        "1, none,        fp16, 1024x1024x1024, --kernel portable",
+        "2, all_scatter, bf16, 2055x4112x256,  ''",
+        "2, all_scatter, bf16, 4096x4096x4096, --scatter copy_engine",
+        "2, all_reduce,  fp16, 1000x1024x1024, --allreduce two_shot",
+        "3, all_reduce,  bf16, 1000x999x1001,  ''",
+        "2, all_gather_gemm, fp16, 8192x11008x4096, --reference",            // seed 001: weight [N/2, K] per PE
+        "2, gemm_reduce_scatter, bf16, 1000x1024x1024, --reference"})
+    void transposedBValidatesAgainstCublas(int np, String collective, String dtype, String shape, String options) {
+        List<String> args = new ArrayList<>(List.of("-c", collective, "--shapes", shape, "--dtype", dtype, "--trans-b",
+                "--validate", "--iters", "2", "--warmup", "1"));
+        if (!collective.equals("none")) {
+            args.addAll(List.of("--path", "fused"));
+        }
+        if (!options.isBlank()) {
+            args.addAll(List.of(options.split(" ")));
+        }
+        JobResult r = validates(np, "", args.toArray(String[]::new));
+        assertTrue(r.output().contains("(B stored n x k)"), r::toString);
+        if (options.contains("--reference")) {
+            for (int pe = 0; pe < np; pe++) {
+                String v = r.value(pe, "validated-reference");
+                assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + " reference path: " + v + "\n" + r);
+            }
+        }
+    }
+
+    /**
      * Clusters of 2 (pairs of tile rows sharing B by TMA multicast): each tile, data-parallel and
      * Stream-K (every tile split, so both CTAs of a cluster hand partials over in their own planes),
      * an odd count of tile rows (the last pair's second CTA computes rows past C and stores none), and
