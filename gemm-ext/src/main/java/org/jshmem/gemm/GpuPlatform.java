@@ -50,16 +50,17 @@ final class GpuPlatform implements GemmPlatform {
 
     private final DeviceInfo device;
     private final GemmKernel kernel;
-    private final GemmShape peShape;   // this PE's GEMM, for checkTile's message
+    private final String tmaRowsNeeded;   // the rows TMA loads and their lengths, for the kernel's messages
     private final int onOtherNodes;    // PEs whose heaps no kernel here reaches
 
     GpuPlatform(DeviceInfo device, GemmOptions options, GemmShape local, BLayout bLayout, int onOtherNodes) {
         this.device = device;
-        this.peShape = local;
         this.onOtherNodes = onOtherNodes;
         // TMA needs 16-byte row pitches: rows of A (k) and B (n, or k stored n x k) a multiple of 8 elements
         int bRow = bLayout == BLayout.K_BY_N ? local.n() : local.k();
         boolean tmaRows = local.k() % 8 == 0 && bRow % 8 == 0;
+        this.tmaRowsNeeded = "rows of A (k = " + local.k() + ") and B (" + (bLayout == BLayout.K_BY_N ? "n" : "k")
+                + " = " + bRow + ")";
         this.kernel = switch (options.kernel()) {
             case AUTO -> device.isHopper() && tmaRows && GpuKernels.built(GemmKernel.HOPPER) ? GemmKernel.HOPPER
                     : GemmKernel.PORTABLE;
@@ -74,9 +75,8 @@ final class GpuPlatform implements GemmPlatform {
                             + device.name() + " (cc " + device.ccMajor() + "." + device.ccMinor() + "): use portable");
                 }
                 if (!tmaRows) {
-                    throw new IllegalArgumentException("GEMM kernel hopper loads with TMA, which needs rows of A (k = "
-                            + local.k() + ") and B (" + (bLayout == BLayout.K_BY_N ? "n" : "k") + " = " + bRow
-                            + ") to be multiples of 8 elements; use portable"
+                    throw new IllegalArgumentException("GEMM kernel hopper loads with TMA, which needs "
+                            + tmaRowsNeeded + " to be multiples of 8 elements; use portable"
                             + " (or auto, which picks it for such shapes)");
                 }
                 yield GemmKernel.HOPPER;
@@ -156,7 +156,7 @@ final class GpuPlatform implements GemmPlatform {
         boolean hopperTile = GpuKernels.variants(GemmKernel.HOPPER).stream().anyMatch(v -> v.tile().equals(tile));
         String why = kernel == GemmKernel.PORTABLE && hopperTile
                 ? " (it is a Hopper tile, but this GEMM runs on the portable kernel: the Hopper kernel needs an sm_90"
-                  + " GPU and rows of A and B, k = " + peShape.k() + " and n = " + peShape.n() + ", that are multiples of 8)"
+                  + " GPU and " + tmaRowsNeeded + " that are multiples of 8)"
                 : "";
         throw new IllegalArgumentException("tile " + tile + " is not one the " + kernel.name().toLowerCase(Locale.ROOT)
                 + " kernel is built for" + why + "; choose one of " + GpuKernels.variants(kernel).stream()
