@@ -40,6 +40,17 @@ class GemmGpuTest {
         return r;
     }
 
+    /** {@code args}, then the fused path for a collective and the case's space-separated {@code options}. */
+    private static String[] fusedWith(List<String> args, String collective, String options) {
+        if (!collective.equals("none")) {
+            args.addAll(List.of("--path", "fused"));
+        }
+        if (!options.isBlank()) {
+            args.addAll(List.of(options.split(" ")));
+        }
+        return args.toArray(String[]::new);
+    }
+
     @ParameterizedTest(name = "{0} PEs {1} {2} {3} {4}")
     @CsvSource({
         "1, none,        bf16, 4096x4096x4096, ''",
@@ -89,13 +100,7 @@ class GemmGpuTest {
     void transposedBValidatesAgainstCublas(int np, String collective, String dtype, String shape, String options) {
         List<String> args = new ArrayList<>(List.of("-c", collective, "--shapes", shape, "--dtype", dtype, "--trans-b",
                 "--validate", "--iters", "2", "--warmup", "1"));
-        if (!collective.equals("none")) {
-            args.addAll(List.of("--path", "fused"));
-        }
-        if (!options.isBlank()) {
-            args.addAll(List.of(options.split(" ")));
-        }
-        JobResult r = validates(np, "", args.toArray(String[]::new));
+        JobResult r = validates(np, "", fusedWith(args, collective, options));
         assertTrue(r.output().contains("(B stored n x k)"), r::toString);
         if (options.contains("--reference")) {
             for (int pe = 0; pe < np; pe++) {
@@ -148,13 +153,7 @@ class GemmGpuTest {
         } else {
             args.addAll(List.of("--tile", "128x64x64"));
         }
-        if (!collective.equals("none")) {
-            args.addAll(List.of("--path", "fused"));
-        }
-        if (!options.isBlank()) {
-            args.addAll(List.of(options.split(" ")));
-        }
-        JobResult r = validates(np, "", args.toArray(String[]::new));
+        JobResult r = validates(np, "", fusedWith(args, collective, options));
         assertTrue(r.output().contains("hopper 128x64x64 x8 stages"), r::toString);
     }
 
