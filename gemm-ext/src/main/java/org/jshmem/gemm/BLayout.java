@@ -14,11 +14,6 @@ public enum BLayout {
      */
     N_BY_K;
 
-    /** The command-line and environment name: {@code k_by_n}, {@code n_by_k}. */
-    public String cliName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
     /**
      * Where element (kk, j) of a k x n B lies in a block stored in this layout whose first element is
      * (row0, col0) of B: rows of {@code ld} elements.
