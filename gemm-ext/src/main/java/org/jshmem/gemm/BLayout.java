@@ -14,6 +14,11 @@ public enum BLayout {
      */
     N_BY_K;
 
+    /** Elements per row of a k x n B stored in this layout: n, or k. */
+    int rowLength(GemmShape shape) {
+        return this == K_BY_N ? shape.n() : shape.k();
+    }
+
     /**
      * Where element (kk, j) of a k x n B lies in a block stored in this layout whose first element is
      * (row0, col0) of B: rows of {@code ld} elements.

@@ -254,7 +254,7 @@ public final class GemmBenchmark {
         void fill(FusedGemm gemm) {
             int me = shmem.myPe();
             fillBlock(a, layout.aWindow(me), global.k(), TestMatrices.SEED_A);
-            fillBlock(b, layout.bStored(me), bLayout == BLayout.K_BY_N ? global.n() : global.k(), TestMatrices.SEED_B);
+            fillBlock(b, layout.bStored(me), bLayout.rowLength(global), TestMatrices.SEED_B);
             if (stream != null) {
                 stream.synchronize();
             }
@@ -290,9 +290,8 @@ public final class GemmBenchmark {
                 refC = alloc((long) m * n * es);
                 sums = alloc(3 * Double.BYTES);
                 util.fill(fa, m, k, k, 0, 0, k, TestMatrices.SEED_A, stream);
-                boolean kn = bLayout == BLayout.K_BY_N;   // the whole B as stored: k x n or n x k
-                int ldb = kn ? n : k;
-                util.fill(fb, kn ? k : n, ldb, ldb, 0, 0, ldb, TestMatrices.SEED_B, stream);
+                int ldb = bLayout.rowLength(global);   // the whole B as stored: k x n or n x k
+                util.fill(fb, ldb == n ? k : n, ldb, ldb, 0, 0, ldb, TestMatrices.SEED_B, stream);
                 try (VendorGemm blas = new VendorGemm()) {
                     blas.gemm(stream.handle(), type, m, n, k, shmem.deviceAddress(fa, 0), k, shmem.deviceAddress(fb, 0),
                             bLayout, ldb, shmem.deviceAddress(refC, 0), n);

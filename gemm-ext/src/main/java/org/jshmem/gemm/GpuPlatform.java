@@ -57,7 +57,7 @@ final class GpuPlatform implements GemmPlatform {
         this.device = device;
         this.onOtherNodes = onOtherNodes;
         // TMA needs 16-byte row pitches: rows of A (k) and B (n, or k stored n x k) a multiple of 8 elements
-        int bRow = bLayout == BLayout.K_BY_N ? local.n() : local.k();
+        int bRow = bLayout.rowLength(local);
         boolean tmaRows = local.k() % 8 == 0 && bRow % 8 == 0;
         this.tmaRowsNeeded = "rows of A (k = " + local.k() + ") and B (" + (bLayout == BLayout.K_BY_N ? "n" : "k")
                 + " = " + bRow + ")";

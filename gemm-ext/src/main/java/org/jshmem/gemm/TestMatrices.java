@@ -59,7 +59,7 @@ public final class TestMatrices {
     public static double relativeError(MemorySegment c, GemmShape shape, DType type, BLayout bLayout,
                                        ShardLayout.Window w) {
         int n = shape.n(), k = shape.k();
-        long ldb = bLayout == BLayout.K_BY_N ? n : k;   // the whole B as stored
+        long ldb = bLayout.rowLength(shape);   // the whole B as stored
         double[] b = new double[k * w.cols()];
         for (int kk = 0; kk < k; kk++) {
             for (int j = 0; j < w.cols(); j++) {
