@@ -2,9 +2,11 @@
 // the bulk-copy engine (cp.async.bulk through a ring of shared-memory buffers, one thread issuing), for issue 19's
 // device put rows (1 MB >= 300 GB/s, 256 MB >= 375). Timed as the NVSHMEM anchor times its put_bw: G blocks, each
 // puts its chunk `iters` times, events around one launch. One process drives both GPUs (peer access).
-// Build: nvcc -O3 -std=c++17 -arch=sm_90a -o tma_put tma_put_probe.cu && ./tma_put
+// Build: nvcc -O3 -std=c++17 -arch=sm_90a -o tma_put tma_put_probe.cu && ./tma_put [threads]
+// (`threads`: only the threads' stores on 32 blocks, the anchor's grid.)
 #include <cstdio>
 #include <cstdint>
+#include <cstring>
 #include <cuda_runtime.h>
 #define CK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(err_)); return 1; } } while (0)
 
@@ -78,7 +80,8 @@ int setup_bulk() {
   return 0;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  bool threads_only = argc > 1 && strcmp(argv[1], "threads") == 0;
   const size_t maxb = 256ull << 20;
   char *src, *dst, *peer;
   CK(cudaSetDevice(1));
@@ -101,12 +104,14 @@ int main() {
   size_t sizes[] = {64ull << 10, 256ull << 10, 1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20, 256ull << 20};
   printf("kernel,blocks,bytes,iters,us,GBs\n");
   for (int grid : {32, 132}) {
+    if (threads_only && grid != 32) continue;
     for (size_t bytes : sizes) {
       int iters = bytes < (1u << 20) ? 100 : 10;
       int g = bytes >= (1u << 20) ? grid : 4;
       if (bytes < (1u << 20) && grid != 32) continue;
       for (int round = 0; round < 2; round++) {
         for (const V &v : vs) {
+          if (threads_only && v.kind != 0) continue;
           char *to = peer;
           float best = 1e30f, ts[5];
           for (int r = -1; r < 5; r++) {
