@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 2026-11-29 (thirtieth), call 7 on one H200 (nvidia-h200): where a kernel launch from Java spends its host time
-# (scripts/device/LaunchProbe.java) beside the CUDA runtime's (scripts/device/launch_probe.cu), two rounds
+# (call7/LaunchProbe.java) beside the CUDA runtime's (call7/launch_probe.cu), both copied into .devpack, two rounds
 # interleaved; then LaunchProbe once more under async-profiler 3.0 (itimer, 200 us; its libasyncProfiler.so from the
 # Maven Central jar tools.profiler:async-profiler:3.0:linux-x64, copied into .devpack;
 # LaunchProbe compiled here into .devpack/lp: the packed runtime has no jdk.compiler). Run as
