@@ -131,6 +131,18 @@ JSHMEM_DEVICE_INLINE void jshmemi_copy(void *dst, const void *src, size_t bytes,
                                                   nthreads);
     return;
   }
+  /* A lone aligned 8- or 4-byte word (one long or int, a put_signal's 8-byte payload) is one store by the
+   * group's first thread, inline too (put_signal 8 B one way: 2.03 against 2.27 us on 2 x H200). Tested after
+   * the 16-byte case, which keeps that case's code as it was. */
+  if ((bytes == 8 || bytes == 4) && ((jshmemi_addr(dst) | jshmemi_addr(src)) & (bytes - 1)) == 0) {
+    if (tid == 0) {
+      if (bytes == 8)
+        *(unsigned long long *)dst = jshmemi_copy_load<unsigned long long, Fresh>((const unsigned long long *)src);
+      else
+        *(unsigned int *)dst = jshmemi_copy_load<unsigned int, Fresh>((const unsigned int *)src);
+    }
+    return;
+  }
   jshmemi_copy_any<UNROLL, Fresh>(dst, src, bytes, tid, nthreads);
 }
 

@@ -151,8 +151,9 @@ extern "C" __global__ void test_team(int slot, int *out) {
  *   then jshmem_quiet and jshmem_barrier_all_block.
  *   Expected on PE me, k = 0..5: dst[k*S + dst_off + i] == PATTERN(left, k, i) for i < nbytes;
  *   every other byte of dst is still 0 (guards before and after each section).
- *   Suggested runs (nbytes, dst_off, src_off): (1,0,0) (13,3,5) (4096,0,0) (4099,8,0)
- *   (65576,4,4) (100003,1,2) (1048576,0,0) (1048576,16,0) (999999,7,3).
+ *   Suggested runs (nbytes, dst_off, src_off): (1,0,0) (13,3,5) (4,4,4) (8,8,0) (8,4,4) (4096,0,0)
+ *   (4099,8,0) (65576,4,4) (100003,1,2) (1048576,0,0) (1048576,16,0) (999999,7,3). The lone words (4 and 8
+ *   bytes at their alignment) take jshmemi_copy's inline one-store path; (8,4,4) does not.
  * ========================================================================================== */
 extern "C" __global__ void test_putmem(char *dst, char *src, size_t nbytes, int dst_off,
                                        int src_off) {

@@ -74,7 +74,7 @@ class DeviceApiExpectedTest {
     @Test
     void byteRunsAreTheSuggestedOnesAtEveryBlockSize() {
         List<ByteRun> runs = DeviceApiExpected.byteRuns();
-        assertEquals(2 * 9 + 2, runs.size());
+        assertEquals(2 * 12 + 2, runs.size());
         assertTrue(runs.contains(new ByteRun(100, 999999, 7, 3)), "a partial last warp");
         assertTrue(runs.contains(new ByteRun(128, 1, 0, 0)));
         for (ByteRun r : runs) {
