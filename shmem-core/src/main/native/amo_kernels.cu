@@ -5,6 +5,7 @@
  */
 #include <jshmem/jshmem_state.h>
 
+#include "kernel_launch.h"
 #include "shim_internal.h"
 
 template <typename T>
@@ -48,8 +49,6 @@ __global__ void jshmem_amo_kernel(void *addr, int width, int op, unsigned long l
 
 int jshmem_amo_launch(void *addr, int width, int op, unsigned long long value, unsigned long long comparand,
                       unsigned long long *out, gpuStream_t stream) {
-  (void)gpuGetLastError(); /* so that a stale "not ready" left by a query is not reported below */
-  jshmem_amo_kernel<<<1, 1, 0, stream>>>(addr, width, op, value, comparand, out);
-  GPU_TRY_LAUNCH("jshmem_amo_kernel");
-  return 0;
+  return jshmemk_launch<jshmem_amo_kernel>("jshmem_amo_kernel", 1, 1, stream, false, addr, width, op, value, comparand,
+                                           out);
 }

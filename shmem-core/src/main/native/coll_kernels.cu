@@ -36,7 +36,7 @@
 #include <pthread.h>
 
 #include "gpu.h"
-#include "chained_launch.h"
+#include "kernel_launch.h"
 #include "shim.h"
 #include "shim_internal.h"
 
@@ -287,10 +287,8 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 /* ---- host helpers ------------------------------------------------------------------------ */
 
 static int coll_sync(int slot, int quiet, unsigned step, gpuStream_t st) {
-  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_coll_sync, JSHMEMK_COLL_SYNC_THREADS, st, slot, quiet, step,
-                                       jshmemk_boundary_fences()),
-                "launch of jshmemk_coll_sync");
-  return 0;
+  return jshmemk_launch<jshmemk_coll_sync>("jshmemk_coll_sync", 1, JSHMEMK_COLL_SYNC_THREADS, st, true, slot, quiet,
+                                           step, jshmemk_boundary_fences());
 }
 
 /* The team in `slot` exists and this PE is in it: *me = its team index, *n = the team size. */
@@ -342,24 +340,19 @@ static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, i
                          const jshmemk_blocks *gathered, int blocks, bool rotated, gpuStream_t st) {
   if (gathered != NULL) {   /* the copy-engine reduce-scatter's local reduction */
     if (blocks <= 0) blocks = jshmemk_sms;
-    jshmemk_reduce_blocks<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(
-        dest, *gathered, jshmemk_coll_host.teams[slot].size, nelems);
-    GPU_TRY_LAUNCH("jshmemk_reduce_blocks");
-    return 0;
+    return jshmemk_launch<jshmemk_reduce_blocks<E, OP>>("jshmemk_reduce_blocks", blocks, JSHMEMK_COLL_THREADS, st,
+                                                        false, dest, *gathered, jshmemk_coll_host.teams[slot].size,
+                                                        nelems);
   }
-  if (mode == JSHMEMK_LOW_LATENCY) {
-    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_reduce_ll<E, OP>, JSHMEMK_COLL_THREADS, st, slot, dest, src, nelems),
-                  "launch of jshmemk_reduce_ll");
-    return 0;
-  }
-  if (blocks <= 0) {
-    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_reduce_fused<E, OP>, JSHMEMK_COLL_THREADS, st, slot, dest, src,
-                                         nelems, mode),
-                  "launch of jshmemk_reduce_fused");
-    return 0;
-  }
-  jshmemk_reduce_grid<E, OP><<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, dest, src, nelems, mode, rotated);
-  GPU_TRY_LAUNCH("jshmemk_reduce_grid");
+  if (mode == JSHMEMK_LOW_LATENCY)
+    return jshmemk_launch<jshmemk_reduce_ll<E, OP>>("jshmemk_reduce_ll", 1, JSHMEMK_COLL_THREADS, st, true, slot, dest,
+                                                    src, nelems);
+  if (blocks <= 0)
+    return jshmemk_launch<jshmemk_reduce_fused<E, OP>>("jshmemk_reduce_fused", 1, JSHMEMK_COLL_THREADS, st, true, slot,
+                                                       dest, src, nelems, mode);
+  if (jshmemk_launch<jshmemk_reduce_grid<E, OP>>("jshmemk_reduce_grid", blocks, JSHMEMK_COLL_THREADS, st, false, slot,
+                                                 dest, src, nelems, mode, rotated) != 0)
+    return -1;
   return coll_sync(slot, 1, 2, st);
 }
 
@@ -481,9 +474,8 @@ static int ce_piece(char *dst, const char *src, size_t len, int local, int lanes
   if (local) {
     size_t want = (len + JSHMEMK_LOCAL_BYTES_PER_BLOCK - 1) / JSHMEMK_LOCAL_BYTES_PER_BLOCK;
     int blocks = want > (size_t)jshmemk_sms ? jshmemk_sms : (int)want;
-    jshmemk_copy_local<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(dst, src, len);
-    GPU_TRY_LAUNCH("jshmemk_copy_local");
-    return 0;
+    return jshmemk_launch<jshmemk_copy_local>("jshmemk_copy_local", blocks, JSHMEMK_COLL_THREADS, st, false, dst, src,
+                                              len);
   }
   int j = (*next)++ % lanes;
   if (!used[j]) {
@@ -561,13 +553,10 @@ static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan 
     pthread_mutex_unlock(&jshmemk_side_lock);
     return rc;
   }
-  if (blocks <= 0) {
-    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_pull_fused, JSHMEMK_COLL_THREADS, st, slot, *p),
-                  "launch of jshmemk_pull_fused");
-    return 0;
-  }
-  jshmemk_pull_grid<<<blocks, JSHMEMK_COLL_THREADS, 0, st>>>(slot, *p);
-  GPU_TRY_LAUNCH("jshmemk_pull_grid");
+  if (blocks <= 0)
+    return jshmemk_launch<jshmemk_pull_fused>("jshmemk_pull_fused", 1, JSHMEMK_COLL_THREADS, st, true, slot, *p);
+  if (jshmemk_launch<jshmemk_pull_grid>("jshmemk_pull_grid", blocks, JSHMEMK_COLL_THREADS, st, false, slot, *p) != 0)
+    return -1;
   return coll_sync(slot, 1, 2, st);
 }
 

@@ -14,7 +14,7 @@
 #include <jshmem/jshmem.h>
 
 #include "gpu.h"
-#include "chained_launch.h"
+#include "kernel_launch.h"
 #include "shim_internal.h"
 
 #if JSHMEM_ARCH_HIP
@@ -100,7 +100,7 @@ __global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
  * stream boundary, where the stream's earlier stores are already complete. */
 __global__ void __launch_bounds__(JSHMEMK_BARRIER_THREADS)
     jshmemk_team_sync(int slot, int quiet, int fenced) {
-  /* Launched plainly (chaining it showed no gain, chained_launch.h); this lets a chained kernel
+  /* Launched plainly (chaining it showed no gain, kernel_launch.h); this lets a chained kernel
    * after it be scheduled early. */
   jshmemk_chain_start();
   const char *fn = quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async";
@@ -162,9 +162,8 @@ int jshmem_rt_copy_sm_async(void *dst, const void *src, size_t bytes, int blocks
     size_t b = (bytes + JSHMEMK_COPY_BYTES_PER_BLOCK - 1) / JSHMEMK_COPY_BYTES_PER_BLOCK;
     blocks = b > JSHMEMK_COPY_MAX_BLOCKS ? JSHMEMK_COPY_MAX_BLOCKS : (int)b;
   }
-  jshmemk_copy<<<blocks, JSHMEMK_COPY_THREADS, 0, (gpuStream_t)stream>>>(dst, src, bytes);
-  GPU_TRY_LAUNCH("jshmemk_copy");
-  return 0;
+  return jshmemk_launch<jshmemk_copy>("jshmemk_copy", blocks, JSHMEMK_COPY_THREADS, (gpuStream_t)stream, false, dst,
+                                      src, bytes);
 }
 
 /* Strided copy of n elements of `elem` bytes: element i from src + i*src_pitch to
@@ -185,18 +184,22 @@ int jshmem_rt_copy_strided_async(void *dst, size_t dst_pitch, const void *src, s
   char *d = (char *)dst;
   const char *s = (const char *)src;
   size_t align = (size_t)d | (size_t)s | dst_pitch | src_pitch;
+  const char *name = "jshmemk_copy_strided";
+  const unsigned threads = JSHMEMK_COPY_THREADS;
   if (elem == 8 && (align & 7) == 0)
-    jshmemk_copy_strided<uint64_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
-  else if (elem == 4 && (align & 3) == 0)
-    jshmemk_copy_strided<uint32_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
-  else if (elem == 2 && (align & 1) == 0)
-    jshmemk_copy_strided<uint16_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
-  else if (elem == 1)
-    jshmemk_copy_strided<uint8_t><<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, n);
-  else
-    jshmemk_copy_strided_bytes<<<blocks, JSHMEMK_COPY_THREADS, 0, st>>>(d, dst_pitch, s, src_pitch, elem, n);
-  GPU_TRY_LAUNCH("jshmemk_copy_strided");
-  return 0;
+    return jshmemk_launch<jshmemk_copy_strided<uint64_t>>(name, blocks, threads, st, false, d, dst_pitch, s,
+                                                          src_pitch, n);
+  if (elem == 4 && (align & 3) == 0)
+    return jshmemk_launch<jshmemk_copy_strided<uint32_t>>(name, blocks, threads, st, false, d, dst_pitch, s,
+                                                          src_pitch, n);
+  if (elem == 2 && (align & 1) == 0)
+    return jshmemk_launch<jshmemk_copy_strided<uint16_t>>(name, blocks, threads, st, false, d, dst_pitch, s,
+                                                          src_pitch, n);
+  if (elem == 1)
+    return jshmemk_launch<jshmemk_copy_strided<uint8_t>>(name, blocks, threads, st, false, d, dst_pitch, s,
+                                                         src_pitch, n);
+  return jshmemk_launch<jshmemk_copy_strided_bytes>("jshmemk_copy_strided_bytes", blocks, threads, st, false, d,
+                                                    dst_pitch, s, src_pitch, elem, n);
 }
 
 /* Copies `bytes` from src to dst (a peer's memory), then applies sig_op (JSHMEM_SIGNAL_SET/ADD)
@@ -214,15 +217,11 @@ int jshmem_rt_put_signal_async(void *dst, const void *src, size_t bytes, uint64_
     return jshmem_rt_fail("jshmem_rt_put_signal_async: %s is NULL (bytes %zu)",
                           dst == NULL ? "dst" : "src", bytes);
   gpuStream_t st = (gpuStream_t)stream;
-  if (bytes <= JSHMEMK_PUT_SIGNAL_ONE_BLOCK_BYTES) {
-    GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_put_signal_block, 1024, st, dst, src, bytes, sig_remote, value,
-                                         sig_op),
-                  "launch of jshmemk_put_signal_block");
-    return 0;
-  }
+  if (bytes <= JSHMEMK_PUT_SIGNAL_ONE_BLOCK_BYTES)
+    return jshmemk_launch<jshmemk_put_signal_block>("jshmemk_put_signal_block", 1, 1024, st, true, dst, src, bytes,
+                                                    sig_remote, value, sig_op);
   if (jshmem_rt_copy_sm_async(dst, src, bytes, 0, stream) != 0) return -1;
-  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_signal, 1, st, sig_remote, value, sig_op), "launch of jshmemk_signal");
-  return 0;
+  return jshmemk_launch<jshmemk_signal>("jshmemk_signal", 1, 1, st, true, sig_remote, value, sig_op);
 }
 
 /* Makes the stream wait until the local signal word satisfies *sig_local cmp value
@@ -235,35 +234,31 @@ int jshmem_rt_signal_wait_async(uint64_t *sig_local, int cmp, uint64_t value, vo
                           (void *)sig_local);
   if (cmp < JSHMEM_CMP_EQ || cmp > JSHMEM_CMP_LE)
     return jshmem_rt_fail("jshmem_rt_signal_wait_async: unknown comparison %d", cmp);
-  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_signal_wait, 1, (gpuStream_t)stream, sig_local, cmp, value),
-                "launch of jshmemk_signal_wait");
-  return 0;
+  return jshmemk_launch<jshmemk_signal_wait>("jshmemk_signal_wait", 1, 1, (gpuStream_t)stream, true, sig_local, cmp,
+                                             value);
 }
 
 /* Barrier over the team in team_slot on the stream: the stream's earlier work (and its stores
  * to peers) is complete on every member before any member's later work starts. */
 int jshmem_rt_barrier_async(int team_slot, void *stream) {
   if (jshmemk_check_team("jshmem_rt_barrier_async", team_slot) != 0) return -1;
-  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 1, jshmemk_boundary_fences());
-  GPU_TRY_LAUNCH("jshmemk_team_sync");
-  return 0;
+  return jshmemk_launch<jshmemk_team_sync>("jshmemk_team_sync", 1, JSHMEMK_BARRIER_THREADS, (gpuStream_t)stream, false,
+                                           team_slot, 1, jshmemk_boundary_fences());
 }
 
 /* Sync over the team in team_slot on the stream (no quiet; kernel boundaries already complete
  * the stream's earlier stores, so in practice it orders as much as the barrier). */
 int jshmem_rt_sync_async(int team_slot, void *stream) {
   if (jshmemk_check_team("jshmem_rt_sync_async", team_slot) != 0) return -1;
-  jshmemk_team_sync<<<1, JSHMEMK_BARRIER_THREADS, 0, (gpuStream_t)stream>>>(team_slot, 0, jshmemk_boundary_fences());
-  GPU_TRY_LAUNCH("jshmemk_team_sync");
-  return 0;
+  return jshmemk_launch<jshmemk_team_sync>("jshmemk_team_sync", 1, JSHMEMK_BARRIER_THREADS, (gpuStream_t)stream, false,
+                                           team_slot, 0, jshmemk_boundary_fences());
 }
 
 /* A system-scope fence on the stream. Stream order already completes the earlier kernels' and
  * copies' stores before later work starts, so the runtime needs this only where it wants an
  * explicit fence (e.g. before the host reads peers' data without a stream sync). */
 int jshmem_rt_quiet_async(void *stream) {
-  GPU_TRY_NAMED(jshmemk_launch_chained(jshmemk_quiet, 1, (gpuStream_t)stream), "launch of jshmemk_quiet");
-  return 0;
+  return jshmemk_launch<jshmemk_quiet>("jshmemk_quiet", 1, 1, (gpuStream_t)stream, true);
 }
 
 } /* extern "C" */

@@ -1,7 +1,7 @@
 /* shim_driver.h - the CUDA driver API as the shim reaches it: through the runtime's entry-point
  * query (cudaGetDriverEntryPointByVersion), so that no libcuda.so is needed at link time. Loaded
- * once by jshmem_drv() (shim_runtime.cu); used by the stream memory operations and by modules and
- * launches (shim_module.cu). Nothing here on HIP, whose runtime has these calls itself. */
+ * once by jshmem_drv() (shim_runtime.cu); used by the copies and stream memory operations, by the
+ * runtime's own launches (kernel_launch.h) and by modules and launches (shim_module.cu). Nothing here on HIP, whose runtime has these calls itself. */
 #ifndef JSHMEM_SHIM_DRIVER_H
 #define JSHMEM_SHIM_DRIVER_H
 
@@ -28,6 +28,7 @@ struct jshmem_driver_api {
   PFN_cuStreamWaitValue64_v11070 streamWaitValue64;
   PFN_cuStreamWriteValue32_v11070 streamWriteValue32;
   PFN_cuStreamWriteValue64_v11070 streamWriteValue64;
+  PFN_cuMemcpyAsync_v4000 memcpyAsync;
 };
 /* Hidden: exports.map passes every jshmem_* name, and this one is internal. */
 extern struct jshmem_driver_api jshmem_g_drv __attribute__((visibility("hidden")));

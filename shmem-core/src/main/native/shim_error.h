@@ -38,14 +38,4 @@ int jshmem_rt_fail_gpu(const char *call_text, gpuError_t err);
     if (jshmem_err_ != gpuSuccess) return jshmem_rt_fail_gpu(JSHMEM_STR(call), jshmem_err_); \
   } while (0)
 
-/* After a kernel launch: reports a launch failure the same way. */
-#define GPU_TRY_LAUNCH(kernel_name) GPU_TRY_NAMED(gpuGetLastError(), "launch of " kernel_name)
-#define GPU_TRY_NAMED(call, what)                                                            \
-  do {                                                                                       \
-    gpuError_t jshmem_err_ = (call);                                                         \
-    if (jshmem_err_ != gpuSuccess)                                                           \
-      return jshmem_rt_fail("%s: %s (%s)", what, gpuGetErrorString(jshmem_err_),              \
-                            gpuGetErrorName(jshmem_err_));                                   \
-  } while (0)
-
 #endif /* JSHMEM_SHIM_ERROR_H */

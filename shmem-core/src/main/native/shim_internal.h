@@ -17,6 +17,11 @@ int jshmem_bind_device(void);
     if (jshmem_bind_device() != 0) return -1;                                                \
   } while (0)
 
+/* The device the calling thread was bound to by BIND_DEVICE, or -1 before its first binding. */
+int jshmem_bound_device(void);
+/* Devices a process can address, for the caches kept per device. */
+#define JSHMEM_MAX_DEVICES 64
+
 /* Queues the one-thread atomic kernel (amo_kernels.cu). `out`, if not NULL, receives the old
  * value: the device address of pinned, mapped host memory. */
 int jshmem_amo_launch(void *addr, int width, int op, unsigned long long value, unsigned long long comparand,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chained_launch.h"
+#include "kernel_launch.h"
 #include "shim.h"
 #include "shim_driver.h"
 #include "shim_internal.h"
@@ -100,30 +100,6 @@ int jshmem_rt_module_global(void *module, const char *name, void **ptr, size_t *
   return 0;
 }
 
-/* A chained launch through cuLaunchKernelEx: the programmatic stream serialization attribute. */
-#if !JSHMEM_IS_HIP
-static CUresult launch_chained(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                               unsigned bz, unsigned shared_bytes, CUstream stream, void **args) {
-  CUlaunchAttribute chained;
-  memset(&chained, 0, sizeof chained);
-  chained.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-  chained.value.programmaticStreamSerializationAllowed = 1;
-  CUlaunchConfig config;
-  memset(&config, 0, sizeof config);
-  config.gridDimX = gx;
-  config.gridDimY = gy;
-  config.gridDimZ = gz;
-  config.blockDimX = bx;
-  config.blockDimY = by;
-  config.blockDimZ = bz;
-  config.sharedMemBytes = shared_bytes;
-  config.hStream = stream;
-  config.attrs = &chained;
-  config.numAttrs = 1;
-  return jshmem_g_drv.launchKernelEx(&config, fn, args, NULL);
-}
-#endif
-
 int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                      unsigned shared_bytes, void *stream, void **args, int mode) {
   CHECK_ARG(fn != NULL, "jshmem_rt_launch: fn is NULL");
@@ -143,13 +119,10 @@ int jshmem_rt_launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned b
     call = "cuLaunchCooperativeKernel";
     r = jshmem_g_drv.launchCooperativeKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream,
                                              args);
-  } else if (mode == JSHMEM_LAUNCH_CHAINED) {
-    call = "cuLaunchKernelEx(programmatic stream serialization)";
-    r = launch_chained((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream, args);
   } else {
-    call = "cuLaunchKernel";
-    r = jshmem_g_drv.launchKernel((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream, args,
-                                  NULL);
+    bool chained = mode == JSHMEM_LAUNCH_CHAINED;
+    call = chained ? "cuLaunchKernelEx(programmatic stream serialization)" : "cuLaunchKernel";
+    r = jshmemk_cu_launch((CUfunction)fn, gx, gy, gz, bx, by, bz, shared_bytes, (CUstream)stream, args, chained);
   }
   if (r != CUDA_SUCCESS) {
     char what[200];

@@ -1,0 +1,168 @@
+/* kernel_launch.h - how the runtime launches its own kernels: jshmemk_launch.
+ *
+ * Through the driver on CUDA: cuLaunchKernel (cuLaunchKernelEx when chained), with the kernel's
+ * CUfunction looked up once per device. The runtime's launch (<<<>>>, cudaLaunchKernelEx) finds
+ * the kernel again on every call, and small operations on a stream are bound by the host's
+ * launches: on the 2 x H200 machine an empty launch cost the host 2.9-4.0 us through the driver
+ * against 3.0-4.5 us through <<<>>>, 0.1-0.5 us more on the same CPU at the same time
+ * (docs/benchmarks/gpu-2xh200/session-2026-11-29g, scripts/device/enqueue_api_probe.cu).
+ *
+ * Chained launches: back to back on a stream, a small kernel of the runtime (a barrier, a quiet,
+ * a one-block collective) spends about as long waiting to be scheduled after the previous kernel
+ * as it runs. On CUDA devices of compute capability 9.0 and up, a chained launch (programmatic
+ * dependent launch) lets the kernel be scheduled while the stream's previous kernel still runs;
+ * the kernel's first statement, jshmemk_chain_start(), waits until that kernel has finished and
+ * its memory operations are visible, so stream order is kept and only the launch gap goes. Only
+ * one-block kernels are chained: a many-block kernel scheduled early could hold the SMs that a
+ * peer's kernel on the same GPU needs. JSHMEM_GPU_LAUNCH_CHAINING=0 launches plainly; HIP always
+ * does. Measured on 2 x H200 (chaining off / on, two interleaved runs each): all-reduce on a stream
+ * of 1 KB 7.65-7.69 / 6.82-6.87 us, of 1 MB 15.2 / 14.1-14.2 us; reduce-scatter 1 KB 8.3-9.0 / 7.1
+ * us. The barrier kernel is launched plainly: chained, 1000 on-stream barriers took 5.25-5.28 us
+ * each against 5.06-5.12, but a rerun with it plain in both settings showed 5.16 against 5.05, so no
+ * gain of chaining it was seen.
+ * A kernel that was not launched chained passes jshmemk_chain_start() at once. Module kernels are
+ * chained by their caller (jshmem_rt_launch's JSHMEM_LAUNCH_CHAINED, Kernel.launchChained).
+ */
+#ifndef JSHMEM_KERNEL_LAUNCH_H
+#define JSHMEM_KERNEL_LAUNCH_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu.h"
+#include "shim_driver.h"
+#include "shim_internal.h"
+
+/* First statement of a chained kernel: wait for the previous grid, then let the next be scheduled. */
+__device__ __forceinline__ void jshmemk_chain_start() {
+#if !JSHMEM_IS_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/* Whether the runtime's sync kernels at stream boundaries (the on-stream barrier and sync, the
+ * collectives' separate entry and exit syncs) fence: JSHMEM_GPU_BOUNDARY_FENCES=1 restores the
+ * quiet and the release/acquire of a block barrier; by default they publish and poll relaxed, since
+ * the stream's earlier work is complete and visible when such a kernel starts and nothing after it
+ * starts before it ends. Measured on 2 x H100, barrier on a stream: 6.61-6.72 us fenced, 5.08-5.14
+ * without. */
+static inline int jshmemk_boundary_fences(void) {
+  static int fences = -1;
+  if (fences < 0) {
+    const char *v = getenv("JSHMEM_GPU_BOUNDARY_FENCES");
+    fences = v != NULL && v[0] == '1';
+  }
+  return fences;
+}
+
+#if !JSHMEM_IS_HIP
+/* Whether the calling thread's bound device takes chained launches (cached per device). */
+static inline int jshmemk_chaining_on(void) {
+  static int enabled = -1;
+  static signed char device_ok[JSHMEM_MAX_DEVICES];
+  if (enabled < 0) {
+    const char *v = getenv("JSHMEM_GPU_LAUNCH_CHAINING");
+    enabled = v == NULL || v[0] != '0';
+  }
+  int dev = jshmem_bound_device();
+  if (!enabled || dev < 0 || dev >= JSHMEM_MAX_DEVICES) return 0;
+  if (device_ok[dev] == 0) {
+    int major = 0;
+    device_ok[dev] = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+                             major >= 9
+                         ? 1
+                         : -1;
+  }
+  return device_ok[dev] > 0;
+}
+
+/* cuLaunchKernel, or cuLaunchKernelEx with programmatic stream serialization when `chained`. */
+static inline CUresult jshmemk_cu_launch(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                         unsigned bz, unsigned shared_bytes, CUstream stream, void **args,
+                                         bool chained) {
+  if (!chained)
+    return jshmem_g_drv.launchKernel(fn, gx, gy, gz, bx, by, bz, shared_bytes, stream, args, NULL);
+  CUlaunchAttribute attr = {};
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config = {};
+  config.gridDimX = gx;
+  config.gridDimY = gy;
+  config.gridDimZ = gz;
+  config.blockDimX = bx;
+  config.blockDimY = by;
+  config.blockDimZ = bz;
+  config.sharedMemBytes = shared_bytes;
+  config.hStream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  return jshmem_g_drv.launchKernelEx(&config, fn, args, NULL);
+}
+
+/* The CUfunction of runtime kernel K on the calling thread's bound device, looked up on its first
+ * launch there; NULL after leaving the reason. */
+template <auto K>
+static CUfunction jshmemk_function(const char *name) {
+  static CUfunction functions[JSHMEM_MAX_DEVICES];
+  int dev = jshmem_bound_device();
+  if (dev < 0 || dev >= JSHMEM_MAX_DEVICES) {
+    jshmem_rt_fail("launch of %s: device %d is outside 0..%d", name, dev, JSHMEM_MAX_DEVICES - 1);
+    return NULL;
+  }
+  CUfunction f = __atomic_load_n(&functions[dev], __ATOMIC_ACQUIRE);
+  if (f == NULL) {
+    cudaFunction_t found = NULL;
+    cudaError_t e = cudaGetFuncBySymbol(&found, (const void *)K);
+    if (e != cudaSuccess) {
+      jshmem_rt_fail("launch of %s: cudaGetFuncBySymbol: %s (%s)", name, cudaGetErrorString(e), cudaGetErrorName(e));
+      return NULL;
+    }
+    f = (CUfunction)found;
+    __atomic_store_n(&functions[dev], f, __ATOMIC_RELEASE);
+  }
+  return f;
+}
+#endif
+
+template <auto K, typename Kernel = decltype(K)>
+struct jshmemk_launcher;
+
+template <auto K, typename... Params>
+struct jshmemk_launcher<K, void (*)(Params...)> {
+  static int launch(const char *name, unsigned grid, unsigned threads, gpuStream_t st, bool chained,
+                    Params... args) {
+#if JSHMEM_IS_HIP
+    (void)chained;
+    (void)hipGetLastError(); /* so that a stale "not ready" left by a query is not reported below */
+    hipLaunchKernelGGL(K, dim3(grid), dim3(threads), 0, st, args...);
+    hipError_t e = hipGetLastError();
+    if (e != hipSuccess) return jshmem_rt_fail("launch of %s: %s (%s)", name, hipGetErrorString(e), hipGetErrorName(e));
+    return 0;
+#else
+    if (jshmem_bind_device() != 0 || jshmem_drv() != 0) return -1;
+    CUfunction fn = jshmemk_function<K>(name);
+    if (fn == NULL) return -1;
+    void *params[] = {(void *)&args..., NULL};
+    CUresult r = jshmemk_cu_launch(fn, grid, 1, 1, threads, 1, 1, 0, (CUstream)st, params,
+                                   chained && jshmemk_chaining_on());
+    if (r != CUDA_SUCCESS) {
+      char what[128];
+      snprintf(what, sizeof what, "launch of %s (%u blocks of %u threads)", name, grid, threads);
+      return jshmem_drv_fail(what, r);
+    }
+    return 0;
+#endif
+  }
+};
+
+/* Launches runtime kernel K (`name` for errors) as `grid` blocks of `threads` on st, chained if
+ * `chained` (one-block kernels only, see above); the arguments convert to K's parameter types as
+ * with <<<>>>. 0, or -1 with the reason. */
+template <auto K, typename... Args>
+static int jshmemk_launch(const char *name, unsigned grid, unsigned threads, gpuStream_t st, bool chained,
+                          Args... args) {
+  return jshmemk_launcher<K>::launch(name, grid, threads, st, chained, args...);
+}
+
+#endif /* JSHMEM_KERNEL_LAUNCH_H */
