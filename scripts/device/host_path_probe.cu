@@ -9,15 +9,19 @@
 //   put8+poll  the same, waiting by polling cudaStreamQuery (us)
 //   launch     an empty kernel launch, host time per launch over 1000 back to back (us)
 //   launch+sync  an empty kernel launch, then cudaStreamSynchronize (us)
-// Medians of 7 repetitions after a warm-up. The stream is non-blocking, as jshmem's.
-// Build: nvcc -O2 -arch=sm_90 -o host_path host_path_probe.cu      Run: ./host_path [size] [cpu ...]
+// Each measurement is made two ways, alternated repetition by repetition on the same CPU: through the runtime
+// (cudaMemcpyAsync, <<<>>>; row "rt") and through the driver (cuMemcpyAsync, cuLaunchKernel; row "drv").
+// Medians of 7 repetitions each after a warm-up. The stream is non-blocking, as jshmem's.
+// Build: nvcc -O2 -arch=sm_90 -o host_path host_path_probe.cu -lcuda      Run: ./host_path [size] [cpu ...]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <sched.h>
 #include <vector>
+#include <cuda.h>
 #include <cuda_runtime.h>
+#define CD(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { printf("%s: %d\n", #x, (int)r_); exit(1); } } while (0)
 #define CK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(err_)); exit(1); } } while (0)
 
 __global__ void hold(volatile int *flag) {
@@ -57,68 +61,88 @@ int main(int argc, char **argv) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
+  cudaFunction_t rf;
+  CK(cudaGetFuncBySymbol(&rf, (const void *)empty));
+  CUfunction empty_fn = (CUfunction)rf;
+  auto copy = [&](size_t bytes, bool drv) {
+    if (drv)
+      CD(cuMemcpyAsync((CUdeviceptr)peer, (CUdeviceptr)src, bytes, (CUstream)s));
+    else
+      CK(cudaMemcpyAsync(peer, src, bytes, cudaMemcpyDefault, s));
+  };
+  auto launch = [&](bool drv) {
+    if (drv)
+      CD(cuLaunchKernel(empty_fn, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
+    else
+      empty<<<1, 32, 0, s>>>();
+  };
   const int n = 100, reps = 7;
-  printf("%4s %10s %12s %12s %10s %10s %10s %12s\n", "cpu", "put GB/s", "enqueue us", "CE-only GB/s", "put8+sync",
-         "put8+poll", "launch us", "launch+sync");
+  printf("%4s %4s %10s %12s %12s %10s %10s %10s %12s\n", "cpu", "api", "put GB/s", "enqueue us", "CE-only GB/s",
+         "put8+sync", "put8+poll", "launch us", "launch+sync");
   for (int cpu : cpus) {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0) { printf("cpu %d: sched_setaffinity failed\n", cpu); continue; }
-    std::vector<double> bw, enq, ce, sync8, poll8, launch, launch_sync;
-    for (int r = 0; r <= reps; r++) {
+    std::vector<double> bw[2], enq[2], ce[2], sync8[2], poll8[2], launch_us[2], launch_sync[2];
+    for (int r = 0; r < 2 * (reps + 1); r++) {
+      const bool drv = r % 2;
       float ms;
       CK(cudaEventRecord(a, s));
       double t0 = now_us();
-      for (int i = 0; i < n; i++) CK(cudaMemcpyAsync(peer, src, size, cudaMemcpyDefault, s));
+      for (int i = 0; i < n; i++) copy(size, drv);
       double t1 = now_us();
       CK(cudaEventRecord(b, s));
       CK(cudaEventSynchronize(b));
       CK(cudaEventElapsedTime(&ms, a, b));
-      bw.push_back(size * n / (ms * 1e6));
-      enq.push_back((t1 - t0) / n);
+      bw[drv].push_back(size * n / (ms * 1e6));
+      enq[drv].push_back((t1 - t0) / n);
 
       *(volatile int *)flag = 0;
       hold<<<1, 1, 0, s>>>(flag_dev);
       CK(cudaEventRecord(a, s));
-      for (int i = 0; i < n; i++) CK(cudaMemcpyAsync(peer, src, size, cudaMemcpyDefault, s));
+      for (int i = 0; i < n; i++) copy(size, drv);
       CK(cudaEventRecord(b, s));
       __sync_synchronize();
       *(volatile int *)flag = 1;
       CK(cudaEventSynchronize(b));
       CK(cudaEventElapsedTime(&ms, a, b));
-      ce.push_back(size * n / (ms * 1e6));
+      ce[drv].push_back(size * n / (ms * 1e6));
 
       t0 = now_us();
       for (int i = 0; i < n; i++) {
-        CK(cudaMemcpyAsync(peer, src, 8, cudaMemcpyDefault, s));
+        copy(8, drv);
         CK(cudaStreamSynchronize(s));
       }
-      sync8.push_back((now_us() - t0) / n);
+      sync8[drv].push_back((now_us() - t0) / n);
       t0 = now_us();
       for (int i = 0; i < n; i++) {
-        CK(cudaMemcpyAsync(peer, src, 8, cudaMemcpyDefault, s));
+        copy(8, drv);
         cudaError_t q;
         while ((q = cudaStreamQuery(s)) == cudaErrorNotReady) {
         }
         CK(q);
       }
-      poll8.push_back((now_us() - t0) / n);
+      poll8[drv].push_back((now_us() - t0) / n);
 
       t0 = now_us();
-      for (int i = 0; i < 10 * n; i++) empty<<<1, 32, 0, s>>>();
-      launch.push_back((now_us() - t0) / (10 * n));
+      for (int i = 0; i < 10 * n; i++) launch(drv);
+      launch_us[drv].push_back((now_us() - t0) / (10 * n));
       CK(cudaStreamSynchronize(s));
       t0 = now_us();
       for (int i = 0; i < n; i++) {
-        empty<<<1, 32, 0, s>>>();
+        launch(drv);
         CK(cudaStreamSynchronize(s));
       }
-      launch_sync.push_back((now_us() - t0) / n);
-      if (r == 0) bw.clear(), enq.clear(), ce.clear(), sync8.clear(), poll8.clear(), launch.clear(), launch_sync.clear();
+      launch_sync[drv].push_back((now_us() - t0) / n);
+      if (r < 2)   // the warm-up of each way
+        bw[drv].clear(), enq[drv].clear(), ce[drv].clear(), sync8[drv].clear(), poll8[drv].clear(),
+            launch_us[drv].clear(), launch_sync[drv].clear();
     }
-    printf("%4d %10.2f %12.2f %12.2f %10.2f %10.2f %10.2f %12.2f\n", cpu, median(bw), median(enq), median(ce),
-           median(sync8), median(poll8), median(launch), median(launch_sync));
+    for (int drv = 0; drv < 2; drv++)
+      printf("%4d %4s %10.2f %12.2f %12.2f %10.2f %10.2f %10.2f %12.2f\n", cpu, drv ? "drv" : "rt", median(bw[drv]),
+             median(enq[drv]), median(ce[drv]), median(sync8[drv]), median(poll8[drv]), median(launch_us[drv]),
+             median(launch_sync[drv]));
   }
   return 0;
 }
