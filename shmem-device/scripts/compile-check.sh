@@ -32,8 +32,8 @@ if [ -x "$nvcc" ]; then
   # jshmem's run-time compiles add -DJSHMEM_NO_PROXY in jobs on one node (DeviceModule.compileOptions)
   check "nvcc device_api_test.cu -DJSHMEM_NO_PROXY" "$nvcc" -arch=sm_90 -DJSHMEM_NO_PROXY -I "$inc" -c "${kernels[0]}" \
     -o "$out/k.o" -Werror all-warnings -Xcompiler -Wall,-Wextra
-  for r in kernels.cu coll_kernels.cu; do
-    check "nvcc $r" "$nvcc" -arch=sm_90 -Xcompiler -fPIC -I "$inc" -I "$native" -I "$gpuinc" \
+  for r in kernels.cu coll_kernels.cu; do   # as the library builds them: C++17 (cmake/JshmemNative.cmake)
+    check "nvcc $r" "$nvcc" -arch=sm_90 -std=c++17 -Xcompiler -fPIC -I "$inc" -I "$native" -I "$gpuinc" \
       -c "$native/$r" -o "$out/kernels.o" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
   done
 else
@@ -47,7 +47,7 @@ if command -v hipcc > /dev/null; then
       -I "$inc" -c "$k" -o "$out/k.o" -Wall -Wextra -Werror
   done
   for r in kernels.cu coll_kernels.cu; do
-    check "hipcc $r" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a -fPIC \
+    check "hipcc $r" env HIP_PLATFORM=amd hipcc $func -x hip --offload-arch=gfx90a -std=c++17 -fPIC \
       -I "$inc" -I "$native" -I "$gpuinc" -c "$native/$r" -o "$out/kernels.o" -Wall -Wextra -Werror
   done
 else
