@@ -21,8 +21,8 @@ final class DeviceApiExpected {
     static final int[] THREADS = {128, 100};
 
     /** (nbytes, dst_off, src_off) of test_putmem / test_getmem: the file's suggested runs. */
-    static final long[][] BYTE_RUNS = {{1, 0, 0}, {13, 3, 5}, {4, 4, 4}, {8, 8, 0}, {8, 4, 4}, {4096, 0, 0}, {4099, 8, 0}, {65576, 4, 4}, {100003, 1, 2},
-        {1048576, 0, 0}, {1048576, 16, 0}, {999999, 7, 3}};
+    static final long[][] BYTE_RUNS = {{1, 0, 0}, {13, 3, 5}, {4, 4, 4}, {8, 8, 0}, {8, 4, 4}, {4096, 0, 0},
+        {4099, 8, 0}, {65576, 4, 4}, {100003, 1, 2}, {1048576, 0, 0}, {1048576, 16, 0}, {999999, 7, 3}};
 
     /**
      * Extra block size for the last two byte runs. Not 1024: these kernels have no
