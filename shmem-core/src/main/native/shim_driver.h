@@ -1,7 +1,8 @@
 /* shim_driver.h - the CUDA driver API as the shim reaches it: through the runtime's entry-point
  * query (cudaGetDriverEntryPointByVersion), so that no libcuda.so is needed at link time. Loaded
  * once by jshmem_drv() (shim_runtime.cu); used by the copies and stream memory operations, by the
- * runtime's own launches (kernel_launch.h) and by modules and launches (shim_module.cu). Nothing here on HIP, whose runtime has these calls itself. */
+ * runtime's own launches (kernel_launch.h) and by modules and launches (shim_module.cu). Nothing
+ * here on HIP, whose runtime has these calls itself. */
 #ifndef JSHMEM_SHIM_DRIVER_H
 #define JSHMEM_SHIM_DRIVER_H
 
