@@ -37,6 +37,12 @@ JSHMEM_DEVICE_INLINE W jshmemi_copy_load(const W *p) {
 #endif
 }
 
+/* Copies one word of type W, aligned on both sides. */
+template <typename W, bool Fresh>
+JSHMEM_DEVICE_INLINE void jshmemi_copy_one(void *dst, const void *src) {
+  *(W *)dst = jshmemi_copy_load<W, Fresh>((const W *)src);
+}
+
 /* Copies n words: word i by the thread with i % nthreads == tid. */
 template <typename W, int UNROLL, bool Fresh = false>
 JSHMEM_DEVICE void jshmemi_copy_words(W *dst, const W *src, size_t n, size_t tid, size_t nthreads) {
@@ -68,14 +74,13 @@ JSHMEM_DEVICE_INLINE void jshmemi_copy_small(char *dst, const char *src, size_t 
       k = 2;
     if (piece % nthreads == tid) {
       if (k == 8)
-        *(unsigned long long *)dst =
-            jshmemi_copy_load<unsigned long long, Fresh>((const unsigned long long *)src);
+        jshmemi_copy_one<unsigned long long, Fresh>(dst, src);
       else if (k == 4)
-        *(unsigned int *)dst = jshmemi_copy_load<unsigned int, Fresh>((const unsigned int *)src);
+        jshmemi_copy_one<unsigned int, Fresh>(dst, src);
       else if (k == 2)
-        *(unsigned short *)dst = jshmemi_copy_load<unsigned short, Fresh>((const unsigned short *)src);
+        jshmemi_copy_one<unsigned short, Fresh>(dst, src);
       else
-        *(unsigned char *)dst = jshmemi_copy_load<unsigned char, Fresh>((const unsigned char *)src);
+        jshmemi_copy_one<unsigned char, Fresh>(dst, src);
     }
     dst += k;
     src += k;
@@ -137,9 +142,9 @@ JSHMEM_DEVICE_INLINE void jshmemi_copy(void *dst, const void *src, size_t bytes,
   if ((bytes == 8 || bytes == 4) && ((jshmemi_addr(dst) | jshmemi_addr(src)) & (bytes - 1)) == 0) {
     if (tid == 0) {
       if (bytes == 8)
-        *(unsigned long long *)dst = jshmemi_copy_load<unsigned long long, Fresh>((const unsigned long long *)src);
+        jshmemi_copy_one<unsigned long long, Fresh>(dst, src);
       else
-        *(unsigned int *)dst = jshmemi_copy_load<unsigned int, Fresh>((const unsigned int *)src);
+        jshmemi_copy_one<unsigned int, Fresh>(dst, src);
     }
     return;
   }
