@@ -27,10 +27,12 @@
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
 #   gpu-run.sh tp                      the tensor-parallel targets (issues 14, 19) on 2 PEs: the PyTorch anchor
-#                                      (anchors/run-torch.sh), then all_scatter fp16 8192^3, all_gather_gemm fp16
-#                                      8192x11008x4096, gemm_reduce_scatter and all_reduce bf16, fused beside the
-#                                      reference path, validated, then 100 back-to-back calls validated again;
-#                                      then GpuCollectivesBench to 64 MB (reduce-scatter's bus bandwidth)
+#                                      (anchors/run-torch.sh); the all-scatter's shard alone (8192x4096x8192 fp16
+#                                      on each PE: the GEMM its fused form cannot beat); all_scatter fp16 8192^3,
+#                                      all_gather_gemm fp16 8192x11008x4096, gemm_reduce_scatter and all_reduce
+#                                      bf16, fused beside the reference path, validated, then 100 back-to-back calls
+#                                      validated again; then GpuCollectivesBench to 64 MB (reduce-scatter's bus
+#                                      bandwidth)
 #   gpu-run.sh remote [junit options]  GPU heaps across "nodes" of this machine (issue 17): the API suite, the
 #                                      on-stream tests and the collectives (blocking and on-stream) on the GPU
 #                                      backend with every peer remote, then on two "nodes"; then kernels' calls
@@ -204,14 +206,18 @@ case $step in
     [ "$(gpu_count)" -lt 2 ] && mps_start
     echo "== PyTorch anchor on $(gpu_count) GPU(s)"
     (export PATH=/opt/torch/.venv/bin:$PATH; timeout 240 bash "$here/anchors/run-torch.sh") 2>&1 | tee "$out/torch-anchor.log"
-    for case in "all_scatter fp16 8192x8192x8192" "all_gather_gemm fp16 8192x11008x4096" \
-                "gemm_reduce_scatter bf16 8192x8192x4096" "all_reduce bf16 8192x8192x8192"; do
-      set -- $case
+    tp_gemm() {   # GemmMain on 2 PEs, 20 timed calls, validated: collective dtype shape [options]
       echo "== gemm $1 $3 $2, 2 PEs on $(gpu_count) GPU(s)"
+      local c=$1 dt=$2 shape=$3; shift 3
       env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=4G timeout 150 mpirun -np 2 --oversubscribe java \
         --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
-        org.jshmem.gemm.cli.GemmMain -c $1 --shapes $3 --dtype $2 --validate --reference --iters 20 --warmup 5 \
-        --back-to-back 100 --path fused --csv "$out/tp-fused.csv" 2>&1 | tee -a "$out/tp.log"
+        org.jshmem.gemm.cli.GemmMain -c $c --shapes $shape --dtype $dt --validate --iters 20 --warmup 5 "$@" \
+        2>&1 | tee -a "$out/tp.log"
+    }
+    tp_gemm none fp16 8192x4096x8192 --csv "$out/tp-shard-alone.csv"   # the all-scatter's shard alone on each PE
+    for case in "all_scatter fp16 8192x8192x8192" "all_gather_gemm fp16 8192x11008x4096" \
+                "gemm_reduce_scatter bf16 8192x8192x4096" "all_reduce bf16 8192x8192x8192"; do
+      tp_gemm $case --reference --back-to-back 100 --path fused --csv "$out/tp-fused.csv"
     done
     echo "== GpuCollectivesBench to 64 MB, 2 PEs on $(gpu_count) GPU(s)"
     env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G timeout 150 mpirun -np 2 --oversubscribe java \
