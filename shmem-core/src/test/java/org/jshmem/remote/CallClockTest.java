@@ -40,6 +40,24 @@ class CallClockTest {
     }
 
     @Test
+    void aCallIsTimedFromTheFirstLookThatSawIt() throws Exception {
+        CallClock clock = new CallClock();
+        CallClock.Slot first = clock.enter("MPI_Win_flush", 1);
+        assertTrue(clock.oldest().orElseThrow().elapsedNanos() < 1_000_000_000L, "seen now for the first time");
+        Thread.sleep(50);
+        MpiCall seen = clock.oldest().orElseThrow();
+        assertEquals("MPI_Win_flush", seen.name());
+        assertEquals(1, seen.rank());
+        assertTrue(seen.elapsedNanos() >= 50_000_000L, "the same call, 50 ms after the first look: " + seen);
+        first.leave();
+        assertTrue(clock.oldest().isEmpty(), "no call in progress");
+        clock.enter("MPI_Put", 2);
+        MpiCall next = clock.oldest().orElseThrow();
+        assertEquals("MPI_Put", next.name());
+        assertTrue(next.elapsedNanos() < 50_000_000L, "a new call starts a new time: " + next);
+    }
+
+    @Test
     void theCallersOwnCallsDoNotCount() {
         CallClock clock = new CallClock();
         clock.enterProgressing("MPI_Iprobe", -1);   // left open: this thread is in the call
