@@ -118,7 +118,7 @@ final class RmaTransport implements RemoteTransport {
         if (src.isNative()) {
             for (long done = 0; done < n; done += MAX_CHUNK) {
                 int len = (int) Math.min(MAX_CHUNK, n - done);
-                rma.put(src.asSlice(done, len), len, pe, disp + done);
+                rma.put(part(src, done, len), len, pe, disp + done);
             }
             if (nbi) {
                 issuedUnflushed();
@@ -136,13 +136,18 @@ final class RmaTransport implements RemoteTransport {
         }
     }
 
+    /** Bytes {@code [done, done + len)} of {@code m}: {@code m} itself when that is all of it, so a put makes no slice. */
+    private static MemorySegment part(MemorySegment m, long done, int len) {
+        return done == 0 && len == m.byteSize() ? m : m.asSlice(done, len);
+    }
+
     @Override
     public void get(MemorySegment dst, int pe, long disp, boolean nbi) {
         long n = dst.byteSize();
         if (dst.isNative()) {
             for (long done = 0; done < n; done += MAX_CHUNK) {
                 int len = (int) Math.min(MAX_CHUNK, n - done);
-                rma.get(dst.asSlice(done, len), len, pe, disp + done);
+                rma.get(part(dst, done, len), len, pe, disp + done);
             }
             if (nbi) {
                 issuedUnflushed();
