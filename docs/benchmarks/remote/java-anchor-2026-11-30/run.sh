@@ -2,8 +2,9 @@
 # Issue 17, 2026-11-30 (thirty-fourth session), on this 2-core machine: the remote transport beside both anchors,
 # interleaved. Each round runs, in an order that rotates: the C anchor (scripts/remote/mpi_rma_anchor.c), the Java
 # anchor (jshmemrun mpi-anchor: the same MPI calls through FFM, no jshmem), and jshmem's perf on the forced remote
-# transport with two shmem-core jars: "base" (e1eeb65's CallClock) and "new" (83982d5's). Bandwidth 4K-4M, latency
-# 8 B-2 KB. Ran as `run.sh OUT ROUNDS` with core-base.jar and core-new.jar in OUT; table.py OUT writes the tables.
+# transport with two shmem-core jars, core-base.jar and core-new.jar in OUT (which builds: the README of
+# docs/benchmarks/remote). Bandwidth 4K-4M, latency 8 B-2 KB. Ran as `run.sh OUT ROUNDS`; table.py OUT writes the
+# tables.
 set -u
 cd "$(dirname "$0")/../../../.."
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH
