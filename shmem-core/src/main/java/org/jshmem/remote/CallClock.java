@@ -15,9 +15,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>Entering and leaving cost a thread-local look-up and plain stores: a thread numbers its calls
  * and publishes the number with a release store, which on x86 is an ordinary store. It reads no
  * clock. The readers time what they see instead: a call is as old as the time since a reader
- * first saw its number, so it is timed from the first look after it began. A volatile store and a
- * clock read on each side of each call took about 0.2 us a blocking put (two calls), a sixth of
- * an 8 KB put (docs/benchmarks/remote/paired-2026-11-30).
+ * first saw its number, so it is timed from the first look after it began. A clock read and
+ * volatile stores around each call took 16-20% of a blocking 4 KB put, which makes two calls
+ * (docs/benchmarks/remote/paired-2026-11-30).
  */
 final class CallClock {
     private static final long IDLE = 0;
@@ -68,18 +68,21 @@ final class CallClock {
 
     /** Marks this thread as entering {@code name} aimed at {@code rank} (-1: every PE); call {@link Slot#leave()} after. */
     Slot enter(String name, int rank) {
-        Slot s = mine.get();
-        s.name = name;
-        s.rank = rank;
-        CALL.setRelease(s, ++s.entered);   // last: publishes the fields above
-        return s;
+        return enter(mine.get(), name, rank);
     }
 
     /** Like {@link #enter}, for a call that drives MPI's progress (a flush, a probe). */
     Slot enterProgressing(String name, int rank) {
         Slot s = mine.get();
         PROGRESSING.setOpaque(s, (long) PROGRESSING.getOpaque(s) + 1);
-        return enter(name, rank);
+        return enter(s, name, rank);
+    }
+
+    private static Slot enter(Slot s, String name, int rank) {
+        s.name = name;
+        s.rank = rank;
+        CALL.setRelease(s, ++s.entered);   // last: publishes the fields above
+        return s;
     }
 
     /**
