@@ -123,7 +123,12 @@ public final class MpiRmaAnchor implements Callable<Integer> {
     }
 
     private int run() throws Throwable {
-        Sizes sizes = Sizes.sweep(min, max, factor);   // usage errors before MPI starts
+        Sizes sizes;   // usage errors before MPI starts
+        try {
+            sizes = Sizes.sweep(min, max, factor);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
         if (reps < 1 || warmupMillis < 0 || (iters != null && iters < 1)) {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "--reps and --iters must be at least 1, --warmup-ms at least 0");
@@ -138,7 +143,9 @@ public final class MpiRmaAnchor implements Callable<Integer> {
             check("MPI_Comm_size", (int) COMM_SIZE.invokeExact(comm, out));
             int size = out.get(ValueLayout.JAVA_INT, 0);
             if (size != 2) {
-                System.err.println("mpi-anchor: needs exactly 2 processes (mpirun -np 2), got " + size);
+                if (rank == 0) {
+                    System.err.println("mpi-anchor: needs exactly 2 processes (mpirun -np 2), got " + size);
+                }
                 check("MPI_Finalize", (int) FINALIZE.invokeExact());
                 return 2;
             }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Java anchor of the remote transport ({@code jshmemrun -np 2 mpi-anchor}) on 2 real
  * processes: it makes every case's row, having checked the bytes each case moved (a wrong byte
- * would end it with exit status 1), and refuses a job of another size. Never timings.
+ * would end it with exit status 1), and refuses a bad sweep and a job of another size. Never timings.
  */
 class MpiRmaAnchorTest {
     private static final List<Long> SIZES = List.of(8L, 64L, 512L, 4096L, 32768L);
@@ -47,6 +47,13 @@ class MpiRmaAnchorTest {
             assertTrue(r.min() > 0 && r.min() <= r.median() && r.median() <= r.max(), r.toString());
         }
         assertEquals(rows.size(), job.linesWith("mpi-java,").size(), "the rows on standard output too\n" + job);
+    }
+
+    @Test
+    void aBadSweepIsAUsageErrorBeforeMpiStarts() {
+        JobResult job = MpiJob.of(2, MpiRmaAnchor.class).args("--min", "8K", "--max", "4K").run();
+        assertEquals(2, job.exitCode(), job::toString);
+        assertFalse(job.linesWith("size sweep needs 0 < min <= max (got min 8K, max 4K)").isEmpty(), job::toString);
     }
 
     @Test
