@@ -69,6 +69,7 @@ public final class MpiRmaAnchor implements Callable<Integer> {
     private static final MemorySegment BYTE = MPI.symbol(OpenMpiAbi.BYTE);
     private static final MemorySegment INT32 = MPI.symbol(OpenMpiAbi.INT32);
     private static final long WINDOW_ALIGN = 2L << 20;
+    private static final long MAX_SIZE = 1L << 30;
     private static final List<String> BENCHMARKS = List.of("put_bw", "get_bw", "put_latency", "get_latency");
     private static final byte SOURCE_SEED = 7;
     private static final byte TARGET_SEED = 101;
@@ -129,9 +130,9 @@ public final class MpiRmaAnchor implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
-        if (reps < 1 || warmupMillis < 0 || (iters != null && iters < 1)) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
-                    "--reps and --iters must be at least 1, --warmup-ms at least 0");
+        if (reps < 1 || warmupMillis < 0 || (iters != null && iters < 1) || sizes.max() > MAX_SIZE) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--reps and --iters must be at least 1,"
+                    + " --warmup-ms at least 0, --max at most 1G (MPI counts are int)");
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ValueLayout.JAVA_LONG);
@@ -156,29 +157,8 @@ public final class MpiRmaAnchor implements Callable<Integer> {
                     MPI.symbol(OpenMpiAbi.INFO_NULL), comm, out));
             win = out.get(ValueLayout.ADDRESS, 0);
             check("MPI_Win_lock_all", (int) WIN_LOCK_ALL.invokeExact(OpenMpiAbi.MODE_NOCHECK, win));
-            List<String> wrong = new ArrayList<>();
             List<Row> rows = new ArrayList<>();
-            if (rank == 0) {
-                System.out.println(Csv.HEADER);
-            }
-            for (String bench : BENCHMARKS) {
-                boolean latency = bench.endsWith("latency");
-                for (long s : sizes.list()) {
-                    if (latency && s > 64 << 10) {
-                        break;
-                    }
-                    long n = iters != null ? iters : latency || s < 64 << 10 ? 20000 : s < 4 << 20 ? 500 : 20;
-                    Row r = measure(comm, bench, (int) s, n);
-                    if (!bytesArrived(comm, bench, (int) s)) {
-                        wrong.add(bench + " " + Sizes.format(s));
-                    }
-                    if (rank == 0) {
-                        rows.add(r);
-                        System.out.println(Csv.line(r));
-                        System.out.flush();
-                    }
-                }
-            }
+            List<String> wrong = runCases(comm, sizes, rows);
             check("MPI_Win_unlock_all", (int) WIN_UNLOCK_ALL.invokeExact(win));
             MemorySegment w = arena.allocateFrom(ValueLayout.ADDRESS, win);
             check("MPI_Win_free", (int) WIN_FREE.invokeExact(w));
@@ -193,6 +173,33 @@ public final class MpiRmaAnchor implements Callable<Integer> {
             }
             return 0;
         }
+    }
+
+    /** Every case, its row printed and kept in {@code rows} on PE 0; returns the cases this PE found wrong bytes in. */
+    private List<String> runCases(MemorySegment comm, Sizes sizes, List<Row> rows) throws Throwable {
+        List<String> wrong = new ArrayList<>();
+        if (rank == 0) {
+            System.out.println(Csv.HEADER);
+        }
+        for (String bench : BENCHMARKS) {
+            boolean latency = bench.endsWith("latency");
+            for (long s : sizes.list()) {
+                if (latency && s > 64 << 10) {
+                    break;
+                }
+                long n = iters != null ? iters : latency || s < 64 << 10 ? 20000 : s < 4 << 20 ? 500 : 20;
+                Row r = measure(comm, bench, (int) s, n);
+                if (!bytesArrived(comm, bench, (int) s)) {
+                    wrong.add(bench + " " + Sizes.format(s));
+                }
+                if (rank == 0) {
+                    rows.add(r);
+                    System.out.println(Csv.line(r));
+                    System.out.flush();
+                }
+            }
+        }
+        return wrong;
     }
 
     /** One case: the warm-up, then the timed repetitions; PE 0's microseconds an operation. */
@@ -219,7 +226,7 @@ public final class MpiRmaAnchor implements Callable<Integer> {
                 : new Row("mpi-java", bench, "host", op, "byte", 2, size, n, reps, "us", med, us[0], us[reps - 1]);
     }
 
-    /** Untimed repetitions: one, then more until PE 0 has spent {@code --warmup-ms} in them (its decision broadcast). */
+    /** Untimed repetitions: one, then more until PE 0 has spent {@code --warmup-ms} in them (PE 0 decides). */
     private void warmUp(MemorySegment comm, boolean put, boolean bw, int size, long n) throws Throwable {
         long start = System.nanoTime();
         for (int w = 0; ; w++) {

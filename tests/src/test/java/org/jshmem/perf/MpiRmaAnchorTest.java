@@ -54,6 +54,9 @@ class MpiRmaAnchorTest {
         JobResult job = MpiJob.of(2, MpiRmaAnchor.class).args("--min", "8K", "--max", "4K").run();
         assertEquals(2, job.exitCode(), job::toString);
         assertFalse(job.linesWith("size sweep needs 0 < min <= max (got min 8K, max 4K)").isEmpty(), job::toString);
+        JobResult tooLarge = MpiJob.of(2, MpiRmaAnchor.class).args("--max", "2G").run();
+        assertEquals(2, tooLarge.exitCode(), tooLarge::toString);
+        assertFalse(tooLarge.linesWith("--max at most 1G (MPI counts are int)").isEmpty(), tooLarge::toString);
     }
 
     @Test
