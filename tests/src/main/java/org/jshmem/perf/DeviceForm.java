@@ -21,7 +21,8 @@ import org.jshmem.device.LaunchConfig;
  * {@code kernels/perf_kernels.cu} (compiled once per PE at run time from the class path), each
  * launched once per repetition with the repetition's n as its iteration count, timed with GPU
  * events around the launch exactly as the NVSHMEM anchor ({@code shared/anchors/nvshmem_anchor.cu})
- * times its kernels:
+ * times its kernels (the bandwidth kernels after a barrier on the stream, as the anchor's
+ * {@code put_bw} loop: see {@link GpuClock#timeAfterBarrier}):
  *
  * <ul>
  *   <li>{@code put_bw}: PE 0 launches {@code perf_put_bw}, G blocks of 1024 threads (G = 32 from
@@ -30,7 +31,8 @@ import org.jshmem.device.LaunchConfig;
  *       to 256 MB by 4 (the anchor's putmem_nbi_block loop).</li>
  *   <li>{@code get_bw}: the same with {@code jshmem_getmem_nbi_block} from PE 1's src.</li>
  *   <li>{@code put_bibw}, {@code get_bibw}: PE 0 and PE 1 launch the kernel towards each other,
- *       then every PE enqueues {@code barrierAllOnStream}; bytes of both directions.</li>
+ *       then every PE enqueues {@code barrierAllOnStream} (inside the events); bytes of both
+ *       directions.</li>
  *   <li>{@code p_latency}: op {@code p}: {@code perf_pingpong_p} (int) / {@code perf_pingpong_p64}
  *       (long), 1 thread on PE 0 and PE 1: p i into the other's flag, wait_until the own flag is
  *       i; n = 10000; one way = time / 2n. Op {@code raw}: {@code perf_pingpong_raw(64)}, the same
@@ -132,9 +134,11 @@ public final class DeviceForm implements Form {
             case "put_bw", "get_bw" -> "PE 0 launches perf_" + b.name() + ": G blocks x 1024 threads (G = 32 from 1 MB,"
                     + " else 4), each block " + (b.name().startsWith("put") ? "puts its chunk to PE 1 with"
                     + " jshmem_putmem_nbi_block" : "gets its chunk from PE 1 with jshmem_getmem_nbi_block")
-                    + " n times, then quiet; GPU events around the launch on PE 0 (the NVSHMEM anchor's loop)";
-            case "put_bibw", "get_bibw" -> "PE 0 and PE 1 launch perf_" + b.name().replace("bibw", "bw")
-                    + " towards each other, then every PE barrierAllOnStream; GPU events on PE 0; bytes of both directions";
+                    + " n times, then quiet; every PE barrierAllOnStream first, then GPU events around the launch on"
+                    + " PE 0 (the NVSHMEM anchor's loop)";
+            case "put_bibw", "get_bibw" -> "every PE barrierAllOnStream first; then, between GPU events on PE 0, PE 0"
+                    + " and PE 1 launch perf_" + b.name().replace("bibw", "bw") + " towards each other and every PE"
+                    + " barrierAllOnStream; bytes of both directions";
             case "p_latency" -> "p: perf_pingpong_p(64), 1 thread on PE 0 and PE 1: p i into the other's flag, wait_until"
                     + " the own flag is i; raw: perf_pingpong_raw(64), volatile store through jshmem_ptr + system fence,"
                     + " volatile spin (the hardware floor); n rounds, GPU events on PE 0 / (2 n)";
@@ -203,10 +207,7 @@ public final class DeviceForm implements Form {
         SymmetricSegment dst = ctx.dst();
         int peer = ctx.partner();
         boolean active = bidir ? peer >= 0 : ctx.root();
-        if (!bidir && !active) {
-            return n -> 0;
-        }
-        return n -> clock.time(() -> {
+        return n -> clock.timeAfterBarrier(shmem, () -> {     // every PE: the barrier before the start event
             if (active) {
                 k.launch(launch, dst, src, size, peer, iters(n));
             }

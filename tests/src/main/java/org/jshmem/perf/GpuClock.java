@@ -51,6 +51,19 @@ final class GpuClock implements AutoCloseable {
         return Math.round(end.elapsedMillisSince(start) * 1e6);
     }
 
+    /**
+     * {@link #time}, after a barrier on the stream: the NVSHMEM anchor's loop for bandwidths and
+     * collectives ({@code nvshmemx_barrier_all_on_stream}, then the start event). The GPU is still in
+     * that barrier while the host records the start event and enqueues the work, so the host's launch
+     * of the first operation is timed only where it outlasts the barrier, as in the anchor's figures;
+     * on an idle GPU all of it would be. Collective: every PE of the world calls it, also those that
+     * enqueue nothing.
+     */
+    long timeAfterBarrier(Shmem shmem, Runnable enqueue) {
+        shmem.barrierAllOnStream(stream);
+        return time(enqueue);
+    }
+
     /** Largest bytes the copy-engine ceiling moves (enough to reach the link's full rate). */
     private static final long CEILING_BYTES = 64L << 20;
     private long ceilingBytes = -1;

@@ -19,8 +19,10 @@ import org.jshmem.Team;
  * events as the NVSHMEM anchor times {@code nvshmemx_putmem_on_stream} and
  * {@code nvshmemx_barrier_all_on_stream}: PE 0 records an event, enqueues n operations (and a
  * {@code quietOnStream}), records a second event and waits for it; the figure is the time
- * between the events. The host's enqueueing is in that time only where the GPU would otherwise
- * wait for it (small operations), as in the anchor.
+ * between the events. The bandwidths and the collectives first enqueue a barrier on the stream
+ * on every PE, as the anchor's loops do ({@link GpuClock#timeAfterBarrier}): the host's enqueueing
+ * is then in the figure only where the GPU would otherwise wait for it between operations (small
+ * ones), as in the anchor.
  *
  * <ul>
  *   <li>{@code put_bw}, {@code get_bw} (and {@code put_nbi_bw}, {@code get_nbi_bw}: on a stream
@@ -123,11 +125,11 @@ public final class OnStreamForm implements Form {
         if (BANDWIDTH.contains(name)) {
             String call = name.startsWith("put") ? "putOnStream (src to PE 1's dst)" : "getOnStream (PE 1's src into dst)";
             return name.endsWith("_bibw")
-                    ? "PE 0 and PE 1 each enqueue n " + call.replace("PE 1", "the other's")
-                    + " towards the other, then every PE barrierAllOnStream; GPU events around it on PE 0; bytes of"
-                    + " both directions"
-                    : "PE 0 enqueues n " + call + ", then quietOnStream; GPU events around it on PE 0 (NVSHMEM's"
-                    + " putmem_on_stream loop)";
+                    ? "PE 0 and PE 1 each enqueue n " + call.replace("PE 1's", "the other's")
+                    + " towards the other, then every PE barrierAllOnStream; GPU events around it on PE 0, after a"
+                    + " barrierAllOnStream on every PE; bytes of both directions"
+                    : "PE 0 enqueues n " + call + ", then quietOnStream; GPU events around it on PE 0, after a"
+                    + " barrierAllOnStream on every PE (NVSHMEM's putmem_on_stream loop)";
         }
         return switch (name) {
             case "put_signal_latency" -> "PE 0 enqueues putSignalOnStream to PE 1 (signal i, SET), then"
@@ -136,11 +138,14 @@ public final class OnStreamForm implements Form {
             case "barrier_latency" -> "every PE enqueues n barrierAllOnStream (barrier_all) or syncAllOnStream"
                     + " (sync_all); GPU events on PE 0 / n (NVSHMEM's barrier_all_on_stream loop)";
             case "reduce" -> "every PE enqueues n team_world.reduceOnStream(op, type, dest, src, size / element size)"
-                    + " back to back; GPU events on PE 0 / n (NVSHMEM's float_sum_reduce_on_stream loop)";
+                    + " back to back, after a barrierAllOnStream; GPU events on PE 0 / n (NVSHMEM's"
+                    + " float_sum_reduce_on_stream loop)";
             case "fcollect" -> "every PE enqueues n team_world.fcollectOnStream(dest, src, size / element size):"
-                    + " n PEs x size into dest; GPU events on PE 0 / n (NVSHMEM's float_fcollect_on_stream loop)";
+                    + " n PEs x size into dest, after a barrierAllOnStream; GPU events on PE 0 / n (NVSHMEM's"
+                    + " float_fcollect_on_stream loop)";
             case "reduce_scatter" -> "every PE enqueues n team_world.reduceScatterOnStream(sum, type, dest, src,"
-                    + " size / element size per PE): src holds n blocks of size; GPU events on PE 0 / n";
+                    + " size / element size per PE): src holds n blocks of size, after a barrierAllOnStream; GPU events"
+                    + " on PE 0 / n";
             default -> b.method();
         };
     }
@@ -169,10 +174,7 @@ public final class OnStreamForm implements Form {
         SymmetricSegment dst = ctx.dst();
         int peer = ctx.partner();
         boolean active = bidir ? peer >= 0 : ctx.root();
-        if (!bidir && !active) {
-            return n -> 0;
-        }
-        return n -> clock.time(() -> {
+        return n -> clock.timeAfterBarrier(shmem, () -> {     // every PE: the barrier before the start event
             if (active) {
                 if (put) {
                     for (long i = 0; i < n; i++) {
@@ -270,7 +272,7 @@ public final class OnStreamForm implements Form {
             }
         }
         shmem.barrierAll();
-        return iters -> clock.time(() -> {
+        return iters -> clock.timeAfterBarrier(shmem, () -> {
             for (long i = 0; i < iters; i++) {
                 call.run();
             }
