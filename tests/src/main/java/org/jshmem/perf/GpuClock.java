@@ -12,13 +12,15 @@ import org.jshmem.gpu.GpuBackend;
  * A stream of this PE's GPU and two events around the work a GPU form enqueues on it, as the
  * NVSHMEM anchor times: record the start event, enqueue, record the end event, wait for it; the
  * figure is the GPU time between the two events (host work before the start event is not in it).
+ * perf's GPU forms and {@link org.jshmem.perf.gpu.GpuCollectivesBench} time with it.
  */
-final class GpuClock implements AutoCloseable {
+public final class GpuClock implements AutoCloseable {
     private final ShmemStream stream;
     private final ShmemEvent start;
     private final ShmemEvent end;
 
-    GpuClock(Shmem shmem) {
+    /** A stream and two events on this PE's GPU. */
+    public GpuClock(Shmem shmem) {
         stream = shmem.createStream();
         start = shmem.createEvent();
         end = shmem.createEvent();
@@ -35,7 +37,8 @@ final class GpuClock implements AutoCloseable {
         }
     }
 
-    ShmemStream stream() {
+    /** The stream the timed work goes on. */
+    public ShmemStream stream() {
         return stream;
     }
 
@@ -43,7 +46,7 @@ final class GpuClock implements AutoCloseable {
      * Records the start event, runs {@code enqueue} (which queues work on {@link #stream()}),
      * records the end event and waits for it. Returns the nanoseconds between the two events.
      */
-    long time(Runnable enqueue) {
+    public long time(Runnable enqueue) {
         stream.record(start);
         enqueue.run();
         stream.record(end);
@@ -59,7 +62,7 @@ final class GpuClock implements AutoCloseable {
      * on an idle GPU all of it would be. Collective: every PE of the world calls it, also those that
      * enqueue nothing.
      */
-    long timeAfterBarrier(Shmem shmem, Runnable enqueue) {
+    public long timeAfterBarrier(Shmem shmem, Runnable enqueue) {
         shmem.barrierAllOnStream(stream);
         return time(enqueue);
     }

@@ -130,9 +130,13 @@ public final class MpiRmaAnchor implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
-        if (reps < 1 || warmupMillis < 0 || (iters != null && iters < 1) || sizes.max() > MAX_SIZE) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--reps and --iters must be at least 1,"
-                    + " --warmup-ms at least 0, --max at most 1G (MPI counts are int)");
+        if (reps < 1 || warmupMillis < 0 || (iters != null && iters < 1)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--reps and --iters must be at least 1, --warmup-ms at least 0");
+        }
+        if (sizes.max() > MAX_SIZE) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--max " + Sizes.format(sizes.max())
+                    + " is too large: --max at most 1G (MPI counts are int)");
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ValueLayout.JAVA_LONG);

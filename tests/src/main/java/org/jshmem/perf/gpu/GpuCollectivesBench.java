@@ -13,12 +13,12 @@ import org.jshmem.DType;
 import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemConfig;
-import org.jshmem.ShmemEvent;
 import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.Team;
 import org.jshmem.gpu.GpuBackend;
 import org.jshmem.GpuCollectiveTuning;
+import org.jshmem.perf.GpuClock;
 import org.jshmem.perf.Ones;
 
 /**
@@ -48,9 +48,8 @@ public final class GpuCollectivesBench {
     private static final int BLOCKING_WARMUP_CALLS = 10_000;
 
     private final Shmem shmem;
+    private final GpuClock clock;
     private final ShmemStream stream;
-    private final ShmemEvent start;
-    private final ShmemEvent end;
     private final int reps;
     private final int n;
     private final Team world;
@@ -59,11 +58,10 @@ public final class GpuCollectivesBench {
     private final List<Row> rows = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
 
-    private GpuCollectivesBench(Shmem shmem, ShmemStream stream, ShmemEvent start, ShmemEvent end, int reps) {
+    private GpuCollectivesBench(Shmem shmem, GpuClock clock, int reps) {
         this.shmem = shmem;
-        this.stream = stream;
-        this.start = start;
-        this.end = end;
+        this.clock = clock;
+        this.stream = clock.stream();
         this.reps = reps;
         this.n = shmem.nPes();
         this.world = shmem.teamWorld();
@@ -75,9 +73,8 @@ public final class GpuCollectivesBench {
         Path csv = args.length > 0 ? Path.of(args[0]) : null;
         long maxBytes = args.length > 1 ? ShmemConfig.parseSize(args[1]) : 64L << 20;
         int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-        try (Shmem shmem = Shmem.init(); ShmemStream stream = shmem.createStream();
-             ShmemEvent a = shmem.createEvent(); ShmemEvent b = shmem.createEvent()) {
-            new GpuCollectivesBench(shmem, stream, a, b, reps).run(csv, maxBytes);
+        try (Shmem shmem = Shmem.init(); GpuClock clock = new GpuClock(shmem)) {
+            new GpuCollectivesBench(shmem, clock, reps).run(csv, maxBytes);
         }
     }
 
@@ -215,14 +212,12 @@ public final class GpuCollectivesBench {
         }
         double[] us = new double[reps];
         for (int r = 0; r < reps; r++) {
-            world.barrierOnStream(stream);
-            stream.record(start);
-            for (int i = 0; i < iters; i++) {
-                call.run();
-            }
-            stream.record(end);
-            end.synchronize();
-            us[r] = end.elapsedMillisSince(start) * 1e3 / iters;
+            long nanos = clock.timeAfterBarrier(shmem, () -> {
+                for (int i = 0; i < iters; i++) {
+                    call.run();
+                }
+            });
+            us[r] = nanos / 1e3 / iters;
         }
         return median(us);
     }
