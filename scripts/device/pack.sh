@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs what a GPU machine needs to run jshmem's GPU tests and benchmarks into .devpack/
-# (a Java 25 runtime via ../shared/device/pack.sh, jshmem's jars with the native shim inside,
-# the compiled tests, the JUnit console launcher, mpi.jar, the run script and the anchors).
+# (a trimmed Java 25 runtime, jshmem's jars with the native shim inside, the compiled tests, the JUnit
+# console launcher, mpi.jar, the run scripts, the anchors and the launcher on-device.sh).
 # Then, on the GPU machine (device tool, carry .devpack):  bash .devpack/on-device.sh bash .devpack/gpu-run.sh all
 # The benchmark run (NVSHMEM anchor + jshmem's GPU forms, ~3-7 min):  bash .devpack/on-device.sh bash .devpack/bench-gpu.sh
 set -euo pipefail
@@ -38,17 +38,24 @@ cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-all
   finegrained-alloc/examples/torch_training.py "$stage/"
 mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"
 grep -qx "/.devpack/" "$exclude" 2>/dev/null || echo "/.devpack/" >> "$exclude"
-# Our own trimmed runtime (the shared recipe's plus jdk.zipfs, which JUnit's class-path scan of a jar needs);
-# ../shared/device/pack.sh keeps an existing jre.tgz.
+# Our own trimmed runtime: the shared recipe's modules plus jdk.zipfs (JUnit's class-path scan of a jar) and
+# java.desktop (the PNG charts), packed as jre.txz for our own on-device.sh. The shared recipe's jre.tgz (modules
+# zip-compressed inside, then gzip) took 39 MiB; uncompressed modules, a stripped libjvm.so and xz take 21.
+# An existing jre.txz is kept (xz takes half a minute here).
 mkdir -p .devpack
-if [ ! -s .devpack/jre.tgz ]; then
+rm -f .devpack/jre.tgz   # an earlier pack's runtime, which the launcher no longer reads
+if [ ! -s .devpack/jre.txz ]; then
   tmp=$(mktemp -d)
   "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported,java.naming,jdk.management,jdk.zipfs,java.desktop \
-    --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$tmp/jre"
-  tar -czf .devpack/jre.tgz -C "$tmp" jre && rm -rf "$tmp"
+    --strip-debug --no-header-files --no-man-pages --compress=zip-0 --output "$tmp/jre"
+  strip --strip-unneeded "$tmp/jre/lib/server/libjvm.so"
+  tar -cf - -C "$tmp" jre | xz -6 -T0 > .devpack/jre.txz.part && mv .devpack/jre.txz.part .devpack/jre.txz
+  rm -rf "$tmp"
 fi
 rm -rf .devpack/test-classes .devpack/junit-platform-console-standalone.jar   # not kept from an earlier pack
-../shared/device/pack.sh -o .devpack "$stage"/* ../shared/anchors
+cp scripts/device/on-device.sh .devpack/
+rm -rf .devpack/anchors   # read-only in ../shared, so copied afresh
+cp -r "$stage"/* ../shared/anchors .devpack/
 tree=$(git ls-files -z | xargs -0 stat -c %s | awk '{s += $1} END {print s}')
 carry=$(( $(du -sb .devpack | cut -f1) + tree ))
 echo "carry: .devpack and the tracked tree, $((carry >> 20)) MiB (the device tool takes at most 64)"
