@@ -62,6 +62,7 @@ suite() {
   mps_start
   junit "${launcher[@]}" --exclude-tag debug-trap "$@"; local rc=$?
   mps_stop
+  [ "${TRAP_TESTS:-1}" = 0 ] && return $rc   # TRAP_TESTS=0: the selection alone (smoke.sh's long classes)
   echo "== the debug-trap tests, without MPS"
   junit "${launcher[@]}" --select-class org.jshmem.it.gpu.DeviceApiTest --include-tag debug-trap || rc=$?
   return $rc
