@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine: unpacks the carried Java runtime, sets the environment the GPU machine
 # needs, then runs the given command. Packed into .devpack/ by scripts/device/pack.sh.  Example:
-#   cd .devpack && bash on-device.sh bash gpu-run.sh all
+#   cd .devpack && bash on-device.sh bash gpu-run.sh tests
 # The shared recipe (../shared/device/on-device.sh) with one change: the runtime comes as jre.txz
 # (xz, about 18 MiB smaller than its jre.tgz), because the device tool's 64 MiB carry counts the
 # tracked tree as well. Where the machine has no xz, Python's tarfile unpacks it.

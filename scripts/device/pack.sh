@@ -2,7 +2,7 @@
 # Packs what a GPU machine needs to run jshmem's GPU tests and benchmarks into .devpack/
 # (a trimmed Java 25 runtime, jshmem's jars with the native shim inside, the compiled tests, the JUnit
 # console launcher, mpi.jar, the run scripts, the anchors and the launcher on-device.sh).
-# Then, on the GPU machine (device tool, carry .devpack):  bash .devpack/on-device.sh bash .devpack/gpu-run.sh all
+# Then, on the GPU machine (device tool, carry .devpack):  bash .devpack/on-device.sh bash .devpack/gpu-run.sh tests
 # The benchmark run (NVSHMEM anchor + jshmem's GPU forms, ~3-7 min):  bash .devpack/on-device.sh bash .devpack/bench-gpu.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
