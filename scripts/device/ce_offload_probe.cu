@@ -2,25 +2,8 @@
 // stores? One process, two GPUs. Times, between events on GPU 0's stream: (sm) the perf kernel's shape,
 // G blocks x 1024 threads each storing its piece `iters` times into GPU 1; (ce S) the same pieces as
 // cudaMemcpyPeerAsync copies spread round-robin over S streams, joined by events.
-#include <cstdio>
-#include <vector>
-#include <algorithm>
+#include "probe_put.cuh"
 #include <chrono>
-#include <cuda_runtime.h>
-#define CK(x) do{cudaError_t e=(x); if(e!=cudaSuccess){printf("ERR %s:%d %s\n",__FILE__,__LINE__,cudaGetErrorString(e)); exit(1);}}while(0)
-__global__ void sm_put(int4* dst, const int4* src, size_t piece16, int iters){
-  size_t off = piece16 * blockIdx.x;
-  for (int it = 0; it < iters; it++)
-    for (size_t i = threadIdx.x; i < piece16; i += blockDim.x * 4) {
-      int4 w[4];
-#pragma unroll
-      for (int u = 0; u < 4; u++) if (i + u * blockDim.x < piece16) w[u] = src[off + i + u * blockDim.x];
-#pragma unroll
-      for (int u = 0; u < 4; u++) if (i + u * blockDim.x < piece16) dst[off + i + u * blockDim.x] = w[u];
-    }
-  __threadfence_system();
-}
-static float med(std::vector<float> v){ std::sort(v.begin(), v.end()); return v[v.size()/2]; }
 int main(){
   int n; CK(cudaGetDeviceCount(&n)); if (n < 2) { printf("need 2 GPUs\n"); return 0; }
   CK(cudaSetDevice(1)); CK(cudaDeviceEnablePeerAccess(0, 0));
@@ -39,7 +22,7 @@ int main(){
       for (int rep = 0; rep < 6; rep++) {
         CK(cudaDeviceSynchronize()); float ms;
         CK(cudaEventRecord(a, st[0]));
-        if (mode == 0) sm_put<<<G, 1024, 0, st[0]>>>((int4*)dst, (const int4*)src, piece / 16, iters);
+        if (mode == 0) plain_put<<<G, 1024, 0, st[0]>>>((int4*)dst, (const int4*)src, piece / 16, iters);
         else if (mode == 4) { for (int it = 0; it < iters; it++) CK(cudaMemcpyPeerAsync(dst, 1, src, 0, bytes, st[0])); }
         else {
           int S = mode == 1 ? 1 : mode == 2 ? 2 : 4;

@@ -3,26 +3,10 @@
 // allocates a buffer on GPU 1 and exports it (cudaIpc); the parent, on GPU 0, puts into it and, for
 // comparison, into a buffer of its own on GPU 1 through peer access. Kernels: "plain" (the probe's
 // loop, pointers from parameters) and "jshmem" (jshmem's block copy, jshmemi_group_copy<BLOCK>).
-#include <cstdio>
-#include <vector>
-#include <algorithm>
+#include "probe_put.cuh"
 #include <unistd.h>
 #include <sys/wait.h>
-#include <cuda_runtime.h>
 #include <jshmem/jshmem.h>
-#define CK(x) do{cudaError_t e=(x); if(e!=cudaSuccess){printf("ERR %s:%d %s\n",__FILE__,__LINE__,cudaGetErrorString(e)); exit(1);}}while(0)
-__global__ void __launch_bounds__(1024) plain_put(int4* dst, const int4* src, size_t piece16, int iters){
-  size_t off = piece16 * blockIdx.x;
-  for (int it = 0; it < iters; it++)
-    for (size_t i = threadIdx.x; i < piece16; i += blockDim.x * 4) {
-      int4 w[4];
-#pragma unroll
-      for (int u = 0; u < 4; u++) if (i + u * blockDim.x < piece16) w[u] = src[off + i + u * blockDim.x];
-#pragma unroll
-      for (int u = 0; u < 4; u++) if (i + u * blockDim.x < piece16) dst[off + i + u * blockDim.x] = w[u];
-    }
-  __threadfence_system();
-}
 __global__ void __launch_bounds__(1024) jshmem_put(char* dst, const char* src, size_t piece, int iters){
   size_t off = piece * blockIdx.x;
   for (int it = 0; it < iters; it++) jshmemi_group_copy<JSHMEMI_BLOCK>(dst + off, src + off, piece);
@@ -35,7 +19,6 @@ __global__ void __launch_bounds__(1024) api_put(char* dst, const char* src, size
   for (int it = 0; it < iters; it++) jshmem_putmem_nbi_block(dst + off, src + off, piece, 1);
   jshmem_quiet();
 }
-static float med(std::vector<float> v){ std::sort(v.begin(), v.end()); return v[v.size()/2]; }
 int main(){
   const size_t maxb = 256ull << 20; int down[2], up[2]; if (pipe(down) || pipe(up)) return 1;
   pid_t child = fork();
