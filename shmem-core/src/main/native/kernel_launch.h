@@ -13,8 +13,9 @@
  * dependent launch) lets the kernel be scheduled while the stream's previous kernel still runs;
  * the kernel's first statement, jshmemk_chain_start(), waits until that kernel has finished and
  * its memory operations are visible, so stream order is kept and only the launch gap goes. Only
- * one-block kernels are chained: a many-block kernel scheduled early could hold the SMs that a
- * peer's kernel on the same GPU needs. JSHMEM_GPU_LAUNCH_CHAINING=0 launches plainly; HIP always
+ * one-block kernels are chained, and the SM copy between GPUs where no GPU is shared by several PEs
+ * (GpuBackend decides): a many-block kernel scheduled early could hold the SMs that a peer's kernel on
+ * the same GPU needs. JSHMEM_GPU_LAUNCH_CHAINING=0 launches plainly; HIP always
  * does. Measured on 2 x H200 (chaining off / on, two interleaved runs each): all-reduce on a stream
  * of 1 KB 7.65-7.69 / 6.82-6.87 us, of 1 MB 15.2 / 14.1-14.2 us; reduce-scatter 1 KB 8.3-9.0 / 7.1
  * us. The barrier kernel is launched plainly: chained, 1000 on-stream barriers took 5.25-5.28 us

@@ -48,6 +48,7 @@ static int jshmemk_state_set = 0;
 /* Grid copy: every thread of the grid takes its share of the words. */
 __global__ void __launch_bounds__(JSHMEMK_COPY_THREADS)
     jshmemk_copy(void *dst, const void *src, size_t bytes) {
+  jshmemk_chain_start();
   size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   size_t nthreads = (size_t)gridDim.x * blockDim.x;
   jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, tid, nthreads);
@@ -152,8 +153,9 @@ int jshmem_rt_set_state(const jshmem_device_state_t *s) {
 }
 
 /* SM copy of `bytes` from src to dst (any device-accessible memory, local or a peer's);
- * blocks <= 0 picks a grid for the size. */
-int jshmem_rt_copy_sm_async(void *dst, const void *src, size_t bytes, int blocks, void *stream) {
+ * blocks <= 0 picks a grid for the size. chained != 0 launches it chained (kernel_launch.h): only
+ * where no other PE's kernels share this GPU. */
+int jshmem_rt_copy_sm_async(void *dst, const void *src, size_t bytes, int blocks, int chained, void *stream) {
   if (bytes == 0) return 0;
   if (dst == NULL || src == NULL)
     return jshmem_rt_fail("jshmem_rt_copy_sm_async: %s is NULL (bytes %zu)",
@@ -162,8 +164,8 @@ int jshmem_rt_copy_sm_async(void *dst, const void *src, size_t bytes, int blocks
     size_t b = (bytes + JSHMEMK_COPY_BYTES_PER_BLOCK - 1) / JSHMEMK_COPY_BYTES_PER_BLOCK;
     blocks = b > JSHMEMK_COPY_MAX_BLOCKS ? JSHMEMK_COPY_MAX_BLOCKS : (int)b;
   }
-  return jshmemk_launch<jshmemk_copy>("jshmemk_copy", blocks, JSHMEMK_COPY_THREADS, (gpuStream_t)stream, false, dst,
-                                      src, bytes);
+  return jshmemk_launch<jshmemk_copy>("jshmemk_copy", blocks, JSHMEMK_COPY_THREADS, (gpuStream_t)stream, chained != 0,
+                                      dst, src, bytes);
 }
 
 /* Strided copy of n elements of `elem` bytes: element i from src + i*src_pitch to
@@ -220,7 +222,7 @@ int jshmem_rt_put_signal_async(void *dst, const void *src, size_t bytes, uint64_
   if (bytes <= JSHMEMK_PUT_SIGNAL_ONE_BLOCK_BYTES)
     return jshmemk_launch<jshmemk_put_signal_block>("jshmemk_put_signal_block", 1, 1024, st, true, dst, src, bytes,
                                                     sig_remote, value, sig_op);
-  if (jshmem_rt_copy_sm_async(dst, src, bytes, 0, stream) != 0) return -1;
+  if (jshmem_rt_copy_sm_async(dst, src, bytes, 0, 0, stream) != 0) return -1;
   return jshmemk_launch<jshmemk_signal>("jshmemk_signal", 1, 1, st, true, sig_remote, value, sig_op);
 }
 

@@ -50,7 +50,9 @@ import java.util.function.Function;
  *     the copies between nodes); smaller ones, with two synchronisations fewer, one</td></tr>
  * <tr><td>{@code JSHMEM_SM_COPY_MAX}</td><td>8M</td><td>GPU heaps: on-stream copies within one GPU (PEs
  *     sharing it) up to this size run as a copy kernel on the SMs, larger ones on a copy engine; copies
- *     between GPUs always use a copy engine (faster at every size measured over NVLink)</td></tr>
+ *     between this PE's GPU and another run on the SMs too, launched chained, where no GPU is shared by several
+ *     PEs, from 1M (puts) or 256K (gets) to 4M and at most this size, and the others on a copy engine (each the
+ *     faster at those sizes over NVLink); 0: every on-stream copy on a copy engine</td></tr>
  * <tr><td>{@code JSHMEM_GPU_BOUNDARY_FENCES}</td><td>0</td><td>GPU heaps: 1 makes the runtime's stand-alone
  *     sync kernels (barrier and sync on a stream, the collectives' separate entry and exit syncs) quiet and
  *     fence; by default they publish and poll relaxed, the stream's earlier stores being complete when they

@@ -26,7 +26,12 @@ public sealed interface StreamOperations permits Shmem {
         return new ShmemEvent(s, streams, streams.eventCreate(true));
     }
 
-    /** Queues a copy of {@code bytes} of this PE's {@code src} to {@code dest} on PE {@code pe}. */
+    /**
+     * Queues a copy of {@code bytes} of this PE's {@code src} to {@code dest} on PE {@code pe}. On GPU heaps it runs on
+     * a copy engine, or as a kernel on this PE's SMs where that was faster: within one GPU up to
+     * {@code JSHMEM_SM_COPY_MAX}, and to another GPU from 1 MiB to 4 MiB when no GPU is shared by several PEs.
+     * {@code JSHMEM_SM_COPY_MAX=0} keeps every on-stream copy on the copy engines, leaving the SMs to kernels.
+     */
     default void putOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
         Args.nonNull("putOnStream", "dest", dest, "src", src);
@@ -38,7 +43,10 @@ public sealed interface StreamOperations permits Shmem {
         gpu.copyOnStream(pe, d, s.myPe(), f, bytes, stream.handle("putOnStream"));
     }
 
-    /** Queues a copy of {@code bytes} of {@code src} on PE {@code pe} into this PE's {@code dest}. */
+    /**
+     * Queues a copy of {@code bytes} of {@code src} on PE {@code pe} into this PE's {@code dest}. Engines as for
+     * {@link #putOnStream}, except that a get from another GPU runs on the SMs from 256 KiB.
+     */
     default void getOnStream(SymmetricSegment dest, long destOffset, SymmetricSegment src, long srcOffset, long bytes,
                              int pe, ShmemStream stream) {
         Args.nonNull("getOnStream", "dest", dest, "src", src);

@@ -583,7 +583,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             channel.copy(dstPe, dstOffset, srcPe, srcOffset, bytes, false);
             return;
         }
-        copy(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, onMyDevice[dstPe] && onMyDevice[srcPe], onStream);
+        copy(address(dstPe, dstOffset), address(srcPe, srcOffset), bytes, onMyDevice[dstPe], onMyDevice[srcPe], onStream);
     }
 
     /** Enqueues a 2D copy between heaps: the copy engines on one node, row by row through the host across nodes. */
@@ -629,7 +629,8 @@ public final class GpuBackend implements Backend, StreamCapability {
             return;
         }
         MemorySegment heap = address(pe, heapOffset);
-        copy(toHeap ? heap : external, toHeap ? external : heap, bytes, onMyDevice[pe], onStream);
+        boolean heapHere = onMyDevice[pe];   // the external buffer is this device's memory (checkExternalBuffer)
+        copy(toHeap ? heap : external, toHeap ? external : heap, bytes, !toHeap || heapHere, toHeap || heapHere, onStream);
     }
 
     /** Between device memory of this PE and a PE of another node's heap, through host memory and the transport. */
@@ -651,14 +652,35 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     /**
-     * Copies within this PE's device up to {@code JSHMEM_SM_COPY_MAX} on the SMs, larger ones and
-     * every copy to or from another device on a copy engine. On 2 x H200 (NVLink) the copy engine
-     * moved 4 KB to 4 MB between the GPUs 1.1-2x faster than the SM kernel; between two PEs sharing
-     * one H200 under MPS neither was clearly faster below 4 MB and the SM kernel led at 4 MB.
+     * On-stream copies between this PE's device and another GPU of these sizes run on the SMs, launched chained, where
+     * no GPU is shared by several PEs: a put (a push) from {@link #PEER_SM_PUSH_MIN}, a get (a pull) from
+     * {@link #PEER_SM_PULL_MIN}, both up to {@link #PEER_SM_COPY_MAX}. On 2 x H200, against the copy engine, three
+     * alternated rounds (docs/benchmarks/gpu-2xh200/session-2026-11-30d, call 6), medians: puts of 1 and 2 MB 6.6% and
+     * 3.6% faster, of 4 MB level, of 256 KB 18% slower; gets of 256 KB to 2 MB 12-31% faster, of 4 MB 4%; puts both
+     * ways at once 12-18% faster at 1-2 MB, 4% at 4 MB. Puts of 512 KB were faster in two rounds of four and slower in
+     * two (call 7), so they stay on the copy engine. Below these sizes and above them the copy engine was faster or
+     * level, and the kernel launched plainly was slower than the copy engine at every size (call 4).
      */
-    private void copy(MemorySegment dst, MemorySegment src, long bytes, boolean withinDevice, MemorySegment onStream) {
-        if (withinDevice && bytes <= smCopyMax) {
-            Shim.copySmAsync(dst, src, bytes, smBlocks(bytes), onStream);
+    private static final long PEER_SM_PUSH_MIN = 1L << 20;
+    private static final long PEER_SM_PULL_MIN = 256L << 10;
+    private static final long PEER_SM_COPY_MAX = 4L << 20;
+
+    /**
+     * Copies within this PE's device up to {@code JSHMEM_SM_COPY_MAX} on the SMs; between this PE's device and
+     * another GPU in the sizes above (and at most {@code JSHMEM_SM_COPY_MAX}) on the SMs too, launched chained so that
+     * back-to-back copies overlap their launches, where no GPU is shared by several PEs (a kernel scheduled early could
+     * hold SMs a peer's kernel needs); every other copy on a copy engine.
+     * Between two PEs sharing one H200 under MPS neither was clearly faster below 4 MB and the SM kernel led at 4 MB.
+     * {@code dstHere}, {@code srcHere}: whether each side is memory of this PE's device.
+     */
+    private void copy(MemorySegment dst, MemorySegment src, long bytes, boolean dstHere, boolean srcHere,
+                      MemorySegment onStream) {
+        boolean withinDevice = dstHere && srcHere;
+        long peerSmMin = srcHere ? PEER_SM_PUSH_MIN : PEER_SM_PULL_MIN;   // a push from here, or a pull to here
+        boolean peerOnSms = dstHere != srcHere && !nodeSharesDevices && bytes >= peerSmMin
+                && bytes <= Math.min(PEER_SM_COPY_MAX, smCopyMax);
+        if (withinDevice ? bytes <= smCopyMax : peerOnSms) {
+            Shim.copySmAsync(dst, src, bytes, smBlocks(bytes), peerOnSms, onStream);
         } else {
             Shim.memcpyAsync(dst, src, bytes, onStream);
         }

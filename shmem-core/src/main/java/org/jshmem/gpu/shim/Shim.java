@@ -79,7 +79,7 @@ public final class Shim {
             ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
     private static final MethodHandle SET_STATE = h("jshmem_rt_set_state", INT_ADDR);
     private static final MethodHandle COPY_SM_ASYNC = h("jshmem_rt_copy_sm_async",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COPY_STRIDED_ASYNC = h("jshmem_rt_copy_strided_async", FunctionDescriptor.of(
             JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
     private static final MethodHandle PUT_SIGNAL_ASYNC = h("jshmem_rt_put_signal_async", FunctionDescriptor.of(JAVA_INT,
@@ -467,10 +467,16 @@ public final class Shim {
         callPtr(SET_STATE, state, "set device state");
     }
 
-    public static void copySmAsync(MemorySegment dst, MemorySegment src, long bytes, int blocks, MemorySegment stream) {
+    /**
+     * Copies {@code bytes} with a kernel of {@code blocks} blocks ({@code <= 0}: sized by the shim), in stream order;
+     * {@code chained}: launched chained (programmatic dependent launch, where the device takes it), which is safe
+     * only where no other PE's kernels share this GPU.
+     */
+    public static void copySmAsync(MemorySegment dst, MemorySegment src, long bytes, int blocks, boolean chained,
+                                   MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COPY_SM_ASYNC.invokeExact(dst, src, bytes, blocks, stream);
+            rc = (int) COPY_SM_ASYNC.invokeExact(dst, src, bytes, blocks, chained ? 1 : 0, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }

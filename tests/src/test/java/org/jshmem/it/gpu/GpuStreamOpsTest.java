@@ -39,6 +39,7 @@ class GpuStreamOpsTest {
             assertEquals(np, r.longValue(pe, "gather.others.signals"),
                     "gather of the others' blocks: their signals set, its own left, on PE " + pe);
             assertEquals(0, r.longValue(pe, "registered.mismatches"), "registered buffer round trip on PE " + pe);
+            assertEquals(0, r.longValue(pe, "backToBack.mismatches"), "two puts then a get on one stream, PE " + pe);
             for (String error : new String[] {"outOfBounds", "overlap", "heap", "host", "afterClose"}) {
                 assertEquals("ok", r.value(pe, "registered." + error), "registered." + error + " on PE " + pe);
             }

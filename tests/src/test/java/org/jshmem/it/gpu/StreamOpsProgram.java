@@ -101,6 +101,7 @@ public final class StreamOpsProgram {
             report(me, "signalOp.onStream", shmem.signalFetch(words, 24));
             shmem.barrierAll();
             registeredBuffer(shmem, stream, src, dst);
+            backToBack(shmem, stream, src, dst);
             blockStridedPut(shmem, stream, src, dst);
             signalledGather(shmem, stream, src, dst);
             // back-to-back barriers on the stream
@@ -264,18 +265,51 @@ public final class StreamOpsProgram {
         report(me, "gather.others.signals", signalled);
     }
 
+    /**
+     * Copies back to back on one stream keep their order: each PE puts two different blocks of 1 MiB
+     * (sizes that run as a chained SM kernel between GPUs) into the same place of its right
+     * neighbour's dst, then gets that place back into the second half of its own dst. It must read
+     * the second block.
+     */
+    private static void backToBack(Shmem shmem, ShmemStream stream, SymmetricSegment src, SymmetricSegment dst) {
+        int me = shmem.myPe();
+        int right = (me + 1) % shmem.nPes();
+        long bytes = 1 << 20;
+        int count = (int) (bytes / Long.BYTES);
+        fill(shmem, src, 0, count, me, 7001);
+        fill(shmem, src, bytes, count, me, 7002);
+        shmem.barrierAll();
+        shmem.putOnStream(dst, 0, src, 0, bytes, right, stream);
+        shmem.putOnStream(dst, 0, src, bytes, bytes, right, stream);
+        shmem.getOnStream(dst, bytes, dst, 0, bytes, right, stream);
+        shmem.quietOnStream(stream);
+        stream.synchronize();
+        report(me, "backToBack.mismatches", mismatches(shmem, dst, bytes, count, me, 7002));
+        shmem.barrierAll();
+    }
+
     private static void fill(Shmem shmem, SymmetricSegment seg, int count, int pe, int salt) {
+        fill(shmem, seg, 0, count, pe, salt);
+    }
+
+    /** Fills {@code count} longs of {@code seg} from byte {@code offset} with PE {@code pe}'s pattern. */
+    private static void fill(Shmem shmem, SymmetricSegment seg, long offset, int count, int pe, int salt) {
         long[] v = new long[count];
         for (int i = 0; i < count; i++) {
             v[i] = pattern(pe, i, salt);
         }
-        shmem.put(seg, 0, v, 0, count, shmem.myPe());
+        shmem.put(seg, offset, v, 0, count, shmem.myPe());
         shmem.quiet();
     }
 
     private static long mismatches(Shmem shmem, SymmetricSegment seg, int count, int from, int salt) {
+        return mismatches(shmem, seg, 0, count, from, salt);
+    }
+
+    /** How many of {@code count} longs of {@code seg} from byte {@code offset} differ from PE {@code from}'s pattern. */
+    private static long mismatches(Shmem shmem, SymmetricSegment seg, long offset, int count, int from, int salt) {
         long[] v = new long[count];
-        shmem.get(v, 0, count, seg, 0, shmem.myPe());
+        shmem.get(v, 0, count, seg, offset, shmem.myPe());
         long bad = 0;
         for (int i = 0; i < count; i++) {
             bad += v[i] == pattern(from, i, salt) ? 0 : 1;
