@@ -1,6 +1,6 @@
-// The probes' common parts (ce_offload_probe.cu, put_path_probe.cu): the error check, the median, and the plain
-// put kernel of the anchor's shape: block b stores its piece of piece16 16-byte words `iters` times, 4 words in
-// flight per thread, then fences.
+// The probes' common parts (ce_offload_probe.cu, put_path_probe.cu, put_unroll_probe.cu): the error check, the
+// median, and the plain put kernel of the anchor's shape: block b stores its piece of piece16 16-byte words `iters`
+// times, 4 words in flight per thread, then fences.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

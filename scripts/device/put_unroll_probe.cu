@@ -1,10 +1,6 @@
 // Probe for issue 19's device put rows: does a 32 x 1024-thread put move more with more 16-byte words in flight
 // per thread (U loads, then U stores), or with other store hints? One process, two GPUs, peer access.
-#include <cstdio>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
-#define CK(x) do{cudaError_t e=(x); if(e!=cudaSuccess){printf("ERR %s:%d %s\n",__FILE__,__LINE__,cudaGetErrorString(e)); exit(1);}}while(0)
+#include "probe_put.cuh"
 template <int U, int HINT>
 __global__ void __launch_bounds__(1024) put(int4* dst, const int4* src, size_t piece16, int iters){
   size_t off = piece16 * blockIdx.x; const size_t n = blockDim.x;
@@ -24,7 +20,6 @@ __global__ void __launch_bounds__(1024) put(int4* dst, const int4* src, size_t p
   }
   __threadfence_system();
 }
-static float med(std::vector<float> v){ std::sort(v.begin(), v.end()); return v[v.size()/2]; }
 typedef void (*K)(int4*, const int4*, size_t, int);
 int main(){
   CK(cudaSetDevice(1)); CK(cudaDeviceEnablePeerAccess(0, 0)); char* dst; size_t maxb = 256ull << 20; CK(cudaMalloc(&dst, maxb));
