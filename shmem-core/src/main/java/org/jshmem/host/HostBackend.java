@@ -131,10 +131,10 @@ public final class HostBackend implements Backend {
 
     @Override
     public void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
-        if (isRemote(dstPe)) {          // the source is this PE's heap
-            remote.put(dstPe, at(dstPe, dstOffset), mapping.asSlice(at(srcPe, srcOffset), bytes), nbi);
+        if (isRemote(dstPe)) {          // the source is this PE's heap (no slice: this is every remote put's path)
+            remote.put(dstPe, at(dstPe, dstOffset), mapping, at(srcPe, srcOffset), bytes, nbi);
         } else if (isRemote(srcPe)) {   // the destination is this PE's heap
-            remote.get(mapping.asSlice(at(dstPe, dstOffset), bytes), srcPe, at(srcPe, srcOffset), nbi);
+            remote.get(mapping, at(dstPe, dstOffset), bytes, srcPe, at(srcPe, srcOffset), nbi);
         } else {
             MemorySegment.copy(mapping, at(srcPe, srcOffset), mapping, at(dstPe, dstOffset), bytes);
         }

@@ -6,6 +6,7 @@ import static org.jshmem.bootstrap.OpenMpiAbi.INT;
 import static org.jshmem.bootstrap.OpenMpiAbi.PTR;
 
 import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import org.jshmem.bootstrap.LibMpi;
 
@@ -18,10 +19,13 @@ import org.jshmem.bootstrap.LibMpi;
  */
 final class MpiHandles {
     private static final LibMpi MPI = LibMpi.loaded();
+    /** A buffer's address passed as a number (a pointer on the 64-bit platforms jshmem runs on). */
+    private static final ValueLayout.OfLong ORIGIN = ValueLayout.JAVA_LONG;
 
-    // one-sided (MpiRma)
-    static final MethodHandle PUT = fn("MPI_Put", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
-    static final MethodHandle GET = fn("MPI_Get", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
+    // one-sided (MpiRma). MPI_Put's and MPI_Get's buffer goes as its address (ORIGIN): a segment argument would
+    // need a slice per call for a piece of the heap, and acquiring the heap's shared arena (two atomics) per call
+    static final MethodHandle PUT = fn("MPI_Put", ORIGIN, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
+    static final MethodHandle GET = fn("MPI_Get", ORIGIN, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
     static final MethodHandle ACCUMULATE = fn("MPI_Accumulate", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE,
             HANDLE);
     static final MethodHandle FETCH_AND_OP = fn("MPI_Fetch_and_op", PTR, PTR, HANDLE, INT, AINT, HANDLE, HANDLE);

@@ -10,6 +10,8 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.Reference;
+import java.util.Objects;
 import org.jshmem.AtomicOp;
 import org.jshmem.BootstrapException;
 import org.jshmem.bootstrap.LibMpi;
@@ -140,32 +142,51 @@ final class MpiRma {
 
     // ------------------------------------------------------------------ one-sided calls
 
-    /** {@code MPI_Put} of {@code bytes} from {@code src} to {@code rank}'s window at {@code disp}; not complete until a flush. */
-    void put(MemorySegment src, int bytes, int rank, long disp) {
+    /**
+     * {@code MPI_Put} of {@code bytes} from native {@code src} at {@code offset} to {@code rank}'s window at
+     * {@code disp}; not complete until a flush, and {@code src} must stay alive until then, as any MPI buffer.
+     */
+    void put(MemorySegment src, long offset, int bytes, int rank, long disp) {
+        long origin = origin(src, offset, bytes, "MPI_Put");
         int rc;
         CallClock.Slot call = clock.enter("MPI_Put", rank);
         try {
-            rc = (int) MpiHandles.PUT.invokeExact(src, bytes, byteType, rank, disp, bytes, byteType, win);
+            rc = (int) MpiHandles.PUT.invokeExact(origin, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Put", t);
         } finally {
             call.leave();
+            Reference.reachabilityFence(src);   // an automatic arena must not free it during the call
         }
         check(rc, "MPI_Put", rank);
     }
 
-    /** {@code MPI_Get} of {@code bytes} from {@code rank}'s window at {@code disp} into {@code dst}; not complete until a flush. */
-    void get(MemorySegment dst, int bytes, int rank, long disp) {
+    /** {@code MPI_Get} of {@code bytes} from {@code rank}'s window at {@code disp} into native {@code dst} at {@code offset}; not complete until a flush. */
+    void get(MemorySegment dst, long offset, int bytes, int rank, long disp) {
+        long origin = origin(dst, offset, bytes, "MPI_Get");
         int rc;
         CallClock.Slot call = clock.enter("MPI_Get", rank);
         try {
-            rc = (int) MpiHandles.GET.invokeExact(dst, bytes, byteType, rank, disp, bytes, byteType, win);
+            rc = (int) MpiHandles.GET.invokeExact(origin, bytes, byteType, rank, disp, bytes, byteType, win);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Get", t);
         } finally {
             call.leave();
+            Reference.reachabilityFence(dst);   // an automatic arena must not free it during the call
         }
         check(rc, "MPI_Get", rank);
+    }
+
+    /**
+     * The address of {@code bytes} of {@code buffer} at {@code offset}, checked as a downcall would check a segment
+     * argument (native, alive, in bounds), without the slice and the arena's acquisition that one would cost. The
+     * caller keeps the buffer reachable until the call returns (a segment argument would have).
+     */
+    private static long origin(MemorySegment buffer, long offset, int bytes, String call) {
+        if (!buffer.isNative() || !buffer.scope().isAlive()) {
+            throw new IllegalStateException(call + ": the buffer must be native memory that is still allocated: " + buffer);
+        }
+        return buffer.address() + Objects.checkFromIndexSize(offset, bytes, buffer.byteSize());
     }
 
     /**

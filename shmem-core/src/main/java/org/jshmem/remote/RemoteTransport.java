@@ -117,6 +117,16 @@ public interface RemoteTransport extends AutoCloseable {
     /** Copies from {@code pe}'s node file at {@code disp} into {@code dst}; complete on return unless {@code nbi} (then {@link #quiet()}). */
     void get(MemorySegment dst, int pe, long disp, boolean nbi);
 
+    /** {@link #put(int, long, MemorySegment, boolean)} of bytes {@code [srcOffset, srcOffset + bytes)} of {@code src}. */
+    default void put(int pe, long disp, MemorySegment src, long srcOffset, long bytes, boolean nbi) {
+        put(pe, disp, src.asSlice(srcOffset, bytes), nbi);
+    }
+
+    /** {@link #get(MemorySegment, int, long, boolean)} into bytes {@code [dstOffset, dstOffset + bytes)} of {@code dst}. */
+    default void get(MemorySegment dst, long dstOffset, long bytes, int pe, long disp, boolean nbi) {
+        get(dst.asSlice(dstOffset, bytes), pe, disp, nbi);
+    }
+
     /**
      * Strided put, complete at the target on return: element i ({@code elemBytes}) from {@code src}
      * at {@code i * srcPitch} to {@code disp + i * destPitch}.

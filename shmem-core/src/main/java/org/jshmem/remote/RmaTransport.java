@@ -114,11 +114,15 @@ final class RmaTransport implements RemoteTransport {
 
     @Override
     public void put(int pe, long disp, MemorySegment src, boolean nbi) {
-        long n = src.byteSize();
+        put(pe, disp, src, 0, src.byteSize(), nbi);
+    }
+
+    /** Bytes {@code [srcOffset, srcOffset + bytes)} of {@code src}, with no slice made for them on the way. */
+    @Override
+    public void put(int pe, long disp, MemorySegment src, long srcOffset, long bytes, boolean nbi) {
         if (src.isNative()) {
-            for (long done = 0; done < n; done += MAX_CHUNK) {
-                int len = (int) Math.min(MAX_CHUNK, n - done);
-                rma.put(part(src, done, len), len, pe, disp + done);
+            for (long done = 0; done < bytes; done += MAX_CHUNK) {
+                rma.put(src, srcOffset + done, (int) Math.min(MAX_CHUNK, bytes - done), pe, disp + done);
             }
             if (nbi) {
                 issuedUnflushed();
@@ -128,26 +132,25 @@ final class RmaTransport implements RemoteTransport {
             return;
         }
         MemorySegment stage = scratch.get().staging();
-        for (long done = 0; done < n; done += STAGING_BYTES) {
-            int len = (int) Math.min(STAGING_BYTES, n - done);
-            MemorySegment.copy(src, done, stage, 0, len);
-            rma.put(stage, len, pe, disp + done);
+        for (long done = 0; done < bytes; done += STAGING_BYTES) {
+            int len = (int) Math.min(STAGING_BYTES, bytes - done);
+            MemorySegment.copy(src, srcOffset + done, stage, 0, len);
+            rma.put(stage, 0, len, pe, disp + done);
             rma.flush(pe);                     // the staging buffer is reused next
         }
     }
 
-    /** Bytes {@code [done, done + len)} of {@code m}: {@code m} itself when that is all of it, so a put makes no slice. */
-    private static MemorySegment part(MemorySegment m, long done, int len) {
-        return done == 0 && len == m.byteSize() ? m : m.asSlice(done, len);
-    }
-
     @Override
     public void get(MemorySegment dst, int pe, long disp, boolean nbi) {
-        long n = dst.byteSize();
+        get(dst, 0, dst.byteSize(), pe, disp, nbi);
+    }
+
+    /** Into bytes {@code [dstOffset, dstOffset + bytes)} of {@code dst}, with no slice made for them on the way. */
+    @Override
+    public void get(MemorySegment dst, long dstOffset, long bytes, int pe, long disp, boolean nbi) {
         if (dst.isNative()) {
-            for (long done = 0; done < n; done += MAX_CHUNK) {
-                int len = (int) Math.min(MAX_CHUNK, n - done);
-                rma.get(part(dst, done, len), len, pe, disp + done);
+            for (long done = 0; done < bytes; done += MAX_CHUNK) {
+                rma.get(dst, dstOffset + done, (int) Math.min(MAX_CHUNK, bytes - done), pe, disp + done);
             }
             if (nbi) {
                 issuedUnflushed();
@@ -157,11 +160,11 @@ final class RmaTransport implements RemoteTransport {
             return;
         }
         MemorySegment stage = scratch.get().staging();
-        for (long done = 0; done < n; done += STAGING_BYTES) {
-            int len = (int) Math.min(STAGING_BYTES, n - done);
-            rma.get(stage, len, pe, disp + done);
+        for (long done = 0; done < bytes; done += STAGING_BYTES) {
+            int len = (int) Math.min(STAGING_BYTES, bytes - done);
+            rma.get(stage, 0, len, pe, disp + done);
             rma.flushLocal(pe);
-            MemorySegment.copy(stage, 0, dst, done, len);
+            MemorySegment.copy(stage, 0, dst, dstOffset + done, len);
         }
     }
 
@@ -185,7 +188,7 @@ final class RmaTransport implements RemoteTransport {
             long count = Math.min(perBuffer, nelems - first);
             for (long k = 0; k < count; k++) {
                 MemorySegment.copy(src, (first + k) * srcPitch, stage, k * elemBytes, elemBytes);
-                rma.put(stage.asSlice(k * elemBytes, elemBytes), (int) elemBytes, pe, disp + (first + k) * destPitch);
+                rma.put(stage, k * elemBytes, (int) elemBytes, pe, disp + (first + k) * destPitch);
             }
             rma.flush(pe);
         }
@@ -205,7 +208,7 @@ final class RmaTransport implements RemoteTransport {
         for (long first = 0; first < nelems; first += perBuffer) {
             long count = Math.min(perBuffer, nelems - first);
             for (long k = 0; k < count; k++) {
-                rma.get(stage.asSlice(k * elemBytes, elemBytes), (int) elemBytes, pe, disp + (first + k) * srcPitch);
+                rma.get(stage, k * elemBytes, (int) elemBytes, pe, disp + (first + k) * srcPitch);
             }
             rma.flushLocal(pe);
             for (long k = 0; k < count; k++) {
@@ -363,7 +366,7 @@ final class RmaTransport implements RemoteTransport {
         Scratch s = scratch.get();
         put(s.operand, width, value);
         leaders.toOtherNodes(leader -> {
-            control.put(s.operand, width, leader, controlOffset);
+            control.put(s.operand, 0, width, leader, controlOffset);
             control.flush(leader);
         });
     }
