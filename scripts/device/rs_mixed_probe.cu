@@ -7,19 +7,7 @@
 // One process drives both GPUs. Per configuration: an entry handshake kernel (the library's entry sync), the push
 // and the kernel, joined; microseconds per call over 20 back-to-back calls after 3, then GPU 0's result checked.
 // Build: nvcc -O3 -arch=sm_90 -o rs_mixed rs_mixed_probe.cu -lcuda      Run: ./rs_mixed [MB each way, 32]
-#include <cstdio>
-#include <cstdlib>
-#include <cuda.h>
-#include <cuda_runtime.h>
-#define CK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(err_)); exit(1); } } while (0)
-#define CU(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { const char *s_; cuGetErrorString(r_, &s_); printf("%s: %s\n", #x, s_); exit(1); } } while (0)
-
-// one thread: tell the peer this GPU reached call `seq`, wait until the peer did too
-__global__ void entry(volatile unsigned long long *peer_cell, volatile unsigned long long *my_cell, unsigned long long seq) {
-  *peer_cell = seq;
-  __threadfence_system();
-  while (*my_cell < seq) {}
-}
+#include "probe_pair.cuh"
 
 __device__ __forceinline__ float4 add4(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
 
@@ -46,11 +34,6 @@ __global__ void __launch_bounds__(512) mixed(float4 *dest, const float4 *own, co
   for (size_t j = pulled + blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < n; j += step) dest[j] = add4(dest[j], own[j]);
 }
 
-__global__ void fill(float *p, size_t n, float base) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    p[i] = base + (float)(i % 1000);
-}
-
 typedef void (*Kernel)(float4 *, const float4 *, const float4 *, size_t, size_t, volatile unsigned long long *,
                        unsigned long long);
 
@@ -61,7 +44,7 @@ int main(int argc, char **argv) {
   float *src[2], *dst[2];
   unsigned long long *cells[2];   // [0]: entry cell, [16]: the pushed part's flag
   cudaStream_t st[2][2];
-  cudaEvent_t fork[2], join[2], t0, t1;
+  cudaEvent_t fork[2], join[2];
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   for (int g = 0; g < 2; g++) {
@@ -77,9 +60,6 @@ int main(int argc, char **argv) {
     CK(cudaEventCreateWithFlags(&join[g], cudaEventDisableTiming));
     CK(cudaDeviceSynchronize());
   }
-  CK(cudaSetDevice(0));
-  CK(cudaEventCreate(&t0));
-  CK(cudaEventCreate(&t1));
   float *h = (float *)malloc(block), *a = (float *)malloc(block), *b = (float *)malloc(block);
   CK(cudaMemcpy(a, src[0], block, cudaMemcpyDefault));
   CK(cudaMemcpy(b, src[1], block, cudaMemcpyDefault));
@@ -96,36 +76,24 @@ int main(int argc, char **argv) {
           size_t pulled = (size_t)(n4 * f) / 64 * 64;
           if (f == 1.0) pulled = n4;
           size_t pushed = (n4 - pulled) * 16, at = pulled * 16;
-          for (int g = 0; g < 2; g++) { CK(cudaSetDevice(g)); CK(cudaDeviceSynchronize()); }
-          for (int r = -3; r < reps; r++) {
-            seq++;
-            if (r == 0) { CK(cudaSetDevice(0)); CK(cudaEventRecord(t0, st[0][0])); }
-            for (int g = 0; g < 2; g++) {
-              CK(cudaSetDevice(g));
-              int q = 1 - g;
-              entry<<<1, 1, 0, st[g][0]>>>(cells[q], cells[g], seq);
-              if (pushed > 0) {
-                CK(cudaEventRecord(fork[g], st[g][0]));
-                CK(cudaStreamWaitEvent(st[g][1], fork[g], 0));
-                // this GPU's contribution to the peer's result, its pushed part, into the peer's dest
-                CK(cudaMemcpyAsync((char *)dst[q] + at, (char *)src[g] + q * block + at, pushed, cudaMemcpyDefault,
-                                   st[g][1]));
-                CU(cuStreamWriteValue64(st[g][1], (CUdeviceptr)(cells[q] + 16), seq, CU_STREAM_WRITE_VALUE_DEFAULT));
-              }
-              k<<<sms * gm, 512, 0, st[g][0]>>>((float4 *)dst[g], (const float4 *)(src[g] + g * block / 4),
-                                                (const float4 *)(src[q] + g * block / 4), pulled, n4, cells[g] + 16, seq);
-              if (pushed > 0) {
-                CK(cudaEventRecord(join[g], st[g][1]));
-                CK(cudaStreamWaitEvent(st[g][0], join[g], 0));
-              }
+          double us = us_per_call(st[0][0], reps, seq, [&](int g, unsigned long long call) {
+            int q = 1 - g;
+            entry<<<1, 1, 0, st[g][0]>>>(cells[q], cells[g], call);
+            if (pushed > 0) {
+              CK(cudaEventRecord(fork[g], st[g][0]));
+              CK(cudaStreamWaitEvent(st[g][1], fork[g], 0));
+              // this GPU's contribution to the peer's result, its pushed part, into the peer's dest
+              CK(cudaMemcpyAsync((char *)dst[q] + at, (char *)src[g] + q * block + at, pushed, cudaMemcpyDefault,
+                                 st[g][1]));
+              CU(cuStreamWriteValue64(st[g][1], (CUdeviceptr)(cells[q] + 16), call, CU_STREAM_WRITE_VALUE_DEFAULT));
             }
-          }
-          CK(cudaSetDevice(0));
-          CK(cudaEventRecord(t1, st[0][0]));
-          for (int g = 0; g < 2; g++) { CK(cudaSetDevice(g)); CK(cudaDeviceSynchronize()); }
-          float ms = 0;
-          CK(cudaEventElapsedTime(&ms, t0, t1));
-          double us = ms * 1e3 / reps;
+            k<<<sms * gm, 512, 0, st[g][0]>>>((float4 *)dst[g], (const float4 *)(src[g] + g * block / 4),
+                                              (const float4 *)(src[q] + g * block / 4), pulled, n4, cells[g] + 16, call);
+            if (pushed > 0) {
+              CK(cudaEventRecord(join[g], st[g][1]));
+              CK(cudaStreamWaitEvent(st[g][0], join[g], 0));
+            }
+          });
           CK(cudaMemcpy(h, dst[0], block, cudaMemcpyDefault));
           long bad = 0;
           for (size_t i = 0; i < block / 4; i++) if (h[i] != a[i] + b[i]) bad++;
@@ -133,17 +101,9 @@ int main(int argc, char **argv) {
                  us, block / (us * 1e3), bad ? "  WRONG" : "  (checked)");
         }
   // the entry alone, for the figures above
-  for (int g = 0; g < 2; g++) { CK(cudaSetDevice(g)); CK(cudaDeviceSynchronize()); }
-  for (int r = -3; r < reps; r++) {
-    seq++;
-    if (r == 0) { CK(cudaSetDevice(0)); CK(cudaEventRecord(t0, st[0][0])); }
-    for (int g = 0; g < 2; g++) { CK(cudaSetDevice(g)); entry<<<1, 1, 0, st[g][0]>>>(cells[1 - g], cells[g], seq); }
-  }
-  CK(cudaSetDevice(0));
-  CK(cudaEventRecord(t1, st[0][0]));
-  for (int g = 0; g < 2; g++) { CK(cudaSetDevice(g)); CK(cudaDeviceSynchronize()); }
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, t0, t1));
-  printf("entry alone: %.2f us/call\n", ms * 1e3 / reps);
+  double us = us_per_call(st[0][0], reps, seq, [&](int g, unsigned long long call) {
+    entry<<<1, 1, 0, st[g][0]>>>(cells[1 - g], cells[g], call);
+  });
+  printf("entry alone: %.2f us/call\n", us);
   return 0;
 }

@@ -5,19 +5,7 @@
 // configuration (chunks, side streams): an entry handshake kernel, the pushes, the reduce, joined;
 // microseconds per call over 20 back-to-back calls, then the result checked once.
 // Build: nvcc -O2 -arch=sm_90 -o rs_push rs_push_probe.cu -lcuda
-#include <cstdio>
-#include <cstdlib>
-#include <cuda.h>
-#include <cuda_runtime.h>
-#define CK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(err_)); return 1; } } while (0)
-#define CU(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { const char *s_; cuGetErrorString(r_, &s_); printf("%s: %s\n", #x, s_); return 1; } } while (0)
-
-// one thread: tell the peer this GPU reached call `seq`, wait until the peer did too
-__global__ void entry(volatile unsigned long long *peer_cell, volatile unsigned long long *my_cell, unsigned long long seq) {
-  *peer_cell = seq;
-  __threadfence_system();
-  while (*my_cell < seq) {}
-}
+#include "probe_pair.cuh"
 
 // dest[i] += own[i], chunk by chunk once the chunk's flag says the peer's bytes are in
 __global__ void reduce(float4 *dest, const float4 *own, size_t n4, int chunks, volatile unsigned long long *flags,
@@ -34,11 +22,6 @@ __global__ void reduce(float4 *dest, const float4 *own, size_t n4, int chunks, v
   }
 }
 
-__global__ void fill(float *p, size_t n, float base) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    p[i] = base + (float)(i % 1000);
-}
-
 int main(int argc, char **argv) {
   const size_t block = (argc > 1 ? (size_t)atol(argv[1]) : 32) << 20; // bytes each GPU sends (and owns)
   const size_t n4 = block / 16;
@@ -46,7 +29,7 @@ int main(int argc, char **argv) {
   float *src[2], *dst[2];
   unsigned long long *cells[2]; // [0]: entry cell, [16 * (1 + c)]: chunk c's flag
   cudaStream_t st[2][3];
-  cudaEvent_t fork[2], join[2][2], t0, t1;
+  cudaEvent_t fork[2], join[2][2];
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   for (int g = 0; g < 2; g++) {
@@ -62,9 +45,6 @@ int main(int argc, char **argv) {
     for (int s = 0; s < 2; s++) CK(cudaEventCreateWithFlags(&join[g][s], cudaEventDisableTiming));
     CK(cudaDeviceSynchronize());
   }
-  CK(cudaSetDevice(0));
-  CK(cudaEventCreate(&t0));
-  CK(cudaEventCreate(&t1));
   unsigned long long seq = 0;
   int chunk_counts[] = {1, 2, 4, 8, 16, 32, 64};
   printf("block %zu MB each way, %d SMs\n", block >> 20, sms);
@@ -72,40 +52,28 @@ int main(int argc, char **argv) {
     for (int lanes = 1; lanes <= 2; lanes++) {
       for (int chunks : chunk_counts) {
         if (mode == 2 && (chunks > 1 || lanes > 1)) continue;
-        for (int g = 0; g < 2; g++) { CK(cudaSetDevice(g)); CK(cudaDeviceSynchronize()); }
-        for (int r = -3; r < reps; r++) {
-          seq++;
-          if (r == 0) { CK(cudaSetDevice(0)); CK(cudaEventRecord(t0, st[0][0])); }
-          for (int g = 0; g < 2; g++) {
-            CK(cudaSetDevice(g));
-            int q = 1 - g;
-            entry<<<1, 1, 0, st[g][0]>>>(cells[q], cells[g], seq);
-            if (mode == 2) continue;
-            CK(cudaEventRecord(fork[g], st[g][0]));
-            for (int s = 1; s <= lanes; s++) CK(cudaStreamWaitEvent(st[g][s], fork[g], 0));
-            size_t per = (n4 + chunks - 1) / chunks * 16;
-            for (int c = 0; c < chunks; c++) {
-              size_t lo = c * per, len = lo + per < block ? per : block - lo;
-              cudaStream_t s = st[g][1 + c % lanes];
-              // this GPU's contribution to the peer's block (src[g] + q * block) into the peer's dest
-              CK(cudaMemcpyAsync((char *)dst[q] + lo, (char *)src[g] + q * block + lo, len, cudaMemcpyDefault, s));
-              CU(cuStreamWriteValue64(s, (CUdeviceptr)(cells[q] + 16 * (1 + c)), seq, CU_STREAM_WRITE_VALUE_DEFAULT));
-            }
-            if (mode == 0)
-              reduce<<<sms, 512, 0, st[g][0]>>>((float4 *)dst[g], (const float4 *)((char *)src[g] + g * block), n4,
-                                                chunks, cells[g] + 16, seq);
-            for (int s = 1; s <= lanes; s++) {
-              CK(cudaEventRecord(join[g][s - 1], st[g][s]));
-              CK(cudaStreamWaitEvent(st[g][0], join[g][s - 1], 0));
-            }
+        double us = us_per_call(st[0][0], reps, seq, [&](int g, unsigned long long call) {
+          int q = 1 - g;
+          entry<<<1, 1, 0, st[g][0]>>>(cells[q], cells[g], call);
+          if (mode == 2) return;
+          CK(cudaEventRecord(fork[g], st[g][0]));
+          for (int s = 1; s <= lanes; s++) CK(cudaStreamWaitEvent(st[g][s], fork[g], 0));
+          size_t per = (n4 + chunks - 1) / chunks * 16;
+          for (int c = 0; c < chunks; c++) {
+            size_t lo = c * per, len = lo + per < block ? per : block - lo;
+            cudaStream_t s = st[g][1 + c % lanes];
+            // this GPU's contribution to the peer's block (src[g] + q * block) into the peer's dest
+            CK(cudaMemcpyAsync((char *)dst[q] + lo, (char *)src[g] + q * block + lo, len, cudaMemcpyDefault, s));
+            CU(cuStreamWriteValue64(s, (CUdeviceptr)(cells[q] + 16 * (1 + c)), seq, CU_STREAM_WRITE_VALUE_DEFAULT));
           }
-        }
-        CK(cudaSetDevice(0));
-        CK(cudaEventRecord(t1, st[0][0]));
-        for (int g = 0; g < 2; g++) { CK(cudaSetDevice(g)); CK(cudaDeviceSynchronize()); }
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, t0, t1));
-        double us = ms * 1e3 / reps;
+          if (mode == 0)
+            reduce<<<sms, 512, 0, st[g][0]>>>((float4 *)dst[g], (const float4 *)((char *)src[g] + g * block), n4,
+                                              chunks, cells[g] + 16, call);
+          for (int s = 1; s <= lanes; s++) {
+            CK(cudaEventRecord(join[g][s - 1], st[g][s]));
+            CK(cudaStreamWaitEvent(st[g][0], join[g][s - 1], 0));
+          }
+        });
         long bad = -1;
         if (mode == 0) { // dest[g][i] = src[0][g-block][i] + src[1][g-block][i], checked on GPU 0's block
           float *h = (float *)malloc(block), *a = (float *)malloc(block), *b = (float *)malloc(block);
