@@ -131,7 +131,7 @@ public final class HostBackend implements Backend {
 
     @Override
     public void copy(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, boolean nbi) {
-        if (isRemote(dstPe)) {          // the source is this PE's heap (no slice: this is every remote put's path)
+        if (isRemote(dstPe)) {          // the source is this PE's heap; no slice of it per call (a put's hot path)
             remote.put(dstPe, at(dstPe, dstOffset), mapping, at(srcPe, srcOffset), bytes, nbi);
         } else if (isRemote(srcPe)) {   // the destination is this PE's heap
             remote.get(mapping, at(dstPe, dstOffset), bytes, srcPe, at(srcPe, srcOffset), nbi);
