@@ -10,14 +10,19 @@
  * once, passive target. Each case: a warm-up repetition, then --reps timed repetitions each after an
  * MPI_Barrier, PE 0 timing n operations with clock_gettime; the median, min and max go out as CSV
  * rows in the perf suite's format (library "mpi").
- *   put_bw:      n x MPI_Put(size) then MPI_Win_flush           (jshmem: n puts + quiet)
- *   get_bw:      n x (MPI_Get(size) + MPI_Win_flush)            (jshmem: n blocking gets)
+ *   put_bw:      n x (MPI_Put(size) + MPI_Win_flush_local)      (jshmem: n blocking puts + quiet)
+ *   get_bw:      n x (MPI_Get(size) + MPI_Win_flush_local)      (jshmem: n blocking gets)
+ *   put_nbi_bw:  n x MPI_Put(size) then MPI_Win_flush          (jshmem: n non-blocking puts + quiet)
+ *   get_nbi_bw:  n x MPI_Get(size) then MPI_Win_flush          (jshmem: n non-blocking gets + quiet)
  *   put_latency: n x (MPI_Put(size) + MPI_Win_flush)            (jshmem: put + quiet)
- *   get_latency: n x (MPI_Get(size) + MPI_Win_flush)            (jshmem: blocking get)
+ *   get_latency: n x (MPI_Get(size) + MPI_Win_flush_local)      (jshmem: blocking get)
+ * A blocking put or get returns once its buffer may be reused (OpenSHMEM 1.5, 9.5): MPI_Win_flush_local is
+ * the least MPI call that gives it. (Until 2026-11-30 put_bw was the batch that put_nbi_bw is now, and the
+ * gets flushed with MPI_Win_flush.)
  * n: 20000 below 64 KB, 500 below 4 MB, 20 above (bandwidth); 20000 for latency (as perf's put_latency).
  * Sizes: --min to --max, times --factor (default 2).
  *
- * --two-sided: the same four cases over MPI point-to-point, as jshmem's two-sided transport
+ * --two-sided: the four blocking cases over MPI point-to-point, as jshmem's two-sided transport
  * (JSHMEM_REMOTE_PROTOCOL=messages) makes them: PE 1 serves requests (MPI_Recv of a 64-byte header and
  * the payload, then the answer), PE 0 sends a blocking put as header + payload and waits for a 0-byte
  * acknowledgement, a get as a header and waits for the bytes. Rows carry the library "mpi-2sided".
@@ -96,7 +101,7 @@ static void ask(int put, long size) {
 
 /* One timed case: returns the microseconds per operation of each repetition in t[]. */
 static void run_case(const char *bench, long size, long n, double *t) {
-    int put = bench[0] == 'p', bw = strstr(bench, "_bw") != NULL;
+    int put = bench[0] == 'p', nbi = strstr(bench, "_nbi") != NULL, lat = strstr(bench, "latency") != NULL;
     for (int r = -1; r < reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = now_us();
@@ -110,15 +115,12 @@ static void run_case(const char *bench, long size, long n, double *t) {
             }
         } else if (rank == 0) {
             for (long i = 0; i < n; i++) {
-                if (put) {
-                    MPI_Put(src, (int) size, MPI_BYTE, 1, 0, (int) size, MPI_BYTE, win);
-                    if (!bw) MPI_Win_flush(1, win);
-                } else {
-                    MPI_Get(src, (int) size, MPI_BYTE, 1, 0, (int) size, MPI_BYTE, win);
-                    MPI_Win_flush(1, win);
-                }
+                if (put) MPI_Put(src, (int) size, MPI_BYTE, 1, 0, (int) size, MPI_BYTE, win);
+                else MPI_Get(src, (int) size, MPI_BYTE, 1, 0, (int) size, MPI_BYTE, win);
+                if (put && lat) MPI_Win_flush(1, win);
+                else if (!nbi) MPI_Win_flush_local(1, win);
             }
-            if (put && bw) MPI_Win_flush(1, win);
+            if (nbi) MPI_Win_flush(1, win);
         }
         double us = (now_us() - t0) / n;
         if (r >= 0) t[r] = us;
@@ -211,9 +213,10 @@ int main(int argc, char **argv) {
     } else {
         if (rank == 0) printf("library,benchmark,form,op,type,pes,size_bytes,iterations,repetitions,unit,median,min,max\n");
         double *t = calloc(reps, sizeof(double));
-        const char *benches[] = {"put_bw", "get_bw", "put_latency", "get_latency"};
-        const char *ops[] = {"put", "get", "put", "get"};
-        for (int b = 0; b < 4; b++) {
+        const char *benches[] = {"put_bw", "get_bw", "put_nbi_bw", "get_nbi_bw", "put_latency", "get_latency"};
+        const char *ops[] = {"put", "get", "put_nbi", "get_nbi", "put", "get"};
+        for (int b = 0; b < 6; b++) {
+            if (two_sided && strstr(benches[b], "_nbi")) continue;   /* PE 1 serves blocking requests only */
             int lat = strstr(benches[b], "latency") != NULL;
             long lmax = lat ? (max < (64L << 10) ? max : (64L << 10)) : max;
             for (long s = min; s <= lmax; s *= factor) {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
  * Open MPI's one-sided put and get called straight from Java through FFM, with no jshmem in
  * between: the anchor of the remote transport's figures that pays what any Java program pays to
  * reach MPI (a downcall per MPI call, a JIT-compiled loop, a JVM's process) and nothing of jshmem's.
- * It measures what {@code scripts/remote/mpi_rma_anchor.c} measures, the same way: the same four
+ * It measures what {@code scripts/remote/mpi_rma_anchor.c} measures, the same way: the same six
  * cases and n, {@code --reps} timed repetitions each after a barrier, PE 0's clock, the median,
  * CSV rows of the suite's schema with the library {@code mpi-java}. Its warm-up is perf's: one
  * repetition at least, then more until PE 0 has spent {@code --warmup-ms} in them, so that the
@@ -33,11 +33,17 @@ import picocli.CommandLine.Option;
  * share (this over the C anchor) and jshmem's own (jshmem over this).
  *
  * <pre>
- *   put_bw:      n x MPI_Put(size) then MPI_Win_flush        (jshmem: n puts + quiet)
- *   get_bw:      n x (MPI_Get(size) + MPI_Win_flush)         (jshmem: n blocking gets)
+ *   put_bw:      n x (MPI_Put(size) + MPI_Win_flush_local)   (jshmem: n blocking puts + quiet)
+ *   get_bw:      n x (MPI_Get(size) + MPI_Win_flush_local)   (jshmem: n blocking gets)
+ *   put_nbi_bw:  n x MPI_Put(size) then MPI_Win_flush       (jshmem: n non-blocking puts + quiet)
+ *   get_nbi_bw:  n x MPI_Get(size) then MPI_Win_flush       (jshmem: n non-blocking gets + quiet)
  *   put_latency: n x (MPI_Put(size) + MPI_Win_flush)         (jshmem: put + quiet)
- *   get_latency: n x (MPI_Get(size) + MPI_Win_flush)         (jshmem: blocking get)
+ *   get_latency: n x (MPI_Get(size) + MPI_Win_flush_local)   (jshmem: blocking get)
  * </pre>
+ *
+ * <p>A blocking put or get returns once its buffer may be reused (OpenSHMEM 1.5, section 9.5), and
+ * {@code MPI_Win_flush_local} is the least MPI call that gives that, so the blocking cases make it
+ * after each operation; the non-blocking ones complete the batch with one flush, as a quiet does.
  *
  * <p>The window is {@code MPI_Win_create} over 2 MiB-aligned native memory, in one passive-target
  * epoch ({@code MPI_Win_lock_all}). Each case's bytes are checked once, after its timed
@@ -66,11 +72,13 @@ public final class MpiRmaAnchor implements Callable<Integer> {
     private static final MethodHandle PUT = fn("MPI_Put", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
     private static final MethodHandle GET = fn("MPI_Get", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
     private static final MethodHandle FLUSH = fn("MPI_Win_flush", INT, HANDLE);
+    private static final MethodHandle FLUSH_LOCAL = fn("MPI_Win_flush_local", INT, HANDLE);
     private static final MemorySegment BYTE = MPI.symbol(OpenMpiAbi.BYTE);
     private static final MemorySegment INT32 = MPI.symbol(OpenMpiAbi.INT32);
     private static final long WINDOW_ALIGN = 2L << 20;
     private static final long MAX_SIZE = 1L << 30;
-    private static final List<String> BENCHMARKS = List.of("put_bw", "get_bw", "put_latency", "get_latency");
+    private static final List<String> BENCHMARKS = List.of("put_bw", "get_bw", "put_nbi_bw", "get_nbi_bw", "put_latency",
+            "get_latency");
     private static final byte SOURCE_SEED = 7;
     private static final byte TARGET_SEED = 101;
 
@@ -210,20 +218,22 @@ public final class MpiRmaAnchor implements Callable<Integer> {
     private Row measure(MemorySegment comm, String bench, int size, long n) throws Throwable {
         boolean put = bench.startsWith("put");
         boolean bw = bench.endsWith("_bw");
+        Completion done = bench.contains("_nbi") ? Completion.BATCH
+                : put && !bw ? Completion.EACH_AT_TARGET : Completion.EACH_LOCAL;
         prepare(comm, put, size);
-        warmUp(comm, put, bw, size, n);
+        warmUp(comm, put, done, size, n);
         double[] us = new double[reps];
         for (int r = 0; r < reps; r++) {
             check("MPI_Barrier", (int) BARRIER.invokeExact(comm));
             long t0 = System.nanoTime();
             if (rank == 0) {
-                loop(put, bw, size, n);
+                loop(put, done, size, n);
             }
             us[r] = (System.nanoTime() - t0) / 1e3 / n;
         }
         Arrays.sort(us);
         double med = us[reps / 2];
-        String op = put ? "put" : "get";
+        String op = (put ? "put" : "get") + (done == Completion.BATCH ? "_nbi" : "");
         return bw
                 ? new Row("mpi-java", bench, "host", op, "byte", 2, size, n, reps, "GB/s", size / med / 1e3,
                         size / us[reps - 1] / 1e3, size / us[0] / 1e3)
@@ -231,7 +241,7 @@ public final class MpiRmaAnchor implements Callable<Integer> {
     }
 
     /** Untimed repetitions: one, then more until PE 0 has spent {@code --warmup-ms} in them (PE 0 decides). */
-    private void warmUp(MemorySegment comm, boolean put, boolean bw, int size, long n) throws Throwable {
+    private void warmUp(MemorySegment comm, boolean put, Completion done, int size, long n) throws Throwable {
         long start = System.nanoTime();
         for (int w = 0; ; w++) {
             more.set(ValueLayout.JAVA_INT, 0, w < 1 || System.nanoTime() - start < warmupMillis * 1_000_000 ? 1 : 0);
@@ -241,27 +251,31 @@ public final class MpiRmaAnchor implements Callable<Integer> {
             }
             check("MPI_Barrier", (int) BARRIER.invokeExact(comm));
             if (rank == 0) {
-                loop(put, bw, size, n);
+                loop(put, done, size, n);
             }
         }
     }
 
+    /** How a case completes its operations: the flush after each one, or one after them all. */
+    private enum Completion { EACH_LOCAL, EACH_AT_TARGET, BATCH }
+
     /** PE 0's timed operations, as the C anchor makes them. */
-    private void loop(boolean put, boolean bw, int size, long n) throws Throwable {
+    private void loop(boolean put, Completion done, int size, long n) throws Throwable {
         MemorySegment src = source;
         MemorySegment w = win;
         for (long i = 0; i < n; i++) {
             if (put) {
                 check("MPI_Put", (int) PUT.invokeExact(src, size, BYTE, 1, 0L, size, BYTE, w));
-                if (!bw) {
-                    check("MPI_Win_flush", (int) FLUSH.invokeExact(1, w));
-                }
             } else {
                 check("MPI_Get", (int) GET.invokeExact(src, size, BYTE, 1, 0L, size, BYTE, w));
+            }
+            if (done == Completion.EACH_LOCAL) {
+                check("MPI_Win_flush_local", (int) FLUSH_LOCAL.invokeExact(1, w));
+            } else if (done == Completion.EACH_AT_TARGET) {
                 check("MPI_Win_flush", (int) FLUSH.invokeExact(1, w));
             }
         }
-        if (put && bw) {
+        if (done == Completion.BATCH) {
             check("MPI_Win_flush", (int) FLUSH.invokeExact(1, w));
         }
     }

@@ -33,12 +33,13 @@ class MpiRmaAnchorTest {
                 .run();
         assertTrue(job.succeeded(), job::toString);
         List<Row> rows = Csv.read(csv);
-        for (String bench : List.of("put_bw", "get_bw", "put_latency", "get_latency")) {
+        List<String> benches = List.of("put_bw", "get_bw", "put_nbi_bw", "get_nbi_bw", "put_latency", "get_latency");
+        for (String bench : benches) {
             Set<Long> sizes = rows.stream().filter(r -> r.benchmark().equals(bench)).map(Row::sizeBytes)
                     .collect(Collectors.toSet());
             assertEquals(Set.copyOf(SIZES), sizes, bench + "'s sizes\n" + job);
         }
-        assertEquals(4 * SIZES.size(), rows.size(), job::toString);
+        assertEquals(benches.size() * SIZES.size(), rows.size(), job::toString);
         for (Row r : rows) {
             assertEquals("mpi-java", r.library());
             assertEquals(2, r.pes());
