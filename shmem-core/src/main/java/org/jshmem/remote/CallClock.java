@@ -12,10 +12,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * again and again), so such a call can only be noticed from another thread. It also tells the
  * progress thread whether the PE's other threads drive MPI themselves ({@link #othersProgressedWithin}).
  *
- * <p>Entering and leaving cost a thread-local look-up and plain stores: a thread numbers its calls
- * and publishes the number with a release store, which on x86 is an ordinary store. It reads no
- * clock. The readers time what they see instead: a call is as old as the time since a reader
- * first saw its number, so it is timed from the first look after it began. A clock read and
+ * <p>Entering and leaving cost plain loads and stores (a thread-local look-up only when the calling
+ * thread is not the last one that entered): a thread numbers its calls and publishes the number
+ * with a release store, which on x86 is an ordinary store. It reads no clock. The readers time
+ * what they see instead: a call is as old as the time since a reader first saw its number, so it
+ * is timed from the first look after it began. A clock read and
  * volatile stores around each call took 16-20% of a blocking 4 KB put, which makes two calls
  * (docs/benchmarks/remote/paired-2026-11-30).
  */
@@ -59,6 +60,9 @@ final class CallClock {
 
     private final List<Slot> slots = new CopyOnWriteArrayList<>();
     private final ThreadLocal<Slot> mine = ThreadLocal.withInitial(this::register);
+    // the slot of the thread that entered last, checked against the caller: a PE makes most calls from one thread,
+    // and this spares it the thread-local look-up. A plain field: a stale read fails the check (Slot.thread is final)
+    private Slot last;
 
     private Slot register() {
         Slot s = new Slot();
@@ -68,14 +72,23 @@ final class CallClock {
 
     /** Marks this thread as entering {@code name} aimed at {@code rank} (-1: every PE); call {@link Slot#leave()} after. */
     Slot enter(String name, int rank) {
-        return enter(mine.get(), name, rank);
+        return enter(mine(), name, rank);
     }
 
     /** Like {@link #enter}, for a call that drives MPI's progress (a flush, a probe). */
     Slot enterProgressing(String name, int rank) {
-        Slot s = mine.get();
+        Slot s = mine();
         PROGRESSING.setOpaque(s, (long) PROGRESSING.getOpaque(s) + 1);
         return enter(s, name, rank);
+    }
+
+    private Slot mine() {
+        Slot s = last;
+        if (s == null || s.thread != Thread.currentThread()) {
+            s = mine.get();
+            last = s;
+        }
+        return s;
     }
 
     private static Slot enter(Slot s, String name, int rank) {

@@ -21,17 +21,20 @@ final class MpiHandles {
     private static final LibMpi MPI = LibMpi.loaded();
     /** A buffer's address passed as a number (a pointer on the 64-bit platforms jshmem runs on). */
     private static final ValueLayout.OfLong ORIGIN = ValueLayout.JAVA_LONG;
+    /** An Open MPI handle (a pointer) passed as a number: no segment to check and no session to acquire per call. */
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
 
     // one-sided (MpiRma). MPI_Put's and MPI_Get's buffer goes as its address (ORIGIN): a segment argument would
-    // need a slice per call for a piece of the heap, and acquiring the heap's shared arena (two atomics) per call
-    static final MethodHandle PUT = fn("MPI_Put", ORIGIN, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
-    static final MethodHandle GET = fn("MPI_Get", ORIGIN, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE);
+    // need a slice per call for a piece of the heap, and acquiring the heap's shared arena (two atomics) per call.
+    // The calls of every put and get take their datatype and window as numbers (WORD).
+    static final MethodHandle PUT = fn("MPI_Put", ORIGIN, INT, WORD, INT, AINT, INT, WORD, WORD);
+    static final MethodHandle GET = fn("MPI_Get", ORIGIN, INT, WORD, INT, AINT, INT, WORD, WORD);
     static final MethodHandle ACCUMULATE = fn("MPI_Accumulate", PTR, INT, HANDLE, INT, AINT, INT, HANDLE, HANDLE,
             HANDLE);
     static final MethodHandle FETCH_AND_OP = fn("MPI_Fetch_and_op", PTR, PTR, HANDLE, INT, AINT, HANDLE, HANDLE);
     static final MethodHandle COMPARE_AND_SWAP = fn("MPI_Compare_and_swap", PTR, PTR, PTR, HANDLE, INT, AINT, HANDLE);
-    static final MethodHandle FLUSH = fn("MPI_Win_flush", INT, HANDLE);
-    static final MethodHandle FLUSH_LOCAL = fn("MPI_Win_flush_local", INT, HANDLE);
+    static final MethodHandle FLUSH = fn("MPI_Win_flush", INT, WORD);
+    static final MethodHandle FLUSH_LOCAL = fn("MPI_Win_flush_local", INT, WORD);
     static final MethodHandle FLUSH_ALL = fn("MPI_Win_flush_all", HANDLE);
     static final MethodHandle IPROBE = fn("MPI_Iprobe", INT, INT, HANDLE, PTR, PTR);
 

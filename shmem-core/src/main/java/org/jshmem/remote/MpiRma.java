@@ -31,7 +31,7 @@ final class MpiRma {
     private final LibMpi mpi;
     private final MemorySegment comm;
     private final MemorySegment[] intType = new MemorySegment[9];   // by width in bytes: 1, 2, 4, 8
-    private final MemorySegment byteType;
+    private final long byteType;            // the hot calls take their handles as numbers (MpiHandles.WORD)
     private final MemorySegment opSum;
     private final MemorySegment opReplace;
     private final MemorySegment opNoOp;
@@ -48,13 +48,14 @@ final class MpiRma {
     private final MethodHandle winFree;
     private final CallClock clock;
     private MemorySegment win = MemorySegment.NULL;
+    private long winWord;
 
     /** The calls of {@code mpi}, timed on {@code clock} (which other windows of the transport may share). */
     MpiRma(LibMpi mpi, CallClock clock) {
         this.mpi = mpi;
         this.clock = clock;
         comm = mpi.commWorld();
-        byteType = mpi.symbol(OpenMpiAbi.BYTE);
+        byteType = mpi.symbol(OpenMpiAbi.BYTE).address();
         intType[1] = mpi.symbol(OpenMpiAbi.INT8);
         intType[2] = mpi.symbol(OpenMpiAbi.INT16);
         intType[4] = mpi.symbol(OpenMpiAbi.INT32);
@@ -110,6 +111,7 @@ final class MpiRma {
                         + " declines. Run the PEs on one node without forcing remote peers, or use such an MPI.");
             }
             win = out.get(ValueLayout.ADDRESS, 0);
+            winWord = win.address();
             setup("MPI_Win_set_errhandler(MPI_ERRORS_RETURN)",
                     (int) winSetErrhandler.invokeExact(win, mpi.symbol(OpenMpiAbi.ERRORS_RETURN)));
             setup("MPI_Win_lock_all", (int) winLockAll.invokeExact(OpenMpiAbi.MODE_NOCHECK, win));
@@ -151,7 +153,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enter("MPI_Put", rank);
         try {
-            rc = (int) MpiHandles.PUT.invokeExact(origin, bytes, byteType, rank, disp, bytes, byteType, win);
+            rc = (int) MpiHandles.PUT.invokeExact(origin, bytes, byteType, rank, disp, bytes, byteType, winWord);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Put", t);
         } finally {
@@ -167,7 +169,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enter("MPI_Get", rank);
         try {
-            rc = (int) MpiHandles.GET.invokeExact(origin, bytes, byteType, rank, disp, bytes, byteType, win);
+            rc = (int) MpiHandles.GET.invokeExact(origin, bytes, byteType, rank, disp, bytes, byteType, winWord);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Get", t);
         } finally {
@@ -252,7 +254,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enterProgressing("MPI_Win_flush", rank);
         try {
-            rc = (int) MpiHandles.FLUSH.invokeExact(rank, win);
+            rc = (int) MpiHandles.FLUSH.invokeExact(rank, winWord);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Win_flush", t);
         } finally {
@@ -266,7 +268,7 @@ final class MpiRma {
         int rc;
         CallClock.Slot call = clock.enterProgressing("MPI_Win_flush_local", rank);
         try {
-            rc = (int) MpiHandles.FLUSH_LOCAL.invokeExact(rank, win);
+            rc = (int) MpiHandles.FLUSH_LOCAL.invokeExact(rank, winWord);
         } catch (Throwable t) {
             throw MpiFailures.unexpected("MPI_Win_flush_local", t);
         } finally {

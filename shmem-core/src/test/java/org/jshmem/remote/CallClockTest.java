@@ -58,6 +58,35 @@ class CallClockTest {
     }
 
     @Test
+    void threadsTakingTurnsEachMarkTheirOwnCalls() throws Exception {
+        CallClock clock = new CallClock();
+        CallClock.Slot mine = clock.enter("MPI_Put", 1);   // left open while another thread makes calls
+        CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < 3; i++) {
+                clock.enter("MPI_Get", 2).leave();
+            }
+        }).get();
+        MpiCall open = clock.oldest().orElseThrow();
+        assertEquals("MPI_Put", open.name(), "this thread's call, untouched by the other's");
+        assertEquals(1, open.rank());
+        mine.leave();
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+            CallClock.Slot call = clock.enter("MPI_Win_flush", 3);
+            inCall.countDown();
+            await(leave);
+            call.leave();
+        });
+        inCall.await();
+        clock.enter("MPI_Get", 2).leave();   // a call of this thread's, begun and ended after the other's began
+        assertEquals("MPI_Win_flush", clock.oldest().orElseThrow().name(), "the other thread's call is still open");
+        leave.countDown();
+        other.get();
+        assertTrue(clock.oldest().isEmpty());
+    }
+
+    @Test
     void theCallersOwnCallsDoNotCount() {
         CallClock clock = new CallClock();
         clock.enterProgressing("MPI_Iprobe", -1);   // left open: this thread is in the call
