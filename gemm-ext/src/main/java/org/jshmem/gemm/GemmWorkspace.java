@@ -13,9 +13,11 @@ import org.jshmem.SymmetricSegment;
  *   <li>{@code partials}: Stream-K partial tiles, one fp32 tile per work-group;</li>
  *   <li>{@code skFlags}: one stamp per work-group;</li>
  *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE, or by the copy engines one stamp per
- *       PE (its copies arrived) and a record {count, done, tiles} per chunk of tile rows
- *       ({@code jgemm_count_chunk}; tiles written here); one-shot all-reduce and
- *       reduce-scatter: P per tile; two-shot all-reduce: 2 P per tile (partials, then sums);</li>
+ *       PE (its copies arrived), a record {count, done, tiles} per chunk of tile rows
+ *       ({@code jgemm_count_chunk}; tiles written here), then {@code copied} (the copy stream's chunks are
+ *       in the peers) and the tail kernel's count of finished blocks ({@code jgemm_scatter_tail});
+ *       one-shot all-reduce and reduce-scatter: P per tile; two-shot all-reduce: 2 P per tile (partials,
+ *       then sums);</li>
  *   <li>{@code staging}: partial tiles in the output type: one-shot all-reduce 2 x P x tiles;
  *       two-shot all-reduce P x {@code homeSlots} (the tiles holding one PE's row block),
  *       reduce-scatter twice that (two halves, by the call's parity: jgemm_staged);</li>
@@ -42,6 +44,16 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         return (nPes + (long) CHUNK_RECORD * chunk + 1) * Long.BYTES;
     }
 
+    /** All-scatter by the copy engines: byte offset in {@code arrive} of the copy stream's {@code copied} stamp. */
+    static long copiedOffset(int nPes, int chunks) {
+        return (nPes + (long) CHUNK_RECORD * chunks) * Long.BYTES;
+    }
+
+    /** All-scatter by the copy engines: byte offset in {@code arrive} of the tail kernel's count of finished blocks. */
+    static long tailCountOffset(int nPes, int chunks) {
+        return copiedOffset(nPes, chunks) + Long.BYTES;
+    }
+
     /** Bytes each part needs on this PE, before agreeing on the maximum. */
     record Sizes(long partials, long skFlags, long arrive, long staging, long gathered, long aReady, long rowOrder) {
         long[] all() {
@@ -56,7 +68,7 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         long arrive = switch (e) {
             case LOCAL -> 0;
             case ALL_SCATTER -> sizing.scatterRows() > 0
-                    ? (nPes + (long) CHUNK_RECORD * chunks(s, sizing.scatterRows())) * Long.BYTES
+                    ? tailCountOffset(nPes, chunks(s, sizing.scatterRows())) + Long.BYTES
                     : (long) sizing.totalTiles() * Long.BYTES;
             case ALL_REDUCE_ONE_SHOT, REDUCE_SCATTER -> nPes * tiles * Long.BYTES;
             case ALL_REDUCE_TWO_SHOT -> 2L * nPes * tiles * Long.BYTES;

@@ -30,14 +30,19 @@ import org.jshmem.device.LaunchConfig;
  * own rows are first copied there, and the gather runs in place
  * ({@link org.jshmem.Team#collectSignalOnStream}). All-scatter by the copy engines
  * ({@link ScatterTransport#COPY_ENGINE}): the kernel stores into this PE's C only and stamps each
- * finished chunk of tile rows; a second stream waits for each stamp, copies the chunk into the
- * others' C ({@link Shmem#ibputOnStream}), then signals them; the caller's stream waits for that
- * stream (the next call's kernel must not overwrite C under its copies) and for the others' signals.
+ * finished chunk of tile rows; a second stream waits for each stamp but the last, copies the chunk
+ * into the others' C ({@link Shmem#ibputOnStream}), then stamps {@code copied} here. The last
+ * chunk's tiles all end in the kernel's last wave: a tail kernel on the caller's stream copies it
+ * with the SMs, waits for {@code copied} (the next call's kernel must not overwrite C under the
+ * copies), signals the others and waits for their signals (jgemm_scatter_tail.h).
  * Calls launch plainly: chained back to back ({@code Kernel.launchChained}, the kernel waiting with
  * {@code griddepcontrol.wait} after its set-up), the GEMM alone measured level on one H200 (2048^3 to
  * 5120x5120x2048 bf16, three alternated rounds, docs/benchmarks/session-2026-11-29b).
  */
 final class GpuKernelExecutor implements GemmExecutor {
+    /** Threads per block of the all-scatter's tail kernel: jgemm_scatter_tail.h's JGEMM_TAIL_THREADS. */
+    static final int SCATTER_TAIL_THREADS = 512;
+
     private final Shmem shmem;
     private final KernelVariant variant;
     private final StreamKSchedule schedule;
@@ -74,15 +79,26 @@ final class GpuKernelExecutor implements GemmExecutor {
     }
 
     /**
-     * The all-scatter's copy-engine stream and its event; the chunks' first rows (one more: m), and
-     * this PE's columns of C: byte offset in a row, bytes, and the row pitch.
+     * The all-scatter's copy-engine stream; the kernel that copies its last chunk, and its grid (as many
+     * blocks as fit at once); the chunks' first rows (one more: m), and this PE's columns of C: byte offset
+     * in a row, bytes, and the row pitch.
      */
-    private record Scatter(ShmemStream stream, ShmemEvent done, int[] chunkRows, long column, long width,
+    private record Scatter(ShmemStream stream, Kernel tail, int tailBlocks, int[] chunkRows, long column, long width,
                            long pitch) {
+        int chunks() {
+            return chunkRows.length - 1;
+        }
+
+        String describe() {
+            int lastRows = chunkRows[chunks()] - chunkRows[chunks() - 1];
+            return chunks() == 1 ? ", the peers' tiles by the SMs after the kernel"
+                    : ", the peers' tiles by the copy engines in " + (chunks() - 1) + " chunks of " + chunkRows[1]
+                    + " rows, then the last " + lastRows + " rows by the SMs";
+        }
+
         void close() {
             stream.synchronize();
             stream.close();
-            done.close();
         }
     }
 
@@ -154,8 +170,9 @@ final class GpuKernelExecutor implements GemmExecutor {
                 starts[c] = Math.min(local.m(), c * rowsPerChunk);
             }
             long es = type.byteSize();
-            this.scatter = new Scatter(shmem.createStream(), shmem.createEvent(), starts,
-                    layout.cColumnOffset(me) * es, local.n() * es, layout.ldc(me) * es);
+            Kernel tail = module.kernel("jgemm_scatter_tail");
+            this.scatter = new Scatter(shmem.createStream(), tail, tail.maxCoResidentBlocks(SCATTER_TAIL_THREADS, 0),
+                    starts, layout.cColumnOffset(me) * es, local.n() * es, layout.ldc(me) * es);
         } else {
             this.scatter = null;
         }
@@ -193,7 +210,7 @@ final class GpuKernelExecutor implements GemmExecutor {
             on.waitFor(gather.done());
         }
         if (scatter != null) {
-            scatterOnItsStream(c, on, generation);
+            queueScatter(c, on, generation);
         }
         if (stream == null) {
             own.synchronize();
@@ -229,15 +246,16 @@ final class GpuKernelExecutor implements GemmExecutor {
     }
 
     /**
-     * Queues the copy-engine all-scatter of this call: each chunk into the others' C once the kernel
-     * has stamped it (rotated: the PEs do not all copy into one peer at once), then a signal to each;
-     * {@code on} waits for it all.
+     * Queues the copy-engine all-scatter of this call: on its stream, each chunk but the last into the
+     * others' C once the kernel has stamped it (rotated: the PEs do not all copy into one peer at once),
+     * then the {@code copied} stamp; on {@code on}, the tail kernel (the last chunk, the signals, the waits).
      */
-    private void scatterOnItsStream(SymmetricSegment c, ShmemStream on, long generation) {
-        int me = shmem.myPe(), n = shmem.nPes();
+    private void queueScatter(SymmetricSegment c, ShmemStream on, long generation) {
+        int me = shmem.myPe(), n = shmem.nPes(), chunks = scatter.chunks();
         ShmemStream st = scatter.stream();
         int[] rows = scatter.chunkRows();
-        for (int k = 0; k + 1 < rows.length; k++) {
+        long copied = GemmWorkspace.copiedOffset(n, chunks);
+        for (int k = 0; k + 1 < chunks; k++) {
             shmem.signalWaitUntilOnStream(arrive, GemmWorkspace.chunkDoneOffset(n, k), Cmp.GE, generation, st);
             long at = rows[k] * scatter.pitch() + scatter.column();
             for (int i = 1; i < n; i++) {
@@ -245,14 +263,16 @@ final class GpuKernelExecutor implements GemmExecutor {
                         rows[k + 1] - rows[k], (me + i) % n, st);
             }
         }
-        for (int i = 1; i < n; i++) {
-            shmem.signalOpOnStream(arrive, GemmWorkspace.arrivedOffset(me), generation, SignalOp.SET, (me + i) % n, st);
+        if (chunks > 1) {
+            shmem.signalOpOnStream(arrive, copied, generation, SignalOp.SET, me, st);
         }
-        st.record(scatter.done());
-        on.waitFor(scatter.done());
-        for (int i = 1; i < n; i++) {
-            shmem.signalWaitUntilOnStream(arrive, GemmWorkspace.arrivedOffset((me + i) % n), Cmp.GE, generation, on);
-        }
+        int last = rows[chunks - 1], tailRows = rows[chunks] - last;
+        int grid = Math.min(scatter.tailBlocks(), tailRows);
+        LaunchConfig config = new LaunchConfig(Dim3.of(grid), Dim3.of(SCATTER_TAIL_THREADS), 0, on);
+        scatter.tail().launch(config, c, scatter.pitch(), scatter.column(), scatter.width(), last, tailRows,
+                Kernel.pointer(arrive, GemmWorkspace.arrivedOffset(0)),
+                chunks > 1 ? Kernel.pointer(arrive, copied) : MemorySegment.NULL,
+                Kernel.pointer(arrive, GemmWorkspace.tailCountOffset(n, chunks)), generation, me, n);
     }
 
     /** Whether the kernel image came from the cache, and how long getting it took. */
@@ -263,11 +283,9 @@ final class GpuKernelExecutor implements GemmExecutor {
     @Override
     public String describe() {
         String groups = variant.cluster() > 1 ? " clusters of " + variant.cluster() + " CTAs, " : " work-groups, ";
-        String send = scatter == null ? ""
-                : ", tiles to the peers by the copy engines in " + (scatter.chunkRows().length - 1) + " chunks";
         return variant + " kernel, " + schedule.grid() + groups + variant.sharedBytes() / 1024 + " KiB shared memory"
-                + send + " (image " + (compiled.hit() ? "from the kernel cache" : "compiled") + " in "
-                + compiled.nanos() / 1_000_000 + " ms)";
+                + (scatter == null ? "" : scatter.describe()) + " (image "
+                + (compiled.hit() ? "from the kernel cache" : "compiled") + " in " + compiled.nanos() / 1_000_000 + " ms)";
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The stamp layout of the all-scatter, by the kernel's stores and by the copy engines. */
+/** The stamp layout of the all-scatter, by the kernel's stores and by the copy engines, as its kernels read it. */
 class GemmWorkspaceTest {
     private static final ShardLayout LAYOUT = new ShardLayout(GemmCollective.ALL_SCATTER,
             new GemmShape(2600, 1536, 1024), 3);
@@ -23,23 +23,37 @@ class GemmWorkspaceTest {
         assertEquals(3, GemmWorkspace.chunks(SCHEDULE, 8), "chunks of 8, 8 and 5 tile rows");
         GemmWorkspace.Sizes sizes = GemmWorkspace.sizes(SCHEDULE, Epilogue.ALL_SCATTER, LAYOUT, 3,
                 new GemmWorkspace.GemmSizing(126, 42, 1, 8));
-        assertEquals((3 + 3 * 3) * Long.BYTES, sizes.arrive(), "3 arrival stamps, 3 records {count, done, tiles}");
+        assertEquals((3 + 3 * 3 + 2) * Long.BYTES, sizes.arrive(),
+                "3 arrival stamps, 3 records {count, done, tiles}, copied, the tail kernel's count");
         // jgemm_epilogue.h counts tile row tm into the record at
         // arrive + n_pes + JGEMM_CHUNK_RECORD * (tm / scatter_rows); done is next
         assertEquals(2 * Long.BYTES, GemmWorkspace.arrivedOffset(2));
         assertEquals((3 + 1) * Long.BYTES, GemmWorkspace.chunkDoneOffset(3, 0));
         assertEquals((3 + 3 * 2 + 1) * Long.BYTES, GemmWorkspace.chunkDoneOffset(3, 2));
+        // after the last record: the copy stream's copied stamp, then jgemm_scatter_tail's count, the last long
+        assertEquals((3 + 3 * 3) * Long.BYTES, GemmWorkspace.copiedOffset(3, 3));
+        assertEquals(sizes.arrive() - Long.BYTES, GemmWorkspace.tailCountOffset(3, 3));
     }
 
     @Test
     void theKernelsChunkRecordIsTheWorkspaces() throws IOException {
-        String header;
-        try (InputStream in = GemmWorkspace.class.getResourceAsStream("/org/jshmem/gemm/kernels/jgemm.h")) {
-            header = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(GemmWorkspace.CHUNK_RECORD, defined("jgemm.h", "JGEMM_CHUNK_RECORD"));
+    }
+
+    @Test
+    void theTailKernelsBlockIsTheExecutors() throws IOException {
+        assertEquals(GpuKernelExecutor.SCATTER_TAIL_THREADS, defined("jgemm_scatter_tail.h", "JGEMM_TAIL_THREADS"));
+    }
+
+    /** The number a kernel header #defines {@code name} to. */
+    private static int defined(String header, String name) throws IOException {
+        String text;
+        try (InputStream in = GemmWorkspace.class.getResourceAsStream("/org/jshmem/gemm/kernels/" + header)) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        Matcher m = Pattern.compile("#define JGEMM_CHUNK_RECORD (\\d+)").matcher(header);
-        assertTrue(m.find(), "jgemm.h defines JGEMM_CHUNK_RECORD");
-        assertEquals(GemmWorkspace.CHUNK_RECORD, Integer.parseInt(m.group(1)));
+        Matcher m = Pattern.compile("#define " + name + " (\\d+)").matcher(text);
+        assertTrue(m.find(), header + " defines " + name);
+        return Integer.parseInt(m.group(1));
     }
 
     @Test

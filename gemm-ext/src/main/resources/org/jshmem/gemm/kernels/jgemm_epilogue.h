@@ -16,7 +16,8 @@
  *               used only to park its partial: it sums it straight from the output tile)
  *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t; by the copy
  *               engines (scatter_rows > 0): [n_pes] stamps, PE q's copies arrived (set by q's stream),
- *               then a record {count, done, tiles} per chunk of scatter_rows tile rows (jgemm_count_chunk)
+ *               then a record {count, done, tiles} per chunk of scatter_rows tile rows (jgemm_count_chunk),
+ *               then the copy stream's `copied` stamp and the tail's block count (jgemm_scatter_tail.h)
  *               one-shot all-reduce: [n_pes][tiles] partial stamps
  *               reduce-scatter: [n_pes][tiles] partial stamps, tile (tm, tn) at tm * tiles_n + tn
  *               (coordinates, not t: the PEs take the tiles in different rotations)

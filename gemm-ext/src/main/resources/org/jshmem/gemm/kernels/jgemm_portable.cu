@@ -13,6 +13,7 @@
  */
 #include "jgemm_mma.h"
 #include "jgemm_epilogue.h"
+#include "jgemm_scatter_tail.h"
 
 #ifndef JGEMM_STAGES
 #define JGEMM_STAGES 4

@@ -40,6 +40,7 @@
  */
 #include "jgemm.h"
 #include "jgemm_epilogue.h"
+#include "jgemm_scatter_tail.h"
 
 #if JGEMM_BM != 128 || (JGEMM_BN != 64 && JGEMM_BN != 128 && JGEMM_BN != 192 && JGEMM_BN != 256) || JGEMM_BK != 64
 #error "jgemm_sm90: built for 128 x {64, 128, 192, 256} x 64 tiles"
