@@ -75,6 +75,18 @@ JSHMEM_DEVICE_INLINE void jshmemi_add_release_sys(unsigned long long *p, unsigne
 #endif
 }
 
+/* Adds v and returns the old value, acquire-release at system scope (a count whose last adder goes on to
+ * release what every adder stored, as gemm-ext's all-scatter tail does). */
+JSHMEM_DEVICE_INLINE unsigned long long jshmemi_fetch_add_acq_rel_sys(unsigned long long *p, unsigned long long v) {
+#if JSHMEM_ARCH_HIP
+  return __hip_atomic_fetch_add(p, v, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_SYSTEM);
+#else
+  unsigned long long old;
+  asm volatile("atom.acq_rel.sys.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  return old;
+#endif
+}
+
 /* ---- relaxed (volatile) loads and stores, any 1/2/4/8-byte type --------------------------- */
 
 template <typename T>

@@ -16,24 +16,13 @@
  * a row of 4096 fp16 columns is 16 bytes a thread; 64 registers, two blocks per SM on sm_90a. */
 #define JGEMM_TAIL_THREADS 512
 
-/* Adds one to *count with acquire-release at system scope (the block's stores to the peers, handed to
- * this thread by a barrier, are visible everywhere first); returns the old value. */
-JSHMEM_DEVICE_INLINE unsigned long long jgemm_count_sys(unsigned long long *count) {
-#if JSHMEM_ARCH_HIP
-  return __hip_atomic_fetch_add(count, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_SYSTEM);
-#else
-  unsigned long long old;
-  asm volatile("atom.acq_rel.sys.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(count) : "memory");
-  return old;
-#endif
-}
-
 /*
  * Block b copies rows row0 + b, row0 + b + grid, ... (below row0 + rows) of this PE's columns of C (width
  * bytes from byte col of each row of pitch bytes; c is the symmetric C) into the same place in every peer's
  * C. On 2 x H200, 1024 rows of 8 KB took 32-33 us with 264 blocks, 36 with a block a row, and calls were
  * 7-12 us shorter than with the copy stream's tail (docs/benchmarks/gpu-2xh200/session-2026-11-30f). The
- * block that finishes last (count: blocks finished, reset for the next call) waits until the copy stream
+ * blocks count themselves out (count; acquire-release at system scope, so every block's stores to the peers
+ * are visible before the last one's stamps; reset for the next call). The last waits until the copy stream
  * has copied the earlier chunks (*copied >= gen; copied null: there were none), stamps arrived[my_pe] = gen
  * on every peer and waits for arrived[q] >= gen from every peer q: when the kernel ends, C is whole on this
  * PE and this PE's columns are in every peer's C.
@@ -49,7 +38,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_TAIL_THREADS)
   }
   jshmemi_group_release_fence();
   __syncthreads();
-  if (threadIdx.x != 0 || jgemm_count_sys(count) + 1 != gridDim.x) return;
+  if (threadIdx.x != 0 || jshmemi_fetch_add_acq_rel_sys(count, 1) + 1 != gridDim.x) return;
   *count = 0; /* the next call's tail comes after this kernel on the stream */
   if (copied) jgemm_wait_stamp(copied, gen);
   for (int i = 1; i < n_pes; ++i)
