@@ -76,7 +76,7 @@ JSHMEM_DEVICE_INLINE void jshmemi_add_release_sys(unsigned long long *p, unsigne
 }
 
 /* Adds v and returns the old value, acquire-release at system scope (a count whose last adder goes on to
- * release what every adder stored, as gemm-ext's all-scatter tail does). */
+ * release what every adder stored, as gemm-ext's all-scatter counts the tiles it sent). */
 JSHMEM_DEVICE_INLINE unsigned long long jshmemi_fetch_add_acq_rel_sys(unsigned long long *p, unsigned long long v) {
 #if JSHMEM_ARCH_HIP
   return __hip_atomic_fetch_add(p, v, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_SYSTEM);

@@ -15,7 +15,7 @@ import org.jshmem.SymmetricSegment;
  *   <li>{@code arrive}: all-scatter: one stamp per tile of every PE, or by the copy engines one stamp per
  *       PE (its copies arrived), a record {count, done, tiles} per chunk of tile rows
  *       ({@code jgemm_count_chunk}; tiles written here), then {@code copied} (the copy stream's chunks are
- *       in the peers) and the tail kernel's count of finished blocks ({@code jgemm_scatter_tail});
+ *       in the peers);
  *       one-shot all-reduce and reduce-scatter: P per tile; two-shot all-reduce: 2 P per tile (partials,
  *       then sums);</li>
  *   <li>{@code staging}: partial tiles in the output type: one-shot all-reduce 2 x P x tiles;
@@ -49,11 +49,6 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         return (nPes + (long) CHUNK_RECORD * chunks) * Long.BYTES;
     }
 
-    /** All-scatter by the copy engines: byte offset in {@code arrive} of the tail kernel's count of finished blocks. */
-    static long tailCountOffset(int nPes, int chunks) {
-        return copiedOffset(nPes, chunks) + Long.BYTES;
-    }
-
     /** Bytes each part needs on this PE, before agreeing on the maximum. */
     record Sizes(long partials, long skFlags, long arrive, long staging, long gathered, long aReady, long rowOrder) {
         long[] all() {
@@ -68,7 +63,7 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         long arrive = switch (e) {
             case LOCAL -> 0;
             case ALL_SCATTER -> sizing.scatterRows() > 0
-                    ? tailCountOffset(nPes, chunks(s, sizing.scatterRows())) + Long.BYTES
+                    ? copiedOffset(nPes, chunks(s, sizing.scatterRows())) + Long.BYTES
                     : (long) sizing.totalTiles() * Long.BYTES;
             case ALL_REDUCE_ONE_SHOT, REDUCE_SCATTER -> nPes * tiles * Long.BYTES;
             case ALL_REDUCE_TWO_SHOT -> 2L * nPes * tiles * Long.BYTES;

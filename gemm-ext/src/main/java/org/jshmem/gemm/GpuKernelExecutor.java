@@ -32,17 +32,15 @@ import org.jshmem.device.LaunchConfig;
  * ({@link ScatterTransport#COPY_ENGINE}): the kernel stores into this PE's C only and stamps each
  * finished chunk of tile rows; a second stream waits for each stamp but the last, copies the chunk
  * into the others' C ({@link Shmem#ibputOnStream}), then stamps {@code copied} here. The last
- * chunk's tiles all end in the kernel's last wave: a tail kernel on the caller's stream copies it
- * with the SMs, waits for {@code copied} (the next call's kernel must not overwrite C under the
- * copies), signals the others and waits for their signals (jgemm_scatter_tail.h).
+ * chunk's tiles all end in the kernel's last wave: the kernel's sender stores them into the others'
+ * C as they end and stamps the chunk; a tail kernel on the caller's stream waits for that stamp and
+ * for {@code copied} (the next call's kernel must not overwrite C under the copies), signals the
+ * others and waits for their signals (jgemm_scatter_tail.h).
  * Calls launch plainly: chained back to back ({@code Kernel.launchChained}, the kernel waiting with
  * {@code griddepcontrol.wait} after its set-up), the GEMM alone measured level on one H200 (2048^3 to
  * 5120x5120x2048 bf16, three alternated rounds, docs/benchmarks/session-2026-11-29b).
  */
 final class GpuKernelExecutor implements GemmExecutor {
-    /** Threads per block of the all-scatter's tail kernel: jgemm_scatter_tail.h's JGEMM_TAIL_THREADS. */
-    static final int SCATTER_TAIL_THREADS = 512;
-
     private final Shmem shmem;
     private final KernelVariant variant;
     private final StreamKSchedule schedule;
@@ -79,21 +77,20 @@ final class GpuKernelExecutor implements GemmExecutor {
     }
 
     /**
-     * The all-scatter's copy-engine stream; the kernel that copies its last chunk, and its grid (as many
-     * blocks as fit at once); the chunks' first rows (one more: m), and this PE's columns of C: byte offset
-     * in a row, bytes, and the row pitch.
+     * The all-scatter's copy-engine stream; the kernel that ends each call (its signals and waits); the
+     * chunks' first rows (one more: m), and this PE's columns of C: byte offset in a row, bytes, and the
+     * row pitch.
      */
-    private record Scatter(ShmemStream stream, Kernel tail, int tailBlocks, int[] chunkRows, long column, long width,
-                           long pitch) {
+    private record Scatter(ShmemStream stream, Kernel tail, int[] chunkRows, long column, long width, long pitch) {
         int chunks() {
             return chunkRows.length - 1;
         }
 
         String describe() {
             int lastRows = chunkRows[chunks()] - chunkRows[chunks() - 1];
-            return chunks() == 1 ? ", the peers' tiles by the SMs after the kernel"
+            return chunks() == 1 ? ", the peers' tiles by the kernel's stores"
                     : ", the peers' tiles by the copy engines in " + (chunks() - 1) + " chunks of " + chunkRows[1]
-                    + " rows, then the last " + lastRows + " rows by the SMs";
+                    + " rows, the last " + lastRows + " rows by the kernel's stores";
         }
 
         void close() {
@@ -170,9 +167,8 @@ final class GpuKernelExecutor implements GemmExecutor {
                 starts[c] = Math.min(local.m(), c * rowsPerChunk);
             }
             long es = type.byteSize();
-            Kernel tail = module.kernel("jgemm_scatter_tail");
-            this.scatter = new Scatter(shmem.createStream(), tail, tail.maxCoResidentBlocks(SCATTER_TAIL_THREADS, 0),
-                    starts, layout.cColumnOffset(me) * es, local.n() * es, layout.ldc(me) * es);
+            this.scatter = new Scatter(shmem.createStream(), module.kernel("jgemm_scatter_tail"), starts,
+                    layout.cColumnOffset(me) * es, local.n() * es, layout.ldc(me) * es);
         } else {
             this.scatter = null;
         }
@@ -248,7 +244,7 @@ final class GpuKernelExecutor implements GemmExecutor {
     /**
      * Queues the copy-engine all-scatter of this call: on its stream, each chunk but the last into the
      * others' C once the kernel has stamped it (rotated: the PEs do not all copy into one peer at once),
-     * then the {@code copied} stamp; on {@code on}, the tail kernel (the last chunk, the signals, the waits).
+     * then the {@code copied} stamp; on {@code on}, the tail kernel (the signals and the waits).
      */
     private void queueScatter(SymmetricSegment c, ShmemStream on, long generation) {
         int me = shmem.myPe(), n = shmem.nPes(), chunks = scatter.chunks();
@@ -266,13 +262,10 @@ final class GpuKernelExecutor implements GemmExecutor {
         if (chunks > 1) {
             shmem.signalOpOnStream(arrive, copied, generation, SignalOp.SET, me, st);
         }
-        int last = rows[chunks - 1], tailRows = rows[chunks] - last;
-        int grid = Math.min(scatter.tailBlocks(), tailRows);
-        LaunchConfig config = new LaunchConfig(Dim3.of(grid), Dim3.of(SCATTER_TAIL_THREADS), 0, on);
-        scatter.tail().launch(config, c, scatter.pitch(), scatter.column(), scatter.width(), last, tailRows,
+        scatter.tail().launch(new LaunchConfig(Dim3.of(1), Dim3.of(1), 0, on),
                 Kernel.pointer(arrive, GemmWorkspace.arrivedOffset(0)),
-                chunks > 1 ? Kernel.pointer(arrive, copied) : MemorySegment.NULL,
-                Kernel.pointer(arrive, GemmWorkspace.tailCountOffset(n, chunks)), generation, me, n);
+                Kernel.pointer(arrive, GemmWorkspace.chunkDoneOffset(n, chunks - 1)),
+                chunks > 1 ? Kernel.pointer(arrive, copied) : MemorySegment.NULL, generation, me, n);
     }
 
     /** Whether the kernel image came from the cache, and how long getting it took. */

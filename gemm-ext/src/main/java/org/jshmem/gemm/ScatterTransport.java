@@ -11,8 +11,10 @@ public enum ScatterTransport {
     STORES,
     /**
      * The kernel stores each tile into this PE's C only and counts it into its chunk (a group of tile
-     * rows); a second stream waits for each whole chunk and copies it into the other PEs' C with the
-     * copy engines ({@link org.jshmem.Shmem#ibputOnStream}), so the SMs are left to the GEMM. GPU heaps.
+     * rows); a second stream waits for each whole chunk but the last and copies it into the other PEs' C
+     * with the copy engines ({@link org.jshmem.Shmem#ibputOnStream}), so the SMs are left to the GEMM. The
+     * last chunk's tiles end in the kernel's last wave: the kernel stores those into every PE's C itself.
+     * GPU heaps.
      */
     COPY_ENGINE
 }

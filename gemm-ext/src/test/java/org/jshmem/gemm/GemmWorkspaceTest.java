@@ -23,26 +23,20 @@ class GemmWorkspaceTest {
         assertEquals(3, GemmWorkspace.chunks(SCHEDULE, 8), "chunks of 8, 8 and 5 tile rows");
         GemmWorkspace.Sizes sizes = GemmWorkspace.sizes(SCHEDULE, Epilogue.ALL_SCATTER, LAYOUT, 3,
                 new GemmWorkspace.GemmSizing(126, 42, 1, 8));
-        assertEquals((3 + 3 * 3 + 2) * Long.BYTES, sizes.arrive(),
-                "3 arrival stamps, 3 records {count, done, tiles}, copied, the tail kernel's count");
+        assertEquals((3 + 3 * 3 + 1) * Long.BYTES, sizes.arrive(),
+                "3 arrival stamps, 3 records {count, done, tiles}, copied");
         // jgemm_epilogue.h counts tile row tm into the record at
         // arrive + n_pes + JGEMM_CHUNK_RECORD * (tm / scatter_rows); done is next
         assertEquals(2 * Long.BYTES, GemmWorkspace.arrivedOffset(2));
         assertEquals((3 + 1) * Long.BYTES, GemmWorkspace.chunkDoneOffset(3, 0));
         assertEquals((3 + 3 * 2 + 1) * Long.BYTES, GemmWorkspace.chunkDoneOffset(3, 2));
-        // after the last record: the copy stream's copied stamp, then jgemm_scatter_tail's count, the last long
-        assertEquals((3 + 3 * 3) * Long.BYTES, GemmWorkspace.copiedOffset(3, 3));
-        assertEquals(sizes.arrive() - Long.BYTES, GemmWorkspace.tailCountOffset(3, 3));
+        // after the last record: the copy stream's copied stamp, the last long
+        assertEquals(sizes.arrive() - Long.BYTES, GemmWorkspace.copiedOffset(3, 3));
     }
 
     @Test
     void theKernelsChunkRecordIsTheWorkspaces() throws IOException {
         assertEquals(GemmWorkspace.CHUNK_RECORD, defined("jgemm.h", "JGEMM_CHUNK_RECORD"));
-    }
-
-    @Test
-    void theTailKernelsBlockIsTheExecutors() throws IOException {
-        assertEquals(GpuKernelExecutor.SCATTER_TAIL_THREADS, defined("jgemm_scatter_tail.h", "JGEMM_TAIL_THREADS"));
     }
 
     /** The number a kernel header #defines {@code name} to. */

@@ -214,22 +214,36 @@ JSHMEM_DEVICE_INLINE void jgemm_stamp_local(unsigned long long *flag, unsigned l
 /* Longs per chunk record {count, done, tiles} (org.jshmem.gemm.GemmWorkspace.CHUNK_RECORD). */
 #define JGEMM_CHUNK_RECORD 3
 /*
- * All-scatter by the copy engines: one more finished (and stored) tile in its chunk's record
- * {count, done, tiles} (tiles: how many the chunk has, written by the host). The chunk's last tile
- * resets the count for the next call and stamps `done`, for which a stream waits before its copy
- * engines read the chunk (org.jshmem.gemm.GpuKernelExecutor).
+ * All-scatter by the copy engines: one more finished tile in its chunk's record {count, done, tiles}
+ * (tiles: how many the chunk has, written by the host), stored into this PE's C, or (sent) into the
+ * peers' C. The chunk's last tile resets the count for the next call and stamps `done`, for which a
+ * stream waits before its copy engines read the chunk (the last chunk's: the tail kernel,
+ * jgemm_scatter_tail.h; org.jshmem.gemm.GpuKernelExecutor). A sent tile's count is acquire-release at
+ * system scope, so that every sender's stores to the peers come before the last one's stamp.
  */
-JSHMEM_DEVICE_INLINE void jgemm_count_chunk(unsigned long long *rec, unsigned long long gen) {
-#if JSHMEM_ARCH_HIP
-  unsigned long long old = __hip_atomic_fetch_add(rec, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
-#else
+JSHMEM_DEVICE_INLINE void jgemm_count_chunk(unsigned long long *rec, unsigned long long gen, bool sent) {
   unsigned long long old;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(rec) : "memory");
+  if (sent) {
+    old = jshmemi_fetch_add_acq_rel_sys(rec, 1);
+  } else {
+#if JSHMEM_ARCH_HIP
+    old = __hip_atomic_fetch_add(rec, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+#else
+    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(rec) : "memory");
 #endif
+  }
   if (old + 1 == rec[2]) {
     rec[0] = 0;
-    jgemm_stamp(rec + 1, gen); /* system scope: read by the stream, and then by the copy engines */
+    jgemm_stamp(rec + 1, gen); /* system scope: read by the stream (then the copy engines) or the tail kernel */
   }
+}
+/*
+ * All-scatter by the copy engines: whether tile row tm lies in a chunk that the copy stream takes to the peers.
+ * Every chunk but the last: its tiles all end in the GEMM's last wave, so the kernel sends them itself
+ * (jgemm_send_tile) as they end. With one PE there is nothing to send: every chunk is the stream's.
+ */
+JSHMEM_DEVICE_INLINE bool jgemm_chunk_by_engines(const jgemm_params &p, int tm) {
+  return p.scatter_rows > 0 && (p.n_pes == 1 || tm / p.scatter_rows < (p.tiles_m - 1) / p.scatter_rows);
 }
 JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsigned long long gen) {
   /* >= in the cyclic sense: a peer may already have stamped a later call. */

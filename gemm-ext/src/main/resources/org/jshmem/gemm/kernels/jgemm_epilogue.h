@@ -48,11 +48,12 @@ JSHMEM_DEVICE_INLINE void jgemm_release_fence() { jshmemi_group_release_fence();
 #define JGEMM_STAMP_PEER 0  /* a stamp read by a peer (system scope; flag is its address here) */
 #define JGEMM_STAMP_LOCAL 1 /* a stamp read on this GPU only (GPU scope) */
 #define JGEMM_STAMP_CHUNK 2 /* a tile counted into its chunk's record (jgemm_count_chunk) */
+#define JGEMM_STAMP_CHUNK_SENT 3 /* the same, the tile stored into the peers */
 JSHMEM_DEVICE_INLINE void jgemm_stamp_kind(unsigned long long *flag, int kind, unsigned long long gen) {
   if (kind == JGEMM_STAMP_LOCAL) {
     jgemm_stamp_local(flag, gen);
-  } else if (kind == JGEMM_STAMP_CHUNK) {
-    jgemm_count_chunk(flag, gen);
+  } else if (kind == JGEMM_STAMP_CHUNK || kind == JGEMM_STAMP_CHUNK_SENT) {
+    jgemm_count_chunk(flag, gen, kind == JGEMM_STAMP_CHUNK_SENT);
   } else {
     jgemm_stamp(flag, gen);
   }
@@ -393,10 +394,21 @@ JSHMEM_DEVICE void jgemm_store_sum(const jgemm_params &p, int tm, int tn, const 
 #define JGEMM_SEND_STORES 1 /* 0: an experiment, wrong results: all-scatter stamps the peers' tiles unsent */
 #endif
 
+/* All-scatter by the copy engines: tile row tm's tile counted into its chunk's record (jgemm_count_chunk;
+ * sent: stored into the peers), settled now, not a unit later: the chunk's copies wait for it. */
+template <class G>
+JSHMEM_DEVICE void jgemm_count_into_chunk(const jgemm_params &p, int tm, bool sent, const G &g) {
+  g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows),
+          sent ? JGEMM_STAMP_CHUNK_SENT : JGEMM_STAMP_CHUNK, p.generation);
+  g.settle();
+}
+
 /*
  * All-scatter: tile t, rounded in `otile`, into the C of every PE from the `from`-th after this one
  * (rotated: the PEs do not all write one peer at once), each copy stamped; read() is called once
- * the group has read the output tile (it may then be written again), before the stamps.
+ * the group has read the output tile (it may then be written again), before the stamps. With the copy
+ * engines (scatter_rows > 0: only the last chunk's tiles come here, jgemm_chunk_by_engines) there are
+ * no stamps: the tile is counted into its chunk once every copy is stored.
  */
 template <class G, class Read>
 JSHMEM_DEVICE void jgemm_send_tile(const jgemm_params &p, int t, const jgemm_t *otile, const G &g, int from, Read read) {
@@ -413,8 +425,9 @@ JSHMEM_DEVICE void jgemm_send_tile(const jgemm_params &p, int t, const jgemm_t *
       g.sync();
       read();
     }
-    jgemm_group_stamp(p, p.arrive + p.arrive_base + t, pe, g);
+    if (p.scatter_rows == 0) jgemm_group_stamp(p, p.arrive + p.arrive_base + t, pe, g);
   }
+  if (p.scatter_rows > 0) jgemm_count_into_chunk(p, tm, true, g);
 }
 
 /*
@@ -448,17 +461,15 @@ JSHMEM_DEVICE void jgemm_store_local(const jgemm_params &p, int tm, int tn, cons
 /*
  * All-scatter, tile t (tile row tm), once its store into this PE's C is issued, with the peers'
  * copies left to the copy engines or the group's sender: counts it into its chunk (the copy engines
- * copy a chunk once it is whole; settled now, not a unit later, as its chunk's copies wait for it), or
- * stamps this PE's copy.
+ * copy a chunk once it is whole), or stamps this PE's copy; nothing in the copy engines' last chunk,
+ * which the sender counts once it has stored the peers' copies.
  */
 template <class G>
 JSHMEM_DEVICE void jgemm_scatter_stored(const jgemm_params &p, int t, int tm, const G &g) {
-  if (p.scatter_rows > 0) {
-    g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), JGEMM_STAMP_CHUNK, p.generation);
-    g.settle();
-  } else {
+  if (jgemm_chunk_by_engines(p, tm))
+    jgemm_count_into_chunk(p, tm, false, g);
+  else if (p.scatter_rows == 0)
     jgemm_group_stamp(p, p.arrive + p.arrive_base + t, p.my_pe, g);
-  }
 }
 
 /*
@@ -481,7 +492,7 @@ JSHMEM_DEVICE void jgemm_publish_tile(const jgemm_params &p, int t, jgemm_t *oti
   if (p.epilogue == JGEMM_LOCAL) {
     jgemm_store_local(p, tm, tn, otile, g);
   } else if (p.epilogue == JGEMM_ALL_SCATTER) {
-    if (p.scatter_rows > 0 || g.hand_off(t)) { /* the PE's own C now; the peers' copies later */
+    if (jgemm_chunk_by_engines(p, tm) || g.hand_off(t)) { /* the PE's own C now; the peers' copies later */
       g.store(otile, p.c + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
       jgemm_scatter_stored(p, t, tm, g);
     } else {

@@ -433,7 +433,7 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
  * the copy engines), with 16-byte aligned rows. org.jshmem.gemm.TensorMaps encodes the map where
  * this may hold. */
 JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p) {
-  const bool scatter = p.epilogue == JGEMM_ALL_SCATTER && (JGEMM_SM90_SENDER || p.scatter_rows > 0 || p.n_pes == 1);
+  const bool scatter = p.epilogue == JGEMM_ALL_SCATTER && (JGEMM_SM90_SENDER || p.n_pes == 1);
   const unsigned long long c = jshmemi_addr(p.c + p.col_offset);
   return JGEMM_SM90_TMA_STORE && (p.epilogue == JGEMM_LOCAL || scatter) &&
          ((c | (unsigned long long)p.ldc * 2) & 15) == 0;
@@ -510,7 +510,7 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
     g.reclaim(); /* all-scatter: the sender has read the previous tile */
     jgemm_sm90_store_boxes(tm, tn, d, otile, tma_c, g);
     if (p.epilogue == JGEMM_ALL_SCATTER) {
-      if (p.scatter_rows == 0) g.hand_off(u.tile); /* the peers' copies: to the sender (none with one PE) */
+      if (!jgemm_chunk_by_engines(p, tm)) g.hand_off(u.tile); /* the peers' copies: to the sender (none with one PE) */
       jgemm_scatter_stored(p, u.tile, tm, g);
     }
     return;
@@ -550,7 +550,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ jgemm_sender_handoff handoff;
   const bool sender = JGEMM_SM90_SENDER && p.n_pes > 1 &&
-                      ((p.epilogue == JGEMM_ALL_SCATTER && p.scatter_rows == 0) || p.epilogue == JGEMM_REDUCE_SCATTER ||
+                      (p.epilogue == JGEMM_ALL_SCATTER || p.epilogue == JGEMM_REDUCE_SCATTER ||
                        p.epilogue == JGEMM_ALL_REDUCE_TWO);
 
   if (threadIdx.x == 0) {
