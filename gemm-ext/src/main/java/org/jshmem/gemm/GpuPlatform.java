@@ -37,10 +37,12 @@ final class GpuPlatform implements GemmPlatform {
      * On 2 x H200 (2026-11-28, fp16, interleaved) they won from 275 GFLOP per PE (4096x8192x8192:
      * 0.471-0.475 against 0.486-0.487 ms; 8192^3 2-3%, bf16 8%; 16384x8192x8192 3%) and lost at 69
      * and below (4096^3: 0.152-0.157 against 0.142-0.143; 2048^3 0.063 against 0.037): their chunks'
-     * waits and the last chunk's copy after the kernel cost 10-26 us a call. With the last chunk copied by the SMs
-     * (jgemm_scatter_tail.h; 2026-11-30f, fp16): 4096x8192x8192 0.410 against 0.421 ms, 4096^3 0.135 against 0.134.
+     * waits and the last chunk's copy after the kernel cost 10-26 us a call. Since the kernel's sender stores
+     * the last chunk into the peers as its tiles end (2026-11-30g, fp16, two alternated rounds in each of two
+     * calls): 4096x8192x8192 0.400 against 0.424 ms, 4096^3 (69 GFLOP) 0.130-0.131 against 0.134-0.135,
+     * 3072^3 (29 GFLOP) 0.085 against 0.083-0.084, 2048^3 0.043 against 0.033-0.034.
      */
-    static final double COPY_ENGINE_SCATTER_MIN_FLOPS = 150e9;
+    static final double COPY_ENGINE_SCATTER_MIN_FLOPS = 45e9;
     /**
      * Auto all-scatter: the copy engines carry the tiles only up to this many PEs. On 4 x H200 (2026-11-28,
      * one PE per GPU, fp16, interleaved, each PE's chunks copied to three peers) the kernel's stores won at
@@ -235,21 +237,22 @@ final class GpuPlatform implements GemmPlatform {
         boolean copyEngines = switch (options.scatter()) {
             case STORES -> false;
             case COPY_ENGINE -> true;
-            case AUTO -> autoScatter(device.nodeSharesDevices(), schedule.shape().flops(), nPes)
-                    == ScatterTransport.COPY_ENGINE;
+            case AUTO -> autoScatter(device.nodeSharesDevices(), schedule.shape().flops(), nPes,
+                    GemmWorkspace.chunks(schedule, schedule.groupM())) == ScatterTransport.COPY_ENGINE;
         };
         return copyEngines ? schedule.groupM() : 0;
     }
 
     /**
      * The all-scatter's measured transport: the copy engines where every PE has a GPU of its own, there are
-     * at most {@link #COPY_ENGINE_SCATTER_MAX_PES} PEs and at least {@link #COPY_ENGINE_SCATTER_MIN_FLOPS} of
-     * work per PE; the kernel's stores otherwise. Between PEs on one GPU a copy may run on the SMs, which the
-     * GEMM holds until it ends.
+     * at most {@link #COPY_ENGINE_SCATTER_MAX_PES} PEs, at least {@link #COPY_ENGINE_SCATTER_MIN_FLOPS} of
+     * work per PE and more than one chunk of tile rows; the kernel's stores otherwise. Between PEs on one GPU
+     * a copy may run on the SMs, which the GEMM holds until it ends; the last chunk is the kernel's to send,
+     * so a GEMM of one chunk would leave the copy engines nothing and only add the tail kernel.
      */
-    static ScatterTransport autoScatter(boolean sharedGpus, double flopsPerPe, int nPes) {
+    static ScatterTransport autoScatter(boolean sharedGpus, double flopsPerPe, int nPes, int chunks) {
         return !sharedGpus && nPes <= COPY_ENGINE_SCATTER_MAX_PES && flopsPerPe >= COPY_ENGINE_SCATTER_MIN_FLOPS
-                ? ScatterTransport.COPY_ENGINE : ScatterTransport.STORES;
+                && chunks > 1 ? ScatterTransport.COPY_ENGINE : ScatterTransport.STORES;
     }
 
     @Override
