@@ -68,6 +68,9 @@ suite() {
   return $rc
 }
 step=${1:-tests}; shift || true
+# a step killed by its caller's time limit still stops the MPS server it started: one left up made the next
+# step's PEs its clients (docs/benchmarks/gpu-2xh200/session-2026-11-30f, call 7). `cmd` leaves MPS as it finds it.
+[ "$step" = cmd ] || trap 'mps_stop > /dev/null 2>&1' EXIT
 case $step in
   tests)
     # the bootstrap tests build jobs from the JVM's class path, which under the console launcher holds the
