@@ -38,9 +38,9 @@ final class GpuPlatform implements GemmPlatform {
      * 0.471-0.475 against 0.486-0.487 ms; 8192^3 2-3%, bf16 8%; 16384x8192x8192 3%) and lost at 69
      * and below (4096^3: 0.152-0.157 against 0.142-0.143; 2048^3 0.063 against 0.037): their chunks'
      * waits and the last chunk's copy after the kernel cost 10-26 us a call. Since the kernel's sender stores
-     * the last chunk into the peers as its tiles end (2026-11-30g, fp16, two alternated rounds in each of two
-     * calls): 4096x8192x8192 0.400 against 0.424 ms, 4096^3 (69 GFLOP) 0.130-0.131 against 0.134-0.135,
-     * 3072^3 (29 GFLOP) 0.085 against 0.083-0.084, 2048^3 0.043 against 0.033-0.034.
+     * the last chunk into the peers as its tiles end (2026-11-30g, fp16, alternated): 4096x8192x8192 0.400
+     * against 0.424 ms (one round), 4096^3 (69 GFLOP) 0.130-0.131 against 0.134-0.135 (three rounds, two
+     * calls), 3072^3 (29 GFLOP) 0.085 against 0.083-0.084 and 2048^3 0.043 against 0.033-0.034 (two rounds).
      */
     static final double COPY_ENGINE_SCATTER_MIN_FLOPS = 45e9;
     /**
