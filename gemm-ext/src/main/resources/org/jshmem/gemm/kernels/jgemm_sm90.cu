@@ -7,7 +7,7 @@
  * move through the workspace slot in the threads' own fragment layout); the finished tile is
  * rounded into an output tile in shared memory (a region of its own, so the producer keeps
  * loading the next unit meanwhile). The GEMM alone, and the all-scatter into its own C, store it
- * with TMA stores of swizzled boxes (jgemm_sm90_store_boxes; the all-scatter's sender reads the
+ * with TMA stores of swizzled boxes (jgemm_sm90_stage_boxes; the all-scatter's sender reads the
  * peers' copies from the same boxes); the other fused collectives publish it through the shared
  * epilogue (jgemm_epilogue.h), whose stores leave through the bulk-copy engine. Either way the
  * consumers start the next unit while the copies run.
@@ -250,7 +250,7 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
 #define JGEMM_SM90_SENDER 1
 #endif
 #ifndef JGEMM_SM90_TMA_STORE
-/* 1: the GEMM alone stores its tiles by TMA (jgemm_sm90_store_boxes) and waits only for the
+/* 1: the GEMM alone stores its tiles by TMA (jgemm_sm90_stage_boxes) and waits only for the
  * copies' reads; 0: per-row bulk copies, each completed before the output tile is reused */
 #define JGEMM_SM90_TMA_STORE 1
 #endif
@@ -259,6 +259,15 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
  * 0: the consumers store it with bulk copies (one H200 shared by 2 PEs, 8192^3 sustained: 1.946-1.951 against
  * 1.935 ms bf16, 2.051 against 2.042 fp16; docs/benchmarks/session-2026-11-29d) */
 #define JGEMM_SM90_SENDER_SUMS 1
+#endif
+#ifndef JGEMM_SM90_SENDER_COUNTS
+/* 1: the all-scatter by the copy engines hands each tile of the engines' chunks, rounded in the output tile,
+ * to the sender, whose first thread stores it into this PE's C by TMA, waits until the stores are complete
+ * and counts the tile into its chunk; the consumers wait only until it has read the output tile, as the GEMM
+ * alone does. 0: the consumers store it, wait for the stores' completion, then count it. 2 x H200, fp16,
+ * alternated (docs/benchmarks/gpu-2xh200/session-2026-11-30g, call 6): 8192^3 0.746-0.754 against
+ * 0.753-0.755 ms, 4096x8192x8192 0.384 against 0.403, 4096^3 0.129 against 0.130. */
+#define JGEMM_SM90_SENDER_COUNTS 1
 #endif
 #define JGEMM_SENDER_THREADS 96
 #define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle() (more settle at once): 2 (n_pes - 1) for an all-reduce owner */
@@ -275,8 +284,11 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
 struct jgemm_sender_handoff {
   unsigned long long ready, read; /* mbarriers: a tile is in the output tile / the sender has read it */
   int tile;                       /* the tile handed over (a key tm * tiles_n + tn for a sum); -1: no more */
-  int sum;                        /* 1: an owner's sum for every PE's C (two-shot all-reduce); 0: tile t's copies */
+  int kind;                       /* JGEMM_HAND_* */
 };
+#define JGEMM_HAND_COPIES 0 /* tile t's copies to the peers */
+#define JGEMM_HAND_SUM 1    /* an owner's sum for every PE's C (two-shot all-reduce) */
+#define JGEMM_HAND_STORE 2  /* tile t into this PE's C by TMA, then counted into its chunk (JGEMM_SM90_SENDER_COUNTS) */
 
 struct jgemm_consumer_group {
   int tid, size;
@@ -289,21 +301,24 @@ struct jgemm_consumer_group {
   JSHMEM_DEVICE_INLINE jgemm_consumer_group(bool own_c_, unsigned long long **later_, jgemm_sender_handoff *handoff_)
       : tid((int)threadIdx.x - 128), size(JGEMM_CONSUMERS), own_c(own_c_), later(later_), pending(0), gen(0),
         handoff(handoff_), handed(0) {}
-  /* Gives the sender `tile` (sum: see jgemm_sender_handoff), complete in the output tile (the group synchronised). */
-  JSHMEM_DEVICE_INLINE bool give(int tile, int sum) const {
+  /* Gives the sender `tile` for a job of `kind` (JGEMM_HAND_*), complete in the output tile (the group synchronised). */
+  JSHMEM_DEVICE_INLINE bool give(int tile, int kind) const {
     if (handoff == nullptr) return false;
     if (tid == 0) {
       handoff->tile = tile;
-      handoff->sum = sum;
+      handoff->kind = kind;
       jgemm_mbar_arrive(&handoff->ready);
     }
     handed++;
     return true;
   }
   /* Hands tile t's copies to the peers to the sender. */
-  JSHMEM_DEVICE_INLINE bool hand_off(int t) const { return give(t, 0); }
+  JSHMEM_DEVICE_INLINE bool hand_off(int t) const { return give(t, JGEMM_HAND_COPIES); }
   /* Hands the owner's sum of the tile at key to the sender, which stores it into every PE's C. */
-  JSHMEM_DEVICE_INLINE bool hand_off_sum(int key) const { return JGEMM_SM90_SENDER_SUMS && give(key, 1); }
+  JSHMEM_DEVICE_INLINE bool hand_off_sum(int key) const { return JGEMM_SM90_SENDER_SUMS && give(key, JGEMM_HAND_SUM); }
+  /* Hands tile t, in the output tile as jgemm_sm90_stage_boxes leaves it, to the sender to store into this PE's C
+   * and count into its chunk. */
+  JSHMEM_DEVICE_INLINE bool hand_off_store(int t) const { return JGEMM_SM90_SENDER_COUNTS && give(t, JGEMM_HAND_STORE); }
   /* Waits until the sender has read the last tile handed to it: the output tile may be written. */
   JSHMEM_DEVICE_INLINE void reclaim() const {
     if (handed > 0) jgemm_mbar_wait(&handoff->read, (unsigned)(handed - 1) & 1);
@@ -378,7 +393,7 @@ struct jgemm_consumer_group {
   }
 };
 
-/* The output tile as jgemm_sm90_store_boxes leaves it: BN / 64 boxes of BM rows x 128 bytes, the 16-byte
+/* The output tile as jgemm_sm90_stage_boxes leaves it: BN / 64 boxes of BM rows x 128 bytes, the 16-byte
  * chunk k of row r at chunk k ^ (r % 8) (the TMA's 128-byte swizzle). */
 struct jgemm_swizzled_tile {
   JSHMEM_DEVICE_INLINE static const jgemm_t *at(const jgemm_t *otile, int r, int c) {
@@ -405,19 +420,50 @@ using jgemm_sender_group_swizzled = jgemm_storing_group<jgemm_sender_warps, jgem
 
 JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p);
 
+/* The output tile's BN / 64 boxes (jgemm_sm90_stage_boxes) into tile (tm, tn) of C by TMA stores, issued
+ * and committed as one bulk group by the calling thread. */
+JSHMEM_DEVICE_INLINE void jgemm_sm90_issue_boxes(int tm, int tn, const jgemm_t *otile, const jgemm_tensor_map *tma_c) {
+#pragma unroll
+  for (int b = 0; b < JGEMM_BN / 64; b++)
+    jgemm_tma_store(tma_c, tn * JGEMM_BN + 64 * b, tm * JGEMM_BM, (const unsigned char *)otile + b * (JGEMM_BM * 128));
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/*
+ * The sender's job JGEMM_HAND_STORE (all-scatter by the copy engines, a tile of the engines' chunks): its first
+ * thread stores tile t into this PE's C by TMA, hands the output tile back once the stores have read it, and
+ * counts the tile into its chunk once they are complete (as jgemm_consumer_group::settle does). The consumers
+ * meanwhile go on to their next unit: waiting for the stores' completion themselves cost every tile's epilogue.
+ */
+JSHMEM_DEVICE_INLINE void jgemm_sm90_store_and_count(const jgemm_params &p, int t, const jgemm_t *otile,
+                                                     const jgemm_tensor_map *tma_c, jgemm_sender_handoff *h) {
+  int tm, tn;
+  jgemm_tile_coords(p, t, tm, tn);
+  jgemm_sm90_issue_boxes(tm, tn, otile, tma_c);
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+  jgemm_mbar_arrive(&h->read);
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+  jgemm_count_chunk(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), p.generation, false);
+}
+
 /* The sender's loop: each tile handed over, into the peers' C (all-scatter: jgemm_send_tile), staging
- * (jgemm_send_partial) or, an owner's sum, every PE's C (jgemm_store_sum), until tile -1. */
-JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *otile, jgemm_sender_handoff *h) {
+ * (jgemm_send_partial), an owner's sum into every PE's C (jgemm_store_sum), or into this PE's C and counted
+ * (jgemm_sm90_store_and_count), until tile -1. */
+JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *otile, const jgemm_tensor_map *tma_c,
+                                          jgemm_sender_handoff *h) {
   jgemm_sender_group s;
   const bool swizzled = jgemm_sm90_tma_store(p); /* the all-scatter's tiles, as the TMA stores read them */
   for (unsigned k = 0;; k++) {
     jgemm_mbar_wait(&h->ready, k & 1);
-    const int t = *(volatile int *)&h->tile;
+    const int t = *(volatile int *)&h->tile, kind = *(volatile int *)&h->kind;
     if (t < 0) return;
     auto read = [&] {
       if (s.tid == 0) jgemm_mbar_arrive(&h->read);
     };
-    if (*(volatile int *)&h->sum)
+    if (kind == JGEMM_HAND_STORE) {
+      if (s.tid == 0) jgemm_sm90_store_and_count(p, t, otile, tma_c, h);
+    } else if (kind == JGEMM_HAND_SUM)
       jgemm_store_sum(p, t / p.tiles_n, t % p.tiles_n, otile, s, read);
     else if (p.epilogue != JGEMM_ALL_SCATTER)
       jgemm_send_partial(p, t, otile, s, read);
@@ -442,12 +488,11 @@ JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p) {
 /*
  * Tile (tm, tn), finished in d, rounded into `otile` as BN / 64 boxes of BM rows x 128 bytes in the
  * TMA's 128-byte swizzle (the 16-byte chunk c of row r at chunk c ^ (r % 8), so that the eight rows
- * of each stmatrix hit every bank once), then stored by BN / 64 TMA stores from one thread: the
- * per-row bulk copies needed 128 copies a tile, which the SM issues one lane at a time, while the
+ * of each stmatrix hit every bank once), ready for TMA stores (jgemm_sm90_issue_boxes) from one thread:
+ * the per-row bulk copies needed 128 copies a tile, which the SM issues one lane at a time, while the
  * other consumer warps waited (Nsight Compute, 3840x3840x4096 bf16: 4% of the warps' samples).
  */
-JSHMEM_DEVICE_INLINE void jgemm_sm90_store_boxes(int tm, int tn, const float *d, jgemm_t *otile,
-                                                 const jgemm_tensor_map *tma_c, const jgemm_consumer_group &g) {
+JSHMEM_DEVICE_INLINE void jgemm_sm90_stage_boxes(const float *d, jgemm_t *otile, const jgemm_consumer_group &g) {
   constexpr int box_bytes = JGEMM_BM * 128;
   const int lane = g.tid % 32, warp = g.tid / 32;
   /* this lane's row of stmatrix's four 8x8 matrices: rows +0 and +8 of the fragment, column groups j and j + 1 */
@@ -462,12 +507,6 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_store_boxes(int tm, int tn, const float *d,
   }
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* the tile's writes, to the TMA */
   g.sync();
-  if (g.tid == 0) {
-#pragma unroll
-    for (int b = 0; b < JGEMM_BN / 64; b++)
-      jgemm_tma_store(tma_c, tn * JGEMM_BN + 64 * b, tm * JGEMM_BM, boxes + b * box_bytes);
-    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-  }
 }
 
 /*
@@ -508,9 +547,12 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_finish(const jgemm_params &p, const jgemm_u
     int tm, tn;
     jgemm_cta_tile_coords(p, u.tile, rank, tm, tn);
     g.reclaim(); /* all-scatter: the sender has read the previous tile */
-    jgemm_sm90_store_boxes(tm, tn, d, otile, tma_c, g);
+    jgemm_sm90_stage_boxes(d, otile, g);
+    const bool engines = p.epilogue == JGEMM_ALL_SCATTER && jgemm_chunk_by_engines(p, tm);
+    if (engines && g.hand_off_store(u.tile)) return; /* the sender stores it and counts it */
+    if (g.tid == 0) jgemm_sm90_issue_boxes(tm, tn, otile, tma_c);
     if (p.epilogue == JGEMM_ALL_SCATTER) {
-      if (!jgemm_chunk_by_engines(p, tm)) g.hand_off(u.tile); /* the peers' copies: to the sender (none with one PE) */
+      if (!engines) g.hand_off(u.tile); /* the peers' copies: to the sender (none with one PE) */
       jgemm_scatter_stored(p, u.tile, tm, g);
     }
     return;
@@ -619,7 +661,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
         }
       }
     } else if (warp > 0 && sender) {
-      jgemm_sm90_send(p, otile, &handoff);
+      jgemm_sm90_send(p, otile, &tma_c, &handoff);
     }
     return;
   }
