@@ -245,6 +245,11 @@ JSHMEM_DEVICE_INLINE void jgemm_count_chunk(unsigned long long *rec, unsigned lo
 JSHMEM_DEVICE_INLINE bool jgemm_chunk_by_engines(const jgemm_params &p, int tm) {
   return p.scatter_rows > 0 && (p.n_pes == 1 || tm / p.scatter_rows < (p.tiles_m - 1) / p.scatter_rows);
 }
+/* All-scatter by the copy engines: the record {count, done, tiles} of tile row tm's chunk (in arrive, after the
+ * n_pes arrival stamps; org.jshmem.gemm.GemmWorkspace lays it out). */
+JSHMEM_DEVICE_INLINE unsigned long long *jgemm_chunk_record(const jgemm_params &p, int tm) {
+  return p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows);
+}
 JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsigned long long gen) {
   /* >= in the cyclic sense: a peer may already have stamped a later call. */
   while ((long long)(jshmemi_ld_acquire_sys(flag) - gen) < 0) {

@@ -17,7 +17,7 @@
  *   arrive      all-scatter: [arrive_count] stamps, PE q's tile t at arrive_base(q) + t; by the copy
  *               engines (scatter_rows > 0): [n_pes] stamps, PE q's copies arrived (set by q's stream),
  *               then a record {count, done, tiles} per chunk of scatter_rows tile rows (jgemm_count_chunk),
- *               then the copy stream's `copied` stamp and the tail's block count (jgemm_scatter_tail.h)
+ *               then the copy stream's `copied` stamp (jgemm_scatter_tail.h waits for it)
  *               one-shot all-reduce: [n_pes][tiles] partial stamps
  *               reduce-scatter: [n_pes][tiles] partial stamps, tile (tm, tn) at tm * tiles_n + tn
  *               (coordinates, not t: the PEs take the tiles in different rotations)
@@ -398,8 +398,7 @@ JSHMEM_DEVICE void jgemm_store_sum(const jgemm_params &p, int tm, int tn, const 
  * sent: stored into the peers), settled now, not a unit later: the chunk's copies wait for it. */
 template <class G>
 JSHMEM_DEVICE void jgemm_count_into_chunk(const jgemm_params &p, int tm, bool sent, const G &g) {
-  g.stamp(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows),
-          sent ? JGEMM_STAMP_CHUNK_SENT : JGEMM_STAMP_CHUNK, p.generation);
+  g.stamp(jgemm_chunk_record(p, tm), sent ? JGEMM_STAMP_CHUNK_SENT : JGEMM_STAMP_CHUNK, p.generation);
   g.settle();
 }
 

@@ -272,6 +272,13 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
 #define JGEMM_SENDER_THREADS 96
 #define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle() (more settle at once): 2 (n_pes - 1) for an all-reduce owner */
 
+/* Completes the calling thread's bulk copies (their writes done), then orders them before its later generic
+ * accesses: what a stamp or a count that follows publishes. */
+JSHMEM_DEVICE_INLINE void jgemm_bulk_complete() {
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+}
+
 /*
  * The consumer warpgroups: 256 threads, named barrier 1, and the epilogue's way out (see
  * jgemm_block_group): a tile leaves shared memory through the bulk-copy engine, one row per
@@ -380,8 +387,7 @@ struct jgemm_consumer_group {
       reread();
       return;
     }
-    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
-    asm volatile("fence.proxy.async.global;\n" ::: "memory");
+    jgemm_bulk_complete();
     sync();
     if (pending == 0) return;
     if (tid == 0)
@@ -442,9 +448,8 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_store_and_count(const jgemm_params &p, int 
   jgemm_sm90_issue_boxes(tm, tn, otile, tma_c);
   asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
   jgemm_mbar_arrive(&h->read);
-  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
-  asm volatile("fence.proxy.async.global;\n" ::: "memory");
-  jgemm_count_chunk(p.arrive + p.n_pes + JGEMM_CHUNK_RECORD * (tm / p.scatter_rows), p.generation, false);
+  jgemm_bulk_complete();
+  jgemm_count_chunk(jgemm_chunk_record(p, tm), p.generation, false);
 }
 
 /* The sender's loop: each tile handed over, into the peers' C (all-scatter: jgemm_send_tile), staging
