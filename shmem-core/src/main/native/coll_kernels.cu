@@ -34,6 +34,7 @@
 #include <jshmem/jshmem.h>
 
 #include <pthread.h>
+#include <stddef.h>
 
 #include "gpu.h"
 #include "kernel_launch.h"
@@ -114,124 +115,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemi_reduce_body<E, OP>(slot, dest, src, nelems, mode == JSHMEMK_TWO_SHOT, tid, nthreads, rotated);
 }
 
-/* ---- low-latency (LL) reductions: flags inside the data ----------------------------------
- * One kernel of one block and no synchronisation: every member stores its source into every
- * member's LL lines of the team slot (jshmem_state.h), 8 payload bytes per 16-byte line with the
- * call's flag beside each 4 bytes, and reduces, in team order, the lines as they arrive. A reader
- * that sees the flag in both halves of a line has that line's data: each 8-byte half of the store
- * arrives whole. Nobody reads a member's source or writes its destination, so the entry and exit
- * synchronisations of the other shapes are not needed; the flag (the slot's call count, this PE's
- * own ll_seq cell) and the two parities keep back-to-back calls apart. */
-
-/* Stores 8 payload bytes into a line: {low 4 bytes, flag, high 4 bytes, flag}, one 16-byte store. */
-__device__ __forceinline__ void jshmemk_ll_store(char *line, unsigned long long v, unsigned flag) {
-  unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
-#if JSHMEM_ARCH_HIP
-  volatile unsigned long long *p = (volatile unsigned long long *)line;
-  p[0] = ((unsigned long long)flag << 32) | lo;
-  p[1] = ((unsigned long long)flag << 32) | hi;
-#else
-  asm volatile("st.volatile.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(line), "r"(lo), "r"(flag), "r"(hi),
-               "r"(flag)
-               : "memory");
-#endif
-}
-
-/* Waits until both halves of a line carry `flag`; returns its 8 payload bytes. */
-__device__ __forceinline__ unsigned long long jshmemk_ll_load(const char *line, unsigned flag) {
-  unsigned lo, f1, hi, f2;
-  do {
-#if JSHMEM_ARCH_HIP
-    const volatile unsigned long long *p = (const volatile unsigned long long *)line;
-    unsigned long long a = p[0], b = p[1];
-    lo = (unsigned)a;
-    f1 = (unsigned)(a >> 32);
-    hi = (unsigned)b;
-    f2 = (unsigned)(b >> 32);
-#else
-    asm volatile("ld.volatile.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(lo), "=r"(f1), "=r"(hi), "=r"(f2)
-                 : "l"(line)
-                 : "memory");
-#endif
-  } while (f1 != flag || f2 != flag);
-  return ((unsigned long long)hi << 32) | lo;
-}
-
-/* Elements [first, first + 8 / sizeof(S)) of v, those below nelems; the rest of the word zero. */
-template <typename S>
-__device__ __forceinline__ unsigned long long jshmemk_ll_gather(const S *v, size_t first, size_t nelems) {
-  enum { N = 8 / sizeof(S) };
-  if (first + N <= nelems && (jshmemi_addr(v + first) & 7) == 0) return *(const unsigned long long *)(v + first);
-  union {
-    unsigned long long w;
-    S s[N];
-  } u;
-  u.w = 0;
-#pragma unroll
-  for (int k = 0; k < N; ++k)
-    if (first + k < nelems) u.s[k] = v[first + k];
-  return u.w;
-}
-
-/* Stores the word's elements below nelems at v + first. */
-template <typename S>
-__device__ __forceinline__ void jshmemk_ll_scatter(S *v, size_t first, size_t nelems, unsigned long long w) {
-  enum { N = 8 / sizeof(S) };
-  if (first + N <= nelems && (jshmemi_addr(v + first) & 7) == 0) {
-    *(unsigned long long *)(v + first) = w;
-    return;
-  }
-  union {
-    unsigned long long w;
-    S s[N];
-  } u;
-  u.w = w;
-#pragma unroll
-  for (int k = 0; k < N; ++k)
-    if (first + k < nelems) v[first + k] = u.s[k];
-}
-
-/* dest = op over the members (team order) of src, nelems * sizeof(S) <= JSHMEM_LL_PAYLOAD, at most
- * JSHMEM_LL_MEMBERS members; dest == src allowed (a thread reads its words before it writes them). */
-template <typename E, int OP>
-__global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_ll(int slot, void *dest, const void *src, size_t nelems) {
-  typedef typename E::storage S;
-  enum { N = 8 / sizeof(S) };
-  jshmemk_chain_start();
-  const jshmem_device_state_t &s = jshmem_device_state;
-  const jshmem_team_desc_t &team = s.teams[slot];
-  const int n = team.size;
-  const int me = jshmemi_team_index(team, s.my_pe);
-  __shared__ unsigned long long seq;
-  if (threadIdx.x == 0) {
-    unsigned long long *cell = (unsigned long long *)(s.heap_base + JSHMEM_LL_SEQ_CELL(slot));
-    seq = *cell + 1;
-    *cell = seq;
-  }
-  __syncthreads();
-  const unsigned flag = (unsigned)(seq % 0xffffffffull) + 1u; /* never 0, what fresh lines hold */
-  const int parity = (int)(seq & 1);
-  const size_t lines = (nelems + N - 1) / N;
-  for (size_t l = threadIdx.x; l < lines; l += blockDim.x) {
-    unsigned long long mine = jshmemk_ll_gather((const S *)src, l * N, nelems);
-    for (int k = 1; k < n; ++k) {
-      char *peer = s.peer_base[team.start + ((me + k) % n) * team.stride];
-      jshmemk_ll_store(peer + JSHMEM_LL_LINES(slot, parity, me) + l * JSHMEM_LL_LINE, mine, flag);
-    }
-    jshmemi_red_word<E, OP, unsigned long long> r;
-    for (int m = 0; m < n; ++m) {
-      unsigned long long v =
-          m == me ? mine : jshmemk_ll_load(s.heap_base + JSHMEM_LL_LINES(slot, parity, m) + l * JSHMEM_LL_LINE, flag);
-      if (m == 0)
-        r.first(v);
-      else
-        r.next(v);
-    }
-    jshmemk_ll_scatter((S *)dest, l * N, nelems, r.result());
-  }
-}
+#include "coll_ll.cuh"
 
 /* The sources of a reduce-scatter's local reduction (copy-engine shape): member i's block, in
  * team order (this PE's own in its source, the peers' pulled into the scratch buffer). */
@@ -356,6 +240,59 @@ static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, i
   return coll_sync(slot, 1, 2, st);
 }
 
+/* Calls f.template run<E, OP>() for the element type (JSHMEM_DTYPE_*) and the operation
+ * (JSHMEM_REDUCE_*): on the host to launch or post a reduction, in the service kernel to run one.
+ * A bitwise operation on a floating-point type is -1 (on the host with the reason). */
+#if !JSHMEM_IS_HIP
+#pragma nv_exec_check_disable
+#endif
+template <typename E, typename F>
+__host__ __device__ static int jshmemk_with_arith(int op, const F &f) {
+  switch (op) {
+    case JSHMEM_REDUCE_SUM: return f.template run<E, JSHMEM_REDUCE_SUM>();
+    case JSHMEM_REDUCE_PROD: return f.template run<E, JSHMEM_REDUCE_PROD>();
+    case JSHMEM_REDUCE_MIN: return f.template run<E, JSHMEM_REDUCE_MIN>();
+    case JSHMEM_REDUCE_MAX: return f.template run<E, JSHMEM_REDUCE_MAX>();
+    default:
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+      return -1;
+#else
+      return jshmem_rt_fail("jshmem_rt_coll: operation %d is not defined for floating-point types", op);
+#endif
+  }
+}
+
+#if !JSHMEM_IS_HIP
+#pragma nv_exec_check_disable
+#endif
+template <typename T, typename F>
+__host__ __device__ static int jshmemk_with_int(int op, const F &f) {
+  typedef jshmemi_elem<T> E;
+  switch (op) {
+    case JSHMEM_REDUCE_AND: return f.template run<E, JSHMEM_REDUCE_AND>();
+    case JSHMEM_REDUCE_OR: return f.template run<E, JSHMEM_REDUCE_OR>();
+    case JSHMEM_REDUCE_XOR: return f.template run<E, JSHMEM_REDUCE_XOR>();
+    default: return jshmemk_with_arith<E>(op, f);
+  }
+}
+
+#if !JSHMEM_IS_HIP
+#pragma nv_exec_check_disable
+#endif
+template <typename F>
+__host__ __device__ static int jshmemk_with_reduction(int dtype, int op, const F &f) {
+  switch (dtype) {
+    case JSHMEM_DTYPE_BYTE: return jshmemk_with_int<signed char>(op, f);
+    case JSHMEM_DTYPE_SHORT: return jshmemk_with_int<short>(op, f);
+    case JSHMEM_DTYPE_INT: return jshmemk_with_int<int>(op, f);
+    case JSHMEM_DTYPE_LONG: return jshmemk_with_int<long long>(op, f);
+    case JSHMEM_DTYPE_FLOAT: return jshmemk_with_arith<jshmemi_elem<float> >(op, f);
+    case JSHMEM_DTYPE_DOUBLE: return jshmemk_with_arith<jshmemi_elem<double> >(op, f);
+    case JSHMEM_DTYPE_FP16: return jshmemk_with_arith<jshmemi_elem<jshmemi_fp16_tag> >(op, f);
+    default: return jshmemk_with_arith<jshmemi_elem<jshmemi_bf16_tag> >(op, f);
+  }
+}
+
 /* The arguments of a reduction launch, passed through the type and operation switches. */
 struct reduce_args {
   int slot;
@@ -367,49 +304,19 @@ struct reduce_args {
   int blocks;
   bool rotated;
   gpuStream_t st;
+
+  template <typename E, int OP>
+  int run() const {
+    return reduce_launch<E, OP>(slot, dest, src, nelems, mode, gathered, blocks, rotated, st);
+  }
 };
-
-template <typename E, int OP>
-static int reduce_go(const reduce_args &a) {
-  return reduce_launch<E, OP>(a.slot, a.dest, a.src, a.nelems, a.mode, a.gathered, a.blocks, a.rotated, a.st);
-}
-
-template <typename E>
-static int reduce_arith(int op, const reduce_args &a) {
-  switch (op) {
-    case JSHMEM_REDUCE_SUM: return reduce_go<E, JSHMEM_REDUCE_SUM>(a);
-    case JSHMEM_REDUCE_PROD: return reduce_go<E, JSHMEM_REDUCE_PROD>(a);
-    case JSHMEM_REDUCE_MIN: return reduce_go<E, JSHMEM_REDUCE_MIN>(a);
-    case JSHMEM_REDUCE_MAX: return reduce_go<E, JSHMEM_REDUCE_MAX>(a);
-    default:
-      return jshmem_rt_fail("jshmem_rt_coll: operation %d is not defined for floating-point types", op);
-  }
-}
-
-template <typename T>
-static int reduce_int(int op, const reduce_args &a) {
-  typedef jshmemi_elem<T> E;
-  switch (op) {
-    case JSHMEM_REDUCE_AND: return reduce_go<E, JSHMEM_REDUCE_AND>(a);
-    case JSHMEM_REDUCE_OR: return reduce_go<E, JSHMEM_REDUCE_OR>(a);
-    case JSHMEM_REDUCE_XOR: return reduce_go<E, JSHMEM_REDUCE_XOR>(a);
-    default: return reduce_arith<E>(op, a);
-  }
-}
 
 /* Launches the reduction of `a` for the element type and operation. */
 static int reduce_typed(int dtype, int op, const reduce_args &a) {
-  switch (dtype) {
-    case JSHMEM_DTYPE_BYTE: return reduce_int<signed char>(op, a);
-    case JSHMEM_DTYPE_SHORT: return reduce_int<short>(op, a);
-    case JSHMEM_DTYPE_INT: return reduce_int<int>(op, a);
-    case JSHMEM_DTYPE_LONG: return reduce_int<long long>(op, a);
-    case JSHMEM_DTYPE_FLOAT: return reduce_arith<jshmemi_elem<float> >(op, a);
-    case JSHMEM_DTYPE_DOUBLE: return reduce_arith<jshmemi_elem<double> >(op, a);
-    case JSHMEM_DTYPE_FP16: return reduce_arith<jshmemi_elem<jshmemi_fp16_tag> >(op, a);
-    default: return reduce_arith<jshmemi_elem<jshmemi_bf16_tag> >(op, a);
-  }
+  return jshmemk_with_reduction(dtype, op, a);
 }
+
+#include "coll_service.cuh"
 
 static size_t dtype_size(int dtype) {
   switch (dtype) {
@@ -547,6 +454,7 @@ static int pull_async(const char *fn, int slot, int me, const jshmemi_pull_plan 
     return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
   if (ce_lanes != 0 && ce_lanes_ok(fn, ce_lanes) != 0) return -1;
   if (dst_end == 0) return 0;
+  if (jshmemk_served(st)) return service_pull(fn, slot, p, blocks, ce_lanes);
   if (ce_lanes != 0) {
     pthread_mutex_lock(&jshmemk_side_lock);
     int rc = pull_ce_locked(slot, me, p, ce_lanes, push_stride, st);
@@ -626,6 +534,7 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
   if (nelems == 0) return 0;
   gpuStream_t st = (gpuStream_t)stream;
   (void)gpuGetLastError(); /* a stale "not ready" of a stream query is not this launch's error */
+  if (jshmemk_served(st)) return service_reduce_ll(fn, team_slot, dtype, op, dest, src, nelems, n, shape);
   if (n == 1) {
     if (doff != soff) GPU_TRY(gpuMemcpyAsync(dest, src, bytes, gpuMemcpyDefault, st));
     return 0;
@@ -734,6 +643,7 @@ int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *d
   if (nper == 0) return 0;
   gpuStream_t st = (gpuStream_t)stream;
   (void)gpuGetLastError(); /* a stale "not ready" of a stream query is not this launch's error */
+  if (jshmemk_served(st)) return jshmem_rt_fail("%s: the service kernel does not run reduce-scatters", fn);
   if (n == 1) {
     GPU_TRY(gpuMemcpyAsync(dest, src, block, gpuMemcpyDefault, st));
     return 0;

@@ -205,6 +205,22 @@ int jshmem_rt_coll_broadcast_async(int team_slot, void *dest, const void *src, s
 /* Destroys the side streams/events of the copy-engine collectives (made on first use). */
 int jshmem_rt_coll_release(void);
 
+/* The service kernel (coll_service.cuh): one block that stays on an SM and runs host-called small
+ * collectives without a launch each. Open gives the box, mapped pinned host memory holding the
+ * number of the last command posted (at JSHMEM_RT_SERVICE_POSTED) and of the last done (at
+ * JSHMEM_RT_SERVICE_DONE), and the stream to pass to jshmem_rt_coll_reduce_async (low-latency shape,
+ * 2+ PEs) and to fcollect, collect, alltoall and broadcast (one block, no copy engines) to have them
+ * served: each such call posts one command, done when done == posted. The kernel returns after
+ * linger_us without a command and is launched again by the next. Check, while waiting: fails if the
+ * kernel faulted, relaunches it if it returned before it saw the command. Stop ends it (before a
+ * wait for the whole device); close ends it and frees the box. Callers serialise a post and its wait. */
+#define JSHMEM_RT_SERVICE_POSTED 0
+#define JSHMEM_RT_SERVICE_DONE 64
+int jshmem_rt_service_open(unsigned long long linger_us, void **box, void **stream);
+int jshmem_rt_service_check(void);
+int jshmem_rt_service_stop(void);
+int jshmem_rt_service_close(void);
+
 #ifdef __cplusplus
 }
 #endif
