@@ -5,7 +5,8 @@ package org.jshmem;
  * by {@link org.jshmem.ShmemConfig} ({@code JSHMEM_GPU_REDUCE_ONESHOT_MAX},
  * {@code JSHMEM_GPU_COLL_ONE_BLOCK_MAX}, {@code JSHMEM_GPU_COLL_CE_MIN},
  * {@code JSHMEM_GPU_COLL_MAX_BLOCKS}, {@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}, {@code JSHMEM_GPU_COLL_CE_LANES},
- * {@code JSHMEM_GPU_COLL_CE_MODE}, {@code JSHMEM_GPU_REDUCE_LL_MAX}, {@code JSHMEM_GPU_REDUCE_ROTATED_MIN}).
+ * {@code JSHMEM_GPU_COLL_CE_MODE}, {@code JSHMEM_GPU_REDUCE_LL_MAX}, {@code JSHMEM_GPU_REDUCE_ROTATED_MIN},
+ * {@code JSHMEM_GPU_SERVICE_US}).
  * Every member of a team must run with the same values: the members of a reduction must agree on its shape,
  * those of an fcollect on push or pull.
  *
@@ -53,10 +54,18 @@ package org.jshmem;
  *                         17.8 against 16.0); for 32- and 64-bit types (fp16 and bf16 would round their
  *                         partial sums). The operands' order is then rotated, so floating-point results
  *                         may differ in rounding from team order's. 0: never
+ * @param serviceMicros    0 (the default): host-called collectives launch their kernels. More: each PE keeps a
+ *                         service kernel, one block on one SM, that runs its host-called low-latency reductions
+ *                         and one-block fcollect, collect, alltoall and broadcast without a launch each (a 1 KB
+ *                         all-reduce in about half the time); it returns after this many microseconds without a
+ *                         call (at most {@link #SERVICE_MICROS_LIMIT}) and the next call launches it again. The
+ *                         PE's kernels are then sized for one SM fewer (GEMM work-groups, collective grids), and a
+ *                         wait for the whole device ({@code cudaDeviceSynchronize}, {@code cudaFree}) while it runs
+ *                         waits for its return. May differ between PEs
  */
 public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks,
                                   long reduceScatterCopyEngineMin, int ceLanes, boolean cePush,
-                                  long reduceLowLatencyMax, long reduceRotatedMin) {
+                                  long reduceLowLatencyMax, long reduceRotatedMin, long serviceMicros) {
     /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 rounds). */
     public static final long BYTES_PER_BLOCK = 64 << 10;
 
@@ -68,6 +77,8 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
     public static final long LOW_LATENCY_LIMIT = 4096;
     /** Most members of a team whose reductions may take the low-latency shape ({@code JSHMEM_LL_MEMBERS}). */
     public static final int LOW_LATENCY_MEMBERS = 8;
+    /** Longest time the service kernel may wait for a call: a minute (the runtime's check). */
+    public static final long SERVICE_MICROS_LIMIT = 60_000_000;
 
     /**
      * Defaults, set by reasoning from the raw figures of 2 x H200 in {@code ANCHORS.md} (not yet
@@ -79,7 +90,7 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
      * kernels below 8 MiB per piece. Members one at a time from 4 MiB, the smallest size measured faster.
      */
     public static final GpuCollectiveTuning DEFAULT =
-            new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0, 1, true, LOW_LATENCY_LIMIT, 4 << 20);
+            new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0, 1, true, LOW_LATENCY_LIMIT, 4 << 20, 0);
 
     public GpuCollectiveTuning {
         if (reduceOneShotMax < 0 || oneBlockMax < 0 || copyEngineMin < 0 || maxBlocks < 0
@@ -96,6 +107,18 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
             throw new IllegalArgumentException("the low-latency reduction's most bytes must be 0 to " + LOW_LATENCY_LIMIT
                     + ", not " + reduceLowLatencyMax);
         }
+        if (serviceMicros < 0 || serviceMicros > SERVICE_MICROS_LIMIT) {
+            throw new IllegalArgumentException("the service kernel's wait must be 0 (no service kernel) to "
+                    + SERVICE_MICROS_LIMIT + " microseconds, not " + serviceMicros);
+        }
+    }
+
+    /** The thresholds without a service kernel. */
+    public GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks,
+                               long reduceScatterCopyEngineMin, int ceLanes, boolean cePush, long reduceLowLatencyMax,
+                               long reduceRotatedMin) {
+        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, reduceScatterCopyEngineMin, ceLanes, cePush,
+                reduceLowLatencyMax, reduceRotatedMin, 0);
     }
 
     /**
@@ -103,7 +126,7 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
      * copy engines pushing on one lane, no low-latency reductions and the members read all at once.
      */
     public GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks) {
-        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, 0, 1, true, 0, 0);
+        this(reduceOneShotMax, oneBlockMax, copyEngineMin, maxBlocks, 0, 1, true, 0, 0, 0);
     }
 
     /**
@@ -171,6 +194,8 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
                 ? "from " + reduceScatterCopyEngineMin + " B per block" : "never") + "; low-latency reductions "
                 + (reduceLowLatencyMax > 0 ? "up to " + reduceLowLatencyMax + " B on up to " + LOW_LATENCY_MEMBERS
                 + " PEs" : "never") + "; two-shot and reduce-scatter grids read the members one at a time "
-                + (reduceRotatedMin > 0 ? "from " + reduceRotatedMin + " B on 3+ PEs" : "never");
+                + (reduceRotatedMin > 0 ? "from " + reduceRotatedMin + " B on 3+ PEs" : "never") + "; host-called "
+                + (serviceMicros > 0 ? "small ones on a service kernel (returns after " + serviceMicros + " us idle)"
+                : "ones launch their kernels");
     }
 }

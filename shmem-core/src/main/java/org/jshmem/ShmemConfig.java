@@ -93,6 +93,13 @@ import java.util.function.Function;
  *     teams of at most 8 PEs take the low-latency shape: one kernel in which every PE stores its source into
  *     every member's buffer with a flag beside every 4 bytes and reduces what arrives, with no
  *     synchronisation; at most 4K; 0: never</td></tr>
+ * <tr><td>{@code JSHMEM_GPU_SERVICE_US}</td><td>0</td><td>GPU heaps: more than 0 keeps a service kernel on each
+ *     PE's GPU, one block on one SM, that runs host-called low-latency reductions and one-block fcollect, collect,
+ *     alltoall and broadcast without a kernel launch each (a 1 KB all-reduce in about half the time); it returns
+ *     after this many microseconds without a call (at most 60000000) and the next call starts it again. The PE's
+ *     kernels are then sized for one SM fewer (GEMM work-groups, collective grids), and a wait for the whole device
+ *     while it runs ({@code cudaDeviceSynchronize}, {@code cudaFree}, {@code torch.cuda.synchronize}) waits for its
+ *     return; 0: host-called collectives launch their kernels</td></tr>
  * <tr><td>{@code JSHMEM_PREFAULT}</td><td>1</td><td>host heaps: at init every PE allocates the pages of its
  *     own heap and maps every PE's heap ({@code madvise(MADV_POPULATE_WRITE)}), so the first put into
  *     fresh heap memory does not pay a page fault per 4 KiB; 0: pages are allocated when first touched
@@ -309,7 +316,9 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_GPU_REDUCE_LL_MAX", GpuCollectiveTuning.DEFAULT.reduceLowLatencyMax(),
                                 ShmemConfig::parseLowLatencyMax),
                         read(env, "JSHMEM_GPU_REDUCE_ROTATED_MIN", GpuCollectiveTuning.DEFAULT.reduceRotatedMin(),
-                                ShmemConfig::parseSizeOrZero)),
+                                ShmemConfig::parseSizeOrZero),
+                        read(env, "JSHMEM_GPU_SERVICE_US", GpuCollectiveTuning.DEFAULT.serviceMicros(),
+                                ShmemConfig::parseServiceMicros)),
                 read(env, "JSHMEM_PREFAULT", true, ShmemConfig::parseFlag),
                 read(env, "JSHMEM_MPI_LIBRARY", "", v -> v),
                 new RemoteSettings(
@@ -416,6 +425,15 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
             throw new IllegalArgumentException("expected 0 (never) .. " + GpuCollectiveTuning.LOW_LATENCY_LIMIT + " bytes");
         }
         return n;
+    }
+
+    private static long parseServiceMicros(String value) {
+        long us = parseNonNegativeInt(value);
+        if (us > GpuCollectiveTuning.SERVICE_MICROS_LIMIT) {
+            throw new IllegalArgumentException("expected 0 (no service kernel) .. "
+                    + GpuCollectiveTuning.SERVICE_MICROS_LIMIT + " microseconds");
+        }
+        return us;
     }
 
     private static int parseCeLanes(String value) {

@@ -74,6 +74,21 @@ class GpuCollectiveTuningTest {
     }
 
     @Test
+    void serviceKernelOffByDefaultAndItsWaitBounded() {
+        assertEquals(0, GpuCollectiveTuning.DEFAULT.serviceMicros());
+        assertTrue(GpuCollectiveTuning.DEFAULT.describe().contains("host-called ones launch their kernels"),
+                GpuCollectiveTuning.DEFAULT.describe());
+        GpuCollectiveTuning served = new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 1024, 0, 500);
+        assertEquals(500, served.serviceMicros());
+        assertTrue(served.describe().contains("small ones on a service kernel (returns after 500 us idle)"),
+                served.describe());
+        assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 0, 0, -1));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new GpuCollectiveTuning(0, 0, 0, 0, 0, 1, true, 0, 0, GpuCollectiveTuning.SERVICE_MICROS_LIMIT + 1));
+        assertTrue(e.getMessage().contains("60000000 microseconds, not 60000001"), e.getMessage());
+    }
+
+    @Test
     void rejectsNegativeAndTooManyBlocks() {
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(-1, 0, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new GpuCollectiveTuning(0, 0, 0, 65536));

@@ -180,6 +180,14 @@ class ShmemConfigTest {
         e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_LL_MAX", "8K")));
         assertTrue(e.getMessage().contains("JSHMEM_GPU_REDUCE_LL_MAX=8K") && e.getMessage().contains("4096"),
                 e.getMessage());
+        assertEquals(0, ShmemConfig.fromMap(Map.of()).gpuCollectiveTuning().serviceMicros());
+        assertEquals(250, ShmemConfig.fromMap(Map.of("JSHMEM_GPU_SERVICE_US", "250")).gpuCollectiveTuning()
+                .serviceMicros());
+        for (String bad : new String[] {"-1", "60000001", "1ms"}) {
+            e = assertThrows(IllegalArgumentException.class,
+                    () -> ShmemConfig.fromMap(Map.of("JSHMEM_GPU_SERVICE_US", bad)));
+            assertTrue(e.getMessage().contains("JSHMEM_GPU_SERVICE_US=" + bad), e.getMessage());
+        }
         assertEquals(1L << 20, ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_ROTATED_MIN", "1M")).gpuCollectiveTuning()
                 .reduceRotatedMin());
         assertFalse(ShmemConfig.fromMap(Map.of("JSHMEM_GPU_REDUCE_ROTATED_MIN", "0")).gpuCollectiveTuning()

@@ -78,6 +78,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final boolean[] remotePe;
     private final GpuHeapTarget heapTarget;    // serves the other nodes' operations on this heap; null without them
     private final DeviceProxy proxy;           // serves this PE's kernels' calls to other nodes; null without them
+    private final GpuService service;          // runs host-called small collectives; null unless JSHMEM_GPU_SERVICE_US
     private final TeamLayout[] teams = new TeamLayout[GpuHeapDescriptor.MAX_TEAMS];
     private volatile Waiter waiter;             // the core's, from collectives(CollectiveContext)
     private final Arena arena = Arena.ofShared();
@@ -138,6 +139,8 @@ public final class GpuBackend implements Backend, StreamCapability {
             Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
             Shim.streamSynchronize(stream);
             Shim.setState(state);
+            long linger = config.gpuCollectiveTuning().serviceMicros();
+            this.service = linger > 0 ? new GpuService(linger) : null;
             if (remote != null) {
                 target = new GpuHeapTarget(new GpuChannel(this, Shim.streamCreate()), myPe);
                 remote.serveDeviceHeap(target);
@@ -165,6 +168,7 @@ public final class GpuBackend implements Backend, StreamCapability {
                 }
             },
             this::stopProxy,
+            this::closeService,
             () -> {
                 if (channel instanceof RemoteRouting r) {
                     r.close();
@@ -291,9 +295,15 @@ public final class GpuBackend implements Backend, StreamCapability {
         });
     }
 
-    /** Waits until all of this PE's GPU work (every stream) has finished; nothing after a failure. */
+    /**
+     * Waits until all of this PE's GPU work (every stream) has finished; nothing after a failure. The service
+     * kernel ends first (the next served call launches it again).
+     */
     public void drain() {
         if (!failed) {
+            if (service != null) {
+                service.stop();
+            }
             Shim.deviceSynchronize();
         }
     }
@@ -315,13 +325,32 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     /**
+     * Like {@link #runAndWait}, for a one-block collective that the service kernel runs (a low-latency reduction,
+     * a one-block pull collective): {@code work} gets the service's stream where this PE has the service and
+     * nothing is queued on the internal stream (so the call still follows the host-called operations before it),
+     * else the internal stream.
+     */
+    public void runAndWaitServed(Consumer<MemorySegment> work, IntUnaryOperator idle) {
+        if (service == null || !main.idle()) {
+            runAndWait(work, idle);
+            return;
+        }
+        try {
+            service.runAndWait(work, idle);
+        } catch (RuntimeException | Error e) {
+            failed = true;
+            throw e;
+        }
+    }
+
+    /**
      * This PE's share of its device's multiprocessors (SMs / CUs): all of them, or an equal part
      * when several PEs share the device. A collective kernel whose blocks wait for the peers' kernels
      * must not take more: were one PE's blocks to fill the device, a peer's kernel could not start
      * and both would wait for ever.
      */
     public int multiprocessorsPerPe() {
-        return Math.max(1, deviceInfo.multiprocessors() / pesOnDevice);
+        return Math.max(1, deviceInfo.multiprocessors() / pesOnDevice - (service != null ? 1 : 0));
     }
 
     /**
@@ -873,6 +902,7 @@ public final class GpuBackend implements Backend, StreamCapability {
         }
         RuntimeException first = null;
         for (Runnable step : new Runnable[] {
+            this::closeService,
             () -> Shim.streamSynchronize(stream),
             this::stopProxy,
             this::stopServing,
@@ -897,6 +927,12 @@ public final class GpuBackend implements Backend, StreamCapability {
             if (pe != myPe && !remotePe[pe] && peerBase[pe] != 0) {   // 0: not mapped (a start that failed)
                 Shim.ipcClose(address(pe, 0));
             }
+        }
+    }
+
+    private void closeService() {
+        if (service != null) {
+            service.close();
         }
     }
 

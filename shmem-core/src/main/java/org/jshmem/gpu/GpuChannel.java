@@ -42,6 +42,11 @@ final class GpuChannel implements BackendContext, AutoCloseable {
         return stream;
     }
 
+    /** Whether nothing was queued since the stream was last waited for. */
+    synchronized boolean idle() {
+        return !queued;
+    }
+
     /** Queues {@code work} on the stream and waits for it by polling, calling {@code idle} between polls. */
     synchronized void runAndPoll(Consumer<MemorySegment> work, IntUnaryOperator idle) {
         work.accept(stream);

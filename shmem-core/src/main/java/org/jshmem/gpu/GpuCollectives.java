@@ -55,7 +55,9 @@ import org.jshmem.gpu.shim.Shim;
  *
  * <p>Host-called forms ({@link Collectives}, what {@link org.jshmem.Team}'s blocking calls use)
  * queue on the backend's internal stream and wait for it, polling, so that a dead member ends the
- * wait with {@link org.jshmem.PeFailedException}; {@link #sync} is the host barrier. The
+ * wait with {@link org.jshmem.PeFailedException}; with {@link GpuCollectiveTuning#serviceMicros()},
+ * those that run as one block (low-latency reductions, one-block pull collectives) go to the
+ * PE's service kernel instead ({@code GpuService}); {@link #sync} is the host barrier. The
  * {@code ...OnStream} forms queue on the caller's stream and return. Reductions need dest and src
  * aligned to the element size on the GPU; a host-called reduction of misaligned ones falls back to
  * {@link CopyCollectives}, the on-stream form throws. Argument checks are the caller's
@@ -100,6 +102,23 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         gpu.runAndWait(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
     }
 
+    /**
+     * Like {@link #blocking}, for a collective that runs as one block: on the service kernel where this PE has
+     * one ({@link GpuBackend#runAndWaitServed}).
+     */
+    private void blocking(TeamLayout t, String call, boolean oneBlock, Consumer<MemorySegment> work) {
+        if (oneBlock) {
+            gpu.runAndWaitServed(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
+        } else {
+            blocking(t, call, work);
+        }
+    }
+
+    /** Whether a pull collective that brings a PE {@code bytes} in pieces of {@code piece} runs as one block. */
+    private boolean oneBlock(long bytes, long piece) {
+        return tuning.blocks(bytes, smShare) == 0 && tuning.copyEngineLanes(piece) == 0;
+    }
+
     // ---------------------------------------------------------------- host-called (blocking)
 
     @Override
@@ -110,14 +129,14 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
     @Override
     public void broadcast(TeamLayout t, long dest, long src, long bytes, int root) {
         if (bytes > 0) {
-            blocking(t, "Team.broadcast", s -> broadcastOnStream(t, dest, src, bytes, root, s));
+            blocking(t, "Team.broadcast", oneBlock(bytes, bytes), s -> broadcastOnStream(t, dest, src, bytes, root, s));
         }
     }
 
     @Override
     public void fcollect(TeamLayout t, long dest, long src, long bytes) {
         if (bytes > 0) {
-            blocking(t, "Team.fcollect", s -> fcollectOnStream(t, dest, src, bytes, s));
+            blocking(t, "Team.fcollect", oneBlock(bytes * t.size(), bytes), s -> fcollectOnStream(t, dest, src, bytes, s));
         }
     }
 
@@ -139,7 +158,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         // no closing host sync needed for the counts: a member rewrites its word only in a later
         // collect, after this one's device exit sync, which every member passes after reading them
         if (total > 0) {
-            blocking(t, "Team.collect", s -> collectOnStream(t, dest, src, counts, s));
+            blocking(t, "Team.collect", oneBlock(total, total / n), s -> collectOnStream(t, dest, src, counts, s));
         }
         return total;
     }
@@ -147,7 +166,8 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
     @Override
     public void alltoall(TeamLayout t, long dest, long src, long bytesPerPe) {
         if (bytesPerPe > 0) {
-            blocking(t, "Team.alltoall", s -> alltoallOnStream(t, dest, src, bytesPerPe, s));
+            blocking(t, "Team.alltoall", oneBlock(bytesPerPe * t.size(), bytesPerPe),
+                    s -> alltoallOnStream(t, dest, src, bytesPerPe, s));
         }
     }
 
@@ -160,7 +180,8 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
             fallback.reduce(t, op, type, dest, src, nelems);   // same decision on every member: symmetric offsets
             return;
         }
-        blocking(t, "Team.reduce", s -> reduceOnStream(t, op, type, dest, src, nelems, s));
+        blocking(t, "Team.reduce", tuning.reduceLowLatency(t.size(), nelems * type.byteSize()),
+                s -> reduceOnStream(t, op, type, dest, src, nelems, s));
     }
 
     @Override

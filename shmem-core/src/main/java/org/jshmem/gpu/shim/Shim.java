@@ -90,6 +90,11 @@ public final class Shim {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle SYNC_ASYNC = h("jshmem_rt_sync_async", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle STREAM_QUERY = h("jshmem_rt_stream_query", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle SERVICE_OPEN = h("jshmem_rt_service_open",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS));
+    private static final MethodHandle SERVICE_CHECK = h("jshmem_rt_service_check", FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle SERVICE_STOP = h("jshmem_rt_service_stop", FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle SERVICE_CLOSE = h("jshmem_rt_service_close", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle COLL_REDUCE = h("jshmem_rt_coll_reduce_async", FunctionDescriptor.of(JAVA_INT,
             JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_REDUCE_SCATTER = h("jshmem_rt_coll_reducescatter_async",
@@ -532,6 +537,49 @@ public final class Shim {
     // members read one at a time (coll_kernels.cu). ceLanes > 0: the pieces as memcpyAsync
     // on that many side streams (blocks ignored); push: this PE's pieces written to the members.
     // Reduction shape: org.jshmem.gpu.ReduceShape ordinal (JSHMEM_RT_REDUCE_*).
+
+    // ---------------------------------------------------------------- the service kernel (coll_service.cuh)
+
+    /** Offset in the service's box of the number of the last command posted. */
+    public static final long SERVICE_POSTED = 0;
+    /** Offset in the service's box of the number of the last command done. */
+    public static final long SERVICE_DONE = 64;
+
+    /**
+     * The service kernel's box (mapped pinned host memory: {@link #SERVICE_POSTED}, {@link #SERVICE_DONE}) and
+     * the stream that the served collectives are given.
+     */
+    public record Service(MemorySegment box, MemorySegment stream) {}
+
+    /** Opens this process's service kernel, which returns after {@code lingerMicros} without a command. */
+    public static Service serviceOpen(long lingerMicros) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment box = a.allocate(ADDRESS), stream = a.allocate(ADDRESS);
+            call("open the service kernel", () -> (int) SERVICE_OPEN.invokeExact(lingerMicros, box, stream));
+            return new Service(box.get(ADDRESS, 0).reinterpret(SERVICE_DONE + Long.BYTES), stream.get(ADDRESS, 0));
+        }
+    }
+
+    /** While a served command is waited for: fails if the kernel faulted, relaunches it if it returned first. */
+    public static void serviceCheck() {
+        int rc;
+        try {
+            rc = (int) SERVICE_CHECK.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(rc, "check the service kernel");
+    }
+
+    /** Ends the service kernel until the next command (before a wait for the whole device). */
+    public static void serviceStop() {
+        call("stop the service kernel", () -> (int) SERVICE_STOP.invokeExact());
+    }
+
+    /** Ends the service kernel and frees its box and stream. */
+    public static void serviceClose() {
+        call("close the service kernel", () -> (int) SERVICE_CLOSE.invokeExact());
+    }
 
     public static void collReduce(int slot, int dtype, int op, MemorySegment dest, MemorySegment src, long nelems,
                                   int shape, int blocks, boolean rotated, MemorySegment stream) {

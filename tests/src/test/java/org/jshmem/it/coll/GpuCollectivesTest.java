@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 class GpuCollectivesTest {
     private static final int NP = 2;
     private static final String[] TEAMS = {"world", "shared", "strided:0:1:2", "strided:1:1:1", "2d:1"};
+    /** What the collectives' description says when a service kernel runs the host-called small ones. */
+    private static final String SERVED = "small_ones_on_a_service_kernel";
 
     /**
      * With the defaults (low-latency reductions up to 4 KiB, one block up to 32 KiB, one-shot while
@@ -76,6 +78,31 @@ class GpuCollectivesTest {
     void lowLatencyReductionsAroundTheirLimitOnThreePes() {
         check(3, "1,3,511,512,513,2047,2048,4095,4096", "7", Map.of(), "GPU_collectives",
                 "world", "strided:0:2:2", "2d:2");
+    }
+
+    /**
+     * A service kernel on every PE ({@code JSHMEM_GPU_SERVICE_US}): the host-called collectives that run as one
+     * block (low-latency reductions, one-block fcollect, collect, alltoall, broadcast) are served by it, while
+     * the on-stream forms, and the host-called ones too large for one block, launch kernels; both run one protocol
+     * over the same team cells back to back (the low-latency call count and lines, the generations). 2 PEs on
+     * every team shape, 3 PEs around the low-latency lines' room; team slots freed and reused (the service kernel
+     * ends before the wait for the device, and the next call starts it again).
+     */
+    @Test
+    void hostCalledOneBlockCollectivesOnTheServiceKernel() {
+        Map<String, String> env = Map.of("JSHMEM_GPU_SERVICE_US", "1000");
+        checkMentioning(NP, "1,7,251,3001,20011", "1,7,3001", env, "GPU_collectives", SERVED, TEAMS);
+        checkMentioning(3, "1,511,512,513", "7", env, "GPU_collectives", SERVED, "world", "strided:0:2:2", "2d:2");
+    }
+
+    /**
+     * The same with a service kernel that returns 1 us after each call: nearly every call starts it again, and
+     * posts race its return (the wait finds the kernel gone with the call not done, and starts it again).
+     */
+    @Test
+    void serviceKernelThatReturnsAfterEveryCall() {
+        checkMentioning(NP, "1,7,251", "1,7,3001", Map.of("JSHMEM_GPU_SERVICE_US", "1"), "GPU_collectives", SERVED,
+                "world", "strided:0:1:2", "2d:1");
     }
 
     @Test
@@ -127,6 +154,12 @@ class GpuCollectivesTest {
 
     private void check(int np, String reduceSizes, String otherSizes, Map<String, String> env, String describes,
                        String... teams) {
+        checkMentioning(np, reduceSizes, otherSizes, env, describes, "", teams);
+    }
+
+    /** {@code mentions}: what the collectives' description must also contain ("" for nothing). */
+    private void checkMentioning(int np, String reduceSizes, String otherSizes, Map<String, String> env, String describes,
+                       String mentions, String... teams) {
         List<String> args = new ArrayList<>(List.of(reduceSizes, otherSizes));
         args.addAll(List.of(teams));
         String backend = System.getProperty("jshmem.test.backend");
@@ -149,8 +182,8 @@ class GpuCollectivesTest {
         for (int pe = 0; pe < np; pe++) {
             Map<String, String> got = r.reports(pe);
             String how = got.getOrDefault("collectives", "?");
-            if (!how.startsWith(describes)) {
-                problems.add("PE " + pe + " runs " + how + ", expected " + describes);
+            if (!how.startsWith(describes) || !how.contains(mentions)) {
+                problems.add("PE " + pe + " runs " + how + ", expected " + describes + " with " + mentions);
             }
             for (String spec : teams) {
                 for (String label : CollectivesCheck.labels(spec)) {
