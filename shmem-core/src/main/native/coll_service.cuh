@@ -12,6 +12,9 @@
  * acquire at system scope; the block copies the command into shared memory and runs it with the
  * device code of the one-block kernels (so members served by their service kernel and members that
  * launch kernels meet in one protocol); thread 0 then stores `done` = the number with release.
+ * (Tried and dropped: a head of eight words that each carry the command's flag, polled in one trip in
+ * place of `posted` and then the command. Two PEs on one H200 took 14.3-14.8 us for a 1 KB all-reduce
+ * with it, against 11.1-11.7 launching kernels; this way took 7.3: docs/benchmarks/session-2026-12-01.)
  *
  * Lingering: after linger_ns without a command the kernel returns and leaves its SM, so that a
  * device-wide synchronisation (cudaDeviceSynchronize, cudaFree) waits at most that long; the next
@@ -94,6 +97,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     __syncthreads();
     const unsigned long long p = next;
     if (p == seq) return; /* idle for linger_ns: leave the SM */
+    jshmemi_group_acquire_fence();
     const volatile unsigned long long *from = (const volatile unsigned long long *)&box->cmd;
     for (unsigned i = threadIdx.x; i < sizeof(cmd) / 8; i += blockDim.x) ((unsigned long long *)&cmd)[i] = from[i];
     __syncthreads();
@@ -101,6 +105,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
       (void)jshmemk_with_reduction(cmd.dtype, cmd.op, jshmemk_serve_ll{&cmd});
     else if (cmd.kind == JSHMEMK_SERVE_PULL)
       jshmemi_pull_block(JSHMEMK_COLL_FN, cmd.slot, cmd.plan);
+    jshmemi_group_release_fence();
     __syncthreads();
     if (threadIdx.x == 0) jshmemi_st_release_sys(&box->done, p); /* after every thread's stores */
     if (cmd.kind == JSHMEMK_SERVE_STOP) return;
