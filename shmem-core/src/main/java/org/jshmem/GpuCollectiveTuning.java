@@ -61,7 +61,7 @@ package org.jshmem;
  *                         call (at most {@link #SERVICE_MICROS_LIMIT}) and the next call launches it again. The
  *                         PE's kernels are then sized for one SM fewer (GEMM work-groups, collective grids), and a
  *                         wait for the whole device ({@code cudaDeviceSynchronize}, {@code cudaFree}) while it runs
- *                         waits for its return. May differ between PEs
+ *                         waits for its return
  */
 public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks,
                                   long reduceScatterCopyEngineMin, int ceLanes, boolean cePush,
