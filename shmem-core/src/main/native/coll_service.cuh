@@ -158,6 +158,12 @@ static int service_launch(void) {
   return 0;
 }
 
+/* Writes command c into the box, then its number (posted + 1) with release. */
+static void service_write(const jshmemk_service_cmd *c) {
+  memcpy((void *)&jshmemk_svc.box->cmd, c, sizeof *c);
+  __atomic_store_n(&jshmemk_svc.box->posted, jshmemk_svc.box->posted + 1, __ATOMIC_RELEASE);
+}
+
 /* Posts a command (its number: box->posted) and launches the kernel if it is not running. */
 static int service_post(const jshmemk_service_cmd *c) {
   if (jshmemk_svc.launched && host_now_ns() >= jshmemk_svc.alive_until) {
@@ -165,8 +171,7 @@ static int service_post(const jshmemk_service_cmd *c) {
     if (service_ended(&ended) != 0) return -1;
     if (ended) jshmemk_svc.launched = 0;
   }
-  memcpy((void *)&jshmemk_svc.box->cmd, c, sizeof *c);
-  __atomic_store_n(&jshmemk_svc.box->posted, jshmemk_svc.box->posted + 1, __ATOMIC_RELEASE);
+  service_write(c);
   if (!jshmemk_svc.launched && service_launch() != 0) return -1;
   /* the kernel lingers from the end of this command on, which comes after now */
   jshmemk_svc.alive_until = host_now_ns() + jshmemk_svc.linger_ns / 2;
@@ -183,15 +188,21 @@ struct jshmemk_post_ll {
   }
 };
 
+/* A command of `kind` for the team in `slot`, its other fields zero. */
+static jshmemk_service_cmd service_cmd(int kind, int slot) {
+  jshmemk_service_cmd c;
+  memset(&c, 0, sizeof c);
+  c.kind = kind;
+  c.slot = slot;
+  return c;
+}
+
 static int service_reduce_ll(const char *fn, int slot, int dtype, int op, void *dest, const void *src,
                              size_t nelems, int n, int shape) {
   if (n < 2 || shape != JSHMEM_RT_REDUCE_LOW_LATENCY)
     return jshmem_rt_fail("%s: the service kernel runs low-latency reductions of 2 or more PEs, not shape %d on"
                           " %d PE(s): pass another stream", fn, shape, n);
-  jshmemk_service_cmd c;
-  memset(&c, 0, sizeof c);
-  c.kind = JSHMEMK_SERVE_REDUCE_LL;
-  c.slot = slot;
+  jshmemk_service_cmd c = service_cmd(JSHMEMK_SERVE_REDUCE_LL, slot);
   c.dtype = dtype;
   c.op = op;
   c.dest = dest;
@@ -204,10 +215,7 @@ static int service_pull(const char *fn, int slot, const jshmemi_pull_plan *p, in
   if (blocks > 0 || ce_lanes != 0)
     return jshmem_rt_fail("%s: the service kernel runs one-block collectives, not %d blocks or %d copy-engine"
                           " lanes: pass another stream", fn, blocks, ce_lanes);
-  jshmemk_service_cmd c;
-  memset(&c, 0, sizeof c);
-  c.kind = JSHMEMK_SERVE_PULL;
-  c.slot = slot;
+  jshmemk_service_cmd c = service_cmd(JSHMEMK_SERVE_PULL, slot);
   c.plan = *p;
   return service_post(&c);
 }
@@ -218,11 +226,8 @@ static int service_stop(void) {
   int ended = 0;
   if (service_ended(&ended) != 0) return -1;
   if (!ended) {
-    jshmemk_service_cmd c;
-    memset(&c, 0, sizeof c);
-    c.kind = JSHMEMK_SERVE_STOP;
-    memcpy((void *)&jshmemk_svc.box->cmd, &c, sizeof c);
-    __atomic_store_n(&jshmemk_svc.box->posted, jshmemk_svc.box->posted + 1, __ATOMIC_RELEASE);
+    jshmemk_service_cmd c = service_cmd(JSHMEMK_SERVE_STOP, 0);
+    service_write(&c);
     GPU_TRY(gpuStreamSynchronize(jshmemk_svc.st));
   }
   jshmemk_svc.launched = 0;
