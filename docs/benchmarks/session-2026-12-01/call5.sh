@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 2026-12-01, call 5 on one H200: the service kernel as committed (posted, then the command: call 2's way, call 4's head dropped).
-#   1. its SASS: does the fence after the head invalidate L1 (CCTL) before the block reads the user's data?
+#   1. its SASS: does the acquire of `posted` invalidate L1 (CCTL) before the block reads the user's data?
 #   2. GpuCollectivesTest: the two service tests, the LL 3-PE test and the default test (PEs under MPS);
 #   3. BlockingProbe (host-called 1 KB reduce, fcollect, ...), 1 PE and 2 PEs under MPS, without and with the
 #      service, two interleaved rounds; GpuCollectivesBench to 64 KB on 2 PEs, without and with;
