@@ -116,8 +116,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 /* ---- host side ----------------------------------------------------------------------------- */
 
 static struct {
-  jshmemk_service_box *box;         /* mapped pinned host memory; NULL: no service */
-  jshmemk_service_box *dbox;        /* the same, as the device addresses it */
+  jshmemk_service_box *box;         /* mapped pinned host memory, the same address on the device; NULL: no service */
   gpuStream_t st;                   /* the kernel's own stream */
   unsigned long long linger_ns;
   int launched;                     /* a kernel was launched that may not have returned */
@@ -152,7 +151,7 @@ static int service_ended(int *ended) {
 static int service_launch(void) {
   unsigned long long from = __atomic_load_n(&jshmemk_svc.box->done, __ATOMIC_ACQUIRE);
   if (jshmemk_launch<jshmemk_service>("jshmemk_service", 1, JSHMEMK_COLL_THREADS, jshmemk_svc.st, false,
-                                      jshmemk_svc.dbox, from, jshmemk_svc.linger_ns) != 0)
+                                      jshmemk_svc.box, from, jshmemk_svc.linger_ns) != 0)
     return -1;
   jshmemk_svc.launched = 1;
   return 0;
@@ -247,19 +246,15 @@ int jshmem_rt_service_open(unsigned long long linger_us, void **box, void **stre
   if (jshmemk_svc.box != NULL) return jshmem_rt_fail("%s: the service is open already", fn);
   if (linger_us == 0 || linger_us > 60000000ull)
     return jshmem_rt_fail("%s: linger of %llu us, give 1 to 60000000", fn, linger_us);
-  void *host = NULL, *dev = NULL;
-  GPU_TRY(gpuHostAlloc(&host, sizeof(jshmemk_service_box), gpuHostAllocMapped | gpuHostAllocPortable));
-  memset(host, 0, sizeof(jshmemk_service_box));
-  gpuStream_t st = NULL;
-  if (gpuHostGetDevicePointer(&dev, host, 0) != gpuSuccess ||
-      gpuStreamCreateWithFlags(&st, gpuStreamNonBlocking) != gpuSuccess) {
-    const char *why = gpuGetErrorString(gpuGetLastError());
-    (void)gpuFreeHost(host);
-    return jshmem_rt_fail("%s: mapping the box or creating the stream failed: %s", fn, why);
+  void *host = NULL, *st = NULL;
+  if (jshmem_rt_host_alloc(sizeof(jshmemk_service_box), &host) != 0) return -1;
+  if (jshmem_rt_stream_create(&st) != 0) {
+    (void)jshmem_rt_host_free(host); /* the stream's failure is the message */
+    return -1;
   }
+  memset(host, 0, sizeof(jshmemk_service_box));
   jshmemk_svc.box = (jshmemk_service_box *)host;
-  jshmemk_svc.dbox = (jshmemk_service_box *)dev;
-  jshmemk_svc.st = st;
+  jshmemk_svc.st = (gpuStream_t)st;
   jshmemk_svc.linger_ns = linger_us * 1000ull;
   jshmemk_svc.launched = 0;
   *box = host;
@@ -294,8 +289,7 @@ int jshmem_rt_service_close(void) {
   BIND_DEVICE();
   if (jshmemk_svc.box == NULL) return 0;
   if (service_stop() != 0) return -1;
-  GPU_TRY(gpuStreamDestroy(jshmemk_svc.st));
-  GPU_TRY(gpuFreeHost(jshmemk_svc.box));
+  if (jshmem_rt_stream_destroy(jshmemk_svc.st) != 0 || jshmem_rt_host_free(jshmemk_svc.box) != 0) return -1;
   memset(&jshmemk_svc, 0, sizeof jshmemk_svc);
   return 0;
 }
