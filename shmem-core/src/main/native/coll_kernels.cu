@@ -117,8 +117,8 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 
 #include "coll_ll.cuh"
 
-/* The sources of a reduce-scatter's local reduction (copy-engine shape): member i's block, in
- * team order (this PE's own in its source, the peers' pulled into the scratch buffer). */
+/* The sources of a copy-engine reduction's local work: member i's part of this PE's slice, in team
+ * order (this PE's own in its source, the peers' pulled into the scratch buffer). */
 struct jshmemk_blocks {
   const char *at[JSHMEM_MAX_PES];
 };
@@ -222,7 +222,7 @@ static int coll_range(const char *fn, const char *what, const void *p, size_t by
 template <typename E, int OP>
 static int reduce_launch(int slot, void *dest, const void *src, size_t nelems, int mode,
                          const jshmemk_blocks *gathered, int blocks, bool rotated, gpuStream_t st) {
-  if (gathered != NULL) {   /* the copy-engine reduce-scatter's local reduction */
+  if (gathered != NULL) {   /* a copy-engine reduction's local work */
     if (blocks <= 0) blocks = jshmemk_sms;
     return jshmemk_launch<jshmemk_reduce_blocks<E, OP>>("jshmemk_reduce_blocks", blocks, JSHMEMK_COLL_THREADS, st,
                                                         false, dest, *gathered, jshmemk_coll_host.teams[slot].size,
@@ -479,6 +479,130 @@ static void plan_blocks(jshmemi_pull_plan *p, int n, unsigned long long dst_off,
   p->count = n;
 }
 
+/* ---- copy-engine reductions -------------------------------------------------------------- */
+
+/* The copy-engine reductions (a reduce-scatter; an all-reduce as its reduce-scatter and all-gather
+ * halves): the peers' parts of this PE's slice are pulled by the copy engines into a local scratch
+ * buffer (kept and grown; freed by jshmem_rt_coll_release), reduced there by SM kernels, and for an
+ * all-reduce pushed by the copy engines into the members' destinations. */
+static void *jshmemk_rs_scratch = NULL;
+static size_t jshmemk_rs_capacity = 0;
+/* Recorded after each local reduction: the next call's pulls (maybe on another stream) and a
+ * regrowth of the scratch wait for the last reader of the scratch. */
+static gpuEvent_t jshmemk_rs_done;
+/* Recorded after each chunk's reduction of an all-reduce: its pushes wait for it. */
+static gpuEvent_t jshmemk_rs_reduced;
+static int jshmemk_rs_events_made = 0;
+
+/* Chunks of a copy-engine reduction: at most this many, of at least JSHMEMK_RS_CHUNK_MIN bytes. Each
+ * chunk costs the host a copy, an event and a wait per lane and a launch (an all-reduce's another
+ * event, wait and copy), about 10-20 us on one H200's host: there 4 chunks beat 8 and 16 at 64 MB;
+ * more would shorten the work left after the last pull. */
+#define JSHMEMK_RS_CHUNKS 4
+#define JSHMEMK_RS_CHUNK_MIN (1u << 20)
+
+/* Bytes per chunk of a slice: a multiple of 16, so every chunk's reduction takes 16-byte words
+ * where the slice does (an element is at most 8 bytes). */
+static size_t rs_chunk_bytes(size_t slice) {
+  size_t c = (slice + JSHMEMK_RS_CHUNKS - 1) / JSHMEMK_RS_CHUNKS;
+  if (c < JSHMEMK_RS_CHUNK_MIN) c = JSHMEMK_RS_CHUNK_MIN;
+  return (c + 15) & ~(size_t)15;
+}
+
+/* One copy-engine reduction's slice on this PE: the bytes at src + at .. + len on every member
+ * reduce into out (this PE's heap), which an all-reduce (push) then copies to the same heap offset
+ * on every member. */
+struct rs_slice {
+  const char *src;
+  size_t at;
+  size_t len;
+  char *out;
+  int push;
+};
+
+/* With jshmemk_side_lock held: a copy-engine reduction. Entry sync; chunk after chunk, the peers'
+ * parts pulled on `lanes` side streams in rotated order (member me+1 first, so the members do not all
+ * read one peer at once), then reduced on `st` over this PE's own part and the pulled ones in team
+ * order, as soon as that chunk's pulls end: the SMs reduce chunk c while the engines pull chunk c + 1.
+ * An all-reduce pushes each reduced chunk on `lanes` other side streams at the same time. Exit sync:
+ * every member's pulls (and pushes) are done; a reduce-scatter's comes before its last chunk's
+ * reduction, which needs no peer. */
+static int reduce_ce_locked(int slot, int dtype, int op, int me, int n, const rs_slice *s, size_t sz,
+                            int blocks, int lanes, gpuStream_t st) {
+  if (side_init() != 0) return -1;
+  if (!jshmemk_rs_events_made) {
+    GPU_TRY(gpuEventCreateWithFlags(&jshmemk_rs_done, gpuEventDisableTiming));
+    GPU_TRY(gpuEventCreateWithFlags(&jshmemk_rs_reduced, gpuEventDisableTiming));
+    GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
+    jshmemk_rs_events_made = 1;
+  }
+  size_t need = s->len * (size_t)n;
+  if (need > jshmemk_rs_capacity) {
+    GPU_TRY(gpuEventSynchronize(jshmemk_rs_done)); /* no queued reduction still reads the old one */
+    if (jshmemk_rs_scratch != NULL) GPU_TRY(gpuFree(jshmemk_rs_scratch));
+    jshmemk_rs_scratch = NULL;
+    jshmemk_rs_capacity = 0;
+    GPU_TRY(gpuMalloc(&jshmemk_rs_scratch, need));
+    jshmemk_rs_capacity = need;
+  }
+  const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
+  size_t soff = (size_t)(s->src - jshmemk_coll_host.heap_base) + s->at;
+  size_t ooff = (size_t)(s->out - jshmemk_coll_host.heap_base);
+  int used = lanes < n - 1 ? lanes : n - 1;
+  jshmemk_blocks b;
+  for (int i = 0; i < n; i++)
+    b.at[i] = i == me ? s->src + s->at : (const char *)jshmemk_rs_scratch + (size_t)i * s->len;
+  if (coll_sync(slot, 0, 1, st) != 0) return -1;
+  GPU_TRY(gpuEventRecord(jshmemk_fork, st));
+  for (int j = 0; j < used; j++) {
+    GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_fork, 0));
+    GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_rs_done, 0));
+  }
+  int exited = 0;
+  size_t chunk = rs_chunk_bytes(s->len);
+  for (size_t off = 0; off < s->len; off += chunk) {
+    size_t len = s->len - off < chunk ? s->len - off : chunk;
+    for (int k = 0; k < n - 1; k++) {
+      int i = (me + 1 + k) % n;
+      const char *peer = jshmemk_coll_host.peer_base[t->start + i * t->stride] + soff + off;
+      GPU_TRY(gpuMemcpyAsync((char *)b.at[i] + off, peer, len, gpuMemcpyDefault, jshmemk_side[k % used]));
+    }
+    /* a wait takes the event's latest record, so each lane's one join event serves every chunk */
+    for (int j = 0; j < used; j++) {
+      GPU_TRY(gpuEventRecord(jshmemk_join[j], jshmemk_side[j]));
+      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[j], 0));
+    }
+    if (!s->push && off + len == s->len) {
+      if (coll_sync(slot, 0, 1, st) != 0) return -1;
+      exited = 1;
+    }
+    jshmemk_blocks at;
+    for (int i = 0; i < n; i++) at.at[i] = b.at[i] + off;
+    reduce_args a = {slot, s->out + off, NULL, len / sz, JSHMEMK_SCATTER, &at, blocks, false, st};
+    if (reduce_typed(dtype, op, a) != 0) return -1;
+    if (s->push) {   /* on lanes after the pulls' (the same ones where 2 x lanes > JSHMEMK_SIDE_STREAMS) */
+      GPU_TRY(gpuEventRecord(jshmemk_rs_reduced, st));
+      for (int j = 0; j < used; j++)
+        GPU_TRY(gpuStreamWaitEvent(jshmemk_side[(used + j) % JSHMEMK_SIDE_STREAMS], jshmemk_rs_reduced, 0));
+      for (int k = 0; k < n - 1; k++) {
+        int i = (me + 1 + k) % n;
+        char *peer = jshmemk_coll_host.peer_base[t->start + i * t->stride] + ooff + off;
+        GPU_TRY(gpuMemcpyAsync(peer, s->out + off, len, gpuMemcpyDefault,
+                               jshmemk_side[(used + k % used) % JSHMEMK_SIDE_STREAMS]));
+      }
+    }
+  }
+  GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
+  if (s->push) {
+    for (int j = 0; j < used; j++) {
+      int q = (used + j) % JSHMEMK_SIDE_STREAMS;
+      GPU_TRY(gpuEventRecord(jshmemk_join[q], jshmemk_side[q]));
+      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[q], 0));
+    }
+  }
+  return exited ? 0 : coll_sync(slot, 1, 1, st);
+}
+
 /* ---- exported ---------------------------------------------------------------------------- */
 
 /* Copies *state into this module's device state (called by jshmem_rt_set_state). */
@@ -504,9 +628,11 @@ extern "C" {
  * _TWO_SHOT = each PE reduces its slice and stores it into every member's dest, _LOW_LATENCY = the
  * flags inside the data (teams of at most JSHMEM_LL_MEMBERS, at most JSHMEM_LL_PAYLOAD bytes; one
  * block, blocks ignored). blocks: 0 = one fused block (small sizes), else a kernel of that many
- * blocks plus a one-block sync kernel. */
+ * blocks plus a one-block sync kernel. ce_lanes > 0 (two-shot only): the copy engines pull the
+ * peers' parts of this PE's slice and push its reduced slice, on that many side streams each, and
+ * SM kernels of `blocks` blocks (0: one per SM) reduce it locally, chunk by chunk (reduce_ce_locked). */
 int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src,
-                                size_t nelems, int shape, int blocks, int rotated, void *stream) {
+                                size_t nelems, int shape, int blocks, int ce_lanes, int rotated, void *stream) {
   const char *fn = "jshmem_rt_coll_reduce_async";
   BIND_DEVICE();
   int me = 0, n = 0;
@@ -531,6 +657,9 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
                           " and %zu bytes", fn, JSHMEM_LL_MEMBERS, JSHMEM_LL_PAYLOAD, n, bytes);
   if (blocks > JSHMEMK_COLL_MAX_BLOCKS)
     return jshmem_rt_fail("%s: %d blocks asked, at most %d", fn, blocks, JSHMEMK_COLL_MAX_BLOCKS);
+  if (ce_lanes != 0 && shape != JSHMEM_RT_REDUCE_TWO_SHOT)
+    return jshmem_rt_fail("%s: copy-engine lanes (%d) asked for a shape other than two-shot", fn, ce_lanes);
+  if (ce_lanes != 0 && ce_lanes_ok(fn, ce_lanes) != 0) return -1;
   if (nelems == 0) return 0;
   gpuStream_t st = (gpuStream_t)stream;
   (void)gpuGetLastError(); /* a stale "not ready" of a stream query is not this launch's error */
@@ -539,6 +668,17 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
     if (doff != soff) GPU_TRY(gpuMemcpyAsync(dest, src, bytes, gpuMemcpyDefault, st));
     return 0;
   }
+  if (ce_lanes != 0) {   /* slices of whole 16-byte words (every member's the same length but the last ones) */
+    size_t per = (nelems + (size_t)n - 1) / (size_t)n * sz;
+    per = (per + 15) & ~(size_t)15;
+    size_t at = (size_t)me * per < bytes ? (size_t)me * per : bytes;
+    size_t len = bytes - at < per ? bytes - at : per;
+    rs_slice sl = {(const char *)src, at, len, (char *)dest + at, 1};
+    pthread_mutex_lock(&jshmemk_side_lock);
+    int rc = reduce_ce_locked(team_slot, dtype, op, me, n, &sl, sz, blocks, ce_lanes, st);
+    pthread_mutex_unlock(&jshmemk_side_lock);
+    return rc;
+  }
   int mode = shape == JSHMEM_RT_REDUCE_LOW_LATENCY ? JSHMEMK_LOW_LATENCY
              : shape == JSHMEM_RT_REDUCE_TWO_SHOT   ? JSHMEMK_TWO_SHOT
                                                     : JSHMEMK_ONE_SHOT;
@@ -546,79 +686,13 @@ int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, co
   return reduce_typed(dtype, op, a);
 }
 
-/* With jshmemk_side_lock held: the copy-engine reduce-scatter. Entry sync; every peer's block of
- * this PE (its bytes at src + me * block) pulled by the copy engines into the local scratch, in
- * rotated order (member me+1 first), so the members do not all read one peer at once; exit sync
- * (every member's pulls are done: sources may be rewritten); then one local reduction kernel over
- * this PE's own block and the pulled ones, in team order. */
-static void *jshmemk_rs_scratch = NULL;
-static size_t jshmemk_rs_capacity = 0;
-/* Recorded after each local reduction: the next call's pulls (maybe on another stream) and a
- * regrowth of the scratch wait for the last reader of the scratch. */
-static gpuEvent_t jshmemk_rs_done;
-static int jshmemk_rs_done_made = 0;
-
-static int reducescatter_ce_locked(int slot, int dtype, int op, int me, int n, void *dest,
-                                   const void *src, size_t nper, size_t block, int blocks, int lanes,
-                                   gpuStream_t st) {
-  if (side_init() != 0) return -1;
-  if (!jshmemk_rs_done_made) {
-    GPU_TRY(gpuEventCreateWithFlags(&jshmemk_rs_done, gpuEventDisableTiming));
-    GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
-    jshmemk_rs_done_made = 1;
-  }
-  size_t need = block * (size_t)n;
-  if (need > jshmemk_rs_capacity) {
-    GPU_TRY(gpuEventSynchronize(jshmemk_rs_done)); /* no queued reduction still reads the old one */
-    if (jshmemk_rs_scratch != NULL) GPU_TRY(gpuFree(jshmemk_rs_scratch));
-    jshmemk_rs_scratch = NULL;
-    jshmemk_rs_capacity = 0;
-    GPU_TRY(gpuMalloc(&jshmemk_rs_scratch, need));
-    jshmemk_rs_capacity = need;
-  }
-  const jshmem_team_desc_t *t = &jshmemk_coll_host.teams[slot];
-  unsigned long long soff = (unsigned long long)((const char *)src - jshmemk_coll_host.heap_base);
-  jshmemk_blocks b;
-  if (coll_sync(slot, 0, 1, st) != 0) return -1;
-  GPU_TRY(gpuEventRecord(jshmemk_fork, st));
-  int used[JSHMEMK_SIDE_STREAMS] = {0};
-  for (int k = 0; k < n; k++) {
-    int i = (me + 1 + k) % n;
-    if (i == me) {
-      b.at[i] = (const char *)src + (size_t)me * block;
-      continue;
-    }
-    char *dst = (char *)jshmemk_rs_scratch + (size_t)i * block;
-    b.at[i] = dst;
-    int j = k % lanes;
-    if (!used[j]) {
-      GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_fork, 0));
-      GPU_TRY(gpuStreamWaitEvent(jshmemk_side[j], jshmemk_rs_done, 0));
-      used[j] = 1;
-    }
-    const char *peer = jshmemk_coll_host.peer_base[t->start + i * t->stride] + soff + (size_t)me * block;
-    GPU_TRY(gpuMemcpyAsync(dst, peer, block, gpuMemcpyDefault, jshmemk_side[j]));
-  }
-  for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
-    if (used[j]) {
-      GPU_TRY(gpuEventRecord(jshmemk_join[j], jshmemk_side[j]));
-      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[j], 0));
-    }
-  }
-  if (coll_sync(slot, 0, 1, st) != 0) return -1;
-  reduce_args a = {slot, dest, src, nper, JSHMEMK_SCATTER, &b, blocks, false, st};
-  if (reduce_typed(dtype, op, a) != 0) return -1;
-  GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
-  return 0;
-}
-
 /* Reduce-scatter over the team in team_slot: on team PE i, dest[k] = op over the members (team
  * order) of src[i * nper + k], k < nper. src: n * nper elements, dest: nper, not overlapping;
  * both this PE's addresses in its heap, aligned to the element size. blocks: 0 = one fused block
  * (small sizes), else a kernel of that many blocks plus a sync kernel (the SM shape reads the
  * peers' blocks in place); ce_lanes > 0: the peers' blocks pulled by the copy engines (on that
- * many side streams) into a local scratch buffer (kept and grown; freed by jshmem_rt_coll_release), then a local
- * reduction kernel of `blocks` blocks (0: one per SM). */
+ * many side streams) and reduced locally by kernels of `blocks` blocks (0: one per SM), chunk by chunk
+ * (reduce_ce_locked). */
 int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *dest, const void *src,
                                        size_t nper, int blocks, int ce_lanes, int rotated, void *stream) {
   const char *fn = "jshmem_rt_coll_reducescatter_async";
@@ -650,7 +724,8 @@ int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *d
   }
   if (ce_lanes != 0) {
     pthread_mutex_lock(&jshmemk_side_lock);
-    int rc = reducescatter_ce_locked(team_slot, dtype, op, me, n, dest, src, nper, block, blocks, ce_lanes, st);
+    rs_slice sl = {(const char *)src, (size_t)me * block, block, (char *)dest, 0};
+    int rc = reduce_ce_locked(team_slot, dtype, op, me, n, &sl, sz, blocks, ce_lanes, st);
     pthread_mutex_unlock(&jshmemk_side_lock);
     return rc;
   }
@@ -763,9 +838,10 @@ int jshmem_rt_coll_release(void) {
     }
     if (gpuEventDestroy(jshmemk_fork) != gpuSuccess) rc = -1;
   }
-  if (jshmemk_rs_done_made) {
+  if (jshmemk_rs_events_made) {
     if (gpuEventDestroy(jshmemk_rs_done) != gpuSuccess) rc = -1;
-    jshmemk_rs_done_made = 0;
+    if (gpuEventDestroy(jshmemk_rs_reduced) != gpuSuccess) rc = -1;
+    jshmemk_rs_events_made = 0;
   }
   if (jshmemk_rs_scratch != NULL) {
     if (gpuFree(jshmemk_rs_scratch) != gpuSuccess) rc = -1;

@@ -185,14 +185,16 @@ void jshmem_rt_free_buffer(void *buffer);
 #define JSHMEM_RT_REDUCE_TWO_SHOT 1
 #define JSHMEM_RT_REDUCE_LOW_LATENCY 2
 /* rotated != 0 (a two-shot of n > 0 blocks over 3+ members): the members read one at a time, each PE
- * starting after itself (32- and 64-bit types; see jshmemi_reduce_words_rotated). */
+ * starting after itself (32- and 64-bit types; see jshmemi_reduce_words_rotated). ce_lanes > 0 (two-shot
+ * only): the copy engines pull the peers' parts of this PE's slice and push its reduced slice (that many
+ * side streams each), SM kernels of `blocks` blocks reduce it, chunk by chunk. */
 int jshmem_rt_coll_reduce_async(int team_slot, int dtype, int op, void *dest, const void *src, size_t nelems,
-                                int shape, int blocks, int rotated, void *stream);
+                                int shape, int blocks, int ce_lanes, int rotated, void *stream);
 int jshmem_rt_coll_fcollect_async(int team_slot, void *dest, const void *src, size_t bytes, int blocks,
                                   int ce_lanes, int ce_push, void *stream);
 /* Reduce-scatter: team PE i gets block i (nper elements) of the reduction of the members' n * nper
  * element sources; ce_lanes > 0: peers' blocks pulled by copy engines on that many side streams
- * into a local scratch, then a local reduction of `blocks` blocks; else rotated as for the reduction. */
+ * into a local scratch and reduced there by `blocks` blocks, chunk by chunk; else rotated as for the reduction. */
 int jshmem_rt_coll_reducescatter_async(int team_slot, int dtype, int op, void *dest, const void *src,
                                        size_t nper, int blocks, int ce_lanes, int rotated, void *stream);
 /* offsets: team size + 1 byte offsets into dest (host array), offsets[0] = 0. */

@@ -27,11 +27,14 @@ package org.jshmem;
  *                         share of its device (all of them, or 1/k when k PEs share it: the blocks
  *                         wait for the peers' kernels, which must find room) (the kernels use up to
  *                         128 registers per thread at 512 threads a block: one block fits an SM)
- * @param reduceScatterCopyEngineMin bytes: a reduce-scatter whose blocks (bytes per member) are at
- *                         least this pulls the peers' blocks with the copy engines and reduces them
- *                         locally; 0 (the default): never. Measured on 2 x H200 and one H100, the
- *                         SM kernel that reads the peers' blocks in place was faster at every size
- *                         (64 MB: 286 against 230 GB/s bus bandwidth over NVLink)
+ * @param reduceScatterCopyEngineMin bytes: a reduce-scatter whose blocks (bytes per member), or a two-shot
+ *                         all-reduce whose slices (bytes / members), are at least this pulls the peers' parts
+ *                         of this PE's block with the copy engines and reduces them locally, chunk by chunk
+ *                         while the engines pull the next (the all-reduce then pushes each reduced chunk to
+ *                         the members with the copy engines); 0 (the default): never, the SM kernels read the
+ *                         peers in place. On one H200 (PEs under MPS, where the SMs read HBM) the engines were
+ *                         slower at every size; over NVLink they move 386 GB/s where SM reads move about 300, but
+ *                         this shape is not measured there yet
  * @param ceLanes          side streams (1 to {@link #CE_LANES_LIMIT}) the copy-engine copies are
  *                         spread over; on 1 they run one after the other in rotated order, so that
  *                         each PE is read or written by one peer at a time (4 x H200, fcollect of
@@ -150,6 +153,14 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
         return reduceScatterCopyEngineMin > 0 && bytesPerBlock >= reduceScatterCopyEngineMin ? ceLanes : 0;
     }
 
+    /**
+     * The copy-engine lanes for a two-shot all-reduce of {@code bytes} over {@code members} PEs: those of a
+     * reduce-scatter whose blocks are its slices (its first half), 0 where the SM kernels read the peers in place.
+     */
+    public int reduceCopyEngineLanes(int members, long bytes) {
+        return members > 1 ? reduceScatterCopyEngineLanes((bytes + members - 1) / members) : 0;
+    }
+
     /** Whether a reduction of {@code bytes} over {@code members} PEs runs two-shot (always in place). */
     public boolean reduceTwoShot(int members, long bytes, boolean inPlace) {
         if (inPlace) {
@@ -190,8 +201,8 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
                 + " fused block up to " + oneBlockMax + " B, above that " + (maxBlocks > 0 ? "up to " + maxBlocks
                 : "one per SM") + " blocks; copy engines " + (copyEngineMin > 0 ? "from " + copyEngineMin
                 + " B per piece, " + (cePush ? "pushed" : "pulled") + " on " + ceLanes + " lane" + (ceLanes > 1 ? "s" : "")
-                : "never") + "; reduce-scatter copy engines " + (reduceScatterCopyEngineMin > 0
-                ? "from " + reduceScatterCopyEngineMin + " B per block" : "never") + "; low-latency reductions "
+                : "never") + "; reduce-scatter and two-shot copy engines "
+                + (reduceScatterCopyEngineMin > 0 ? "from " + reduceScatterCopyEngineMin + " B per block" : "never") + "; low-latency reductions "
                 + (reduceLowLatencyMax > 0 ? "up to " + reduceLowLatencyMax + " B on up to " + LOW_LATENCY_MEMBERS
                 + " PEs" : "never") + "; two-shot and reduce-scatter grids read the members one at a time "
                 + (reduceRotatedMin > 0 ? "from " + reduceRotatedMin + " B on 3+ PEs" : "never") + "; host-called "

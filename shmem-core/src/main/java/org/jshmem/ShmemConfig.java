@@ -87,8 +87,9 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_GPU_COLL_MAX_BLOCKS}</td><td>0</td><td>most blocks of a many-block GPU collective
  *     kernel; 0: one per multiprocessor</td></tr>
  * <tr><td>{@code JSHMEM_GPU_REDUCESCATTER_CE_MIN}</td><td>0</td><td>GPU reduce-scatter with blocks (bytes per
- *     member) of at least this pulls them with the copy engines and reduces locally; 0: never (SM kernels
- *     reading the blocks in place were faster wherever measured)</td></tr>
+ *     member), and two-shot all-reduce with slices (bytes / members), of at least this pull the peers' parts
+ *     with the copy engines and reduce them locally chunk by chunk (the all-reduce pushes its reduced slice
+ *     with them too); 0: never (SM kernels read the peers in place)</td></tr>
  * <tr><td>{@code JSHMEM_GPU_REDUCE_LL_MAX}</td><td>4K</td><td>GPU reductions of at most this many bytes over
  *     teams of at most 8 PEs take the low-latency shape: one kernel in which every PE stores its source into
  *     every member's buffer with a flag beside every 4 bytes and reduces what arrives, with no

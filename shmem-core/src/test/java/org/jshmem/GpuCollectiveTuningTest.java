@@ -52,6 +52,11 @@ class GpuCollectiveTuningTest {
         assertEquals(0, three.reduceScatterCopyEngineLanes((4 << 20) - 1));
         assertEquals(3, three.reduceScatterCopyEngineLanes(4 << 20));
         assertEquals(0, T.reduceScatterCopyEngineLanes(Long.MAX_VALUE));   // off by default
+        // a two-shot all-reduce goes by its slices, bytes / members rounded up
+        assertEquals(0, three.reduceCopyEngineLanes(2, (8 << 20) - 2));
+        assertEquals(3, three.reduceCopyEngineLanes(2, (8 << 20) - 1));
+        assertEquals(3, three.reduceCopyEngineLanes(4, 16 << 20));
+        assertEquals(0, three.reduceCopyEngineLanes(1, Long.MAX_VALUE));   // a team of one copies
         assertTrue(three.describe().contains("pulled on 3 lanes"), three.describe());
         assertTrue(T.describe().contains("pushed on 1 lane;"), T.describe());
     }

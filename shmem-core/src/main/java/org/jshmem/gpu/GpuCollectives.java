@@ -33,15 +33,18 @@ import org.jshmem.gpu.shim.Shim;
  *     reduces the whole vector, reading every member's
  *     source) while {@code (n-1) x bytes <= } {@link GpuCollectiveTuning#reduceOneShotMax()} and not
  *     in place; else two-shot (PE i reduces slice i from every member and stores it into slice i of
- *     every member's destination: a reduce-scatter and a pushed all-gather in one pass).</li>
+ *     every member's destination: a reduce-scatter and a pushed all-gather in one pass); from
+ *     {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()} per slice (off by default) that pass goes by the
+ *     copy engines as the reduce-scatter's below, each reduced chunk pushed to the members by the engines.</li>
  * <li><b>Reduce-scatter</b>: PE i reduces block i of the members' sources into its destination:
  *     SM kernels read the members' blocks in place (one block up to the one-block size, else a
  *     grid sized by the n blocks read). The grids of both, on teams of 3 or more and from
  *     {@link GpuCollectiveTuning#reduceRotatedMin()}, read (and push to) the members one after the
  *     other, each PE starting after itself, so that every PE is read by one other at a time.
  *     From {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()}
- *     (off by default: slower wherever measured) the copy engines pull the peers' blocks into a
- *     local scratch buffer in rotated order, then a local kernel reduces them (seed 004's shape).</li>
+ *     (off by default) the copy engines pull the peers' blocks into a local scratch buffer in rotated
+ *     order, chunk after chunk, and local kernels reduce each chunk while the next is pulled (seed 004's
+ *     shape, pipelined).</li>
  * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
  *     the members' sources with an SM kernel; or, when the pieces reach
  *     {@link GpuCollectiveTuning#copyEngineMin()}, the copy engines move them one after the other in
@@ -215,8 +218,9 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
                 : tuning.reduceTwoShot(t.size(), bytes, dest == src) ? ReduceShape.TWO_SHOT : ReduceShape.ONE_SHOT;
         int blocks = tuning.blocks(bytes, smShare);
         boolean rotated = shape == ReduceShape.TWO_SHOT && blocks > 0 && tuning.reduceRotated(t.size(), bytes);
+        int ceLanes = shape == ReduceShape.TWO_SHOT ? tuning.reduceCopyEngineLanes(t.size(), bytes) : 0;
         Shim.collReduce(t.slot(), type.ordinal(), op.ordinal(), at(dest), at(src), nelems, shape.ordinal(), blocks,
-                rotated, stream);
+                ceLanes, rotated, stream);
     }
 
     /** Like {@link #reduceScatter}, queued on {@code stream}; dest and src must be aligned to the element size. */

@@ -96,7 +96,7 @@ public final class Shim {
     private static final MethodHandle SERVICE_STOP = h("jshmem_rt_service_stop", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle SERVICE_CLOSE = h("jshmem_rt_service_close", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle COLL_REDUCE = h("jshmem_rt_coll_reduce_async", FunctionDescriptor.of(JAVA_INT,
-            JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+            JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle COLL_REDUCE_SCATTER = h("jshmem_rt_coll_reducescatter_async",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
                     JAVA_INT, ADDRESS));
@@ -581,11 +581,16 @@ public final class Shim {
         call("close the service kernel", () -> (int) SERVICE_CLOSE.invokeExact());
     }
 
+    /**
+     * All-reduce of {@code nelems} elements in {@code shape} (a {@code ReduceShape} ordinal); ceLanes > 0 (two-shot):
+     * peers' parts of this PE's slice pulled and its reduced slice pushed by copy engines, reduced locally.
+     */
     public static void collReduce(int slot, int dtype, int op, MemorySegment dest, MemorySegment src, long nelems,
-                                  int shape, int blocks, boolean rotated, MemorySegment stream) {
+                                  int shape, int blocks, int ceLanes, boolean rotated, MemorySegment stream) {
         int rc;
         try {
-            rc = (int) COLL_REDUCE.invokeExact(slot, dtype, op, dest, src, nelems, shape, blocks, rotated ? 1 : 0, stream);
+            rc = (int) COLL_REDUCE.invokeExact(slot, dtype, op, dest, src, nelems, shape, blocks, ceLanes,
+                    rotated ? 1 : 0, stream);
         } catch (Throwable t) {
             throw rethrow(t);
         }

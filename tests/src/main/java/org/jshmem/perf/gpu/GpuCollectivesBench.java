@@ -250,6 +250,9 @@ public final class GpuCollectivesBench {
             return "low-latency one block";
         }
         boolean two = tuning.reduceTwoShot(n, bytes, false);
+        if (two && tuning.reduceCopyEngineLanes(n, bytes) > 0) {
+            return "two-shot, copy engines";
+        }
         int blocks = tuning.blocks(bytes, sms);
         return (two ? "two-shot" : "one-shot") + (blocks == 0 ? " one block" : " " + blocks + " blocks"
                 + (two && tuning.reduceRotated(n, bytes) ? ", one member at a time" : ""));
