@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
@@ -95,6 +97,8 @@ public final class DeviceModuleProgram {
             """;
 
     static final int LANES = 32;
+    /** Chained pairs run at most, until the second kernel of one starts before the first ends. */
+    static final int CHAIN_TRIES = 5;
 
     interface Call {
         void run() throws Exception;
@@ -175,17 +179,22 @@ public final class DeviceModuleProgram {
                         Kernel.pointer(out, 0), Kernel.pointer(out, 4)));
             }
 
-            // a chained launch: the second kernel starts while the first runs (compute capability 9.0 and up)
-            // and waits for it before its second read
+            // a chained launch: the second kernel may start while the first runs (compute capability 9.0 and up)
+            // and waits for it before its second read. An early start is the device's choice (another
+            // process's kernels may hold the SMs), so up to CHAIN_TRIES pairs run until one starts early
             try (DeviceModule m = DeviceModule.compile(shmem, CHAIN, "chain.cu")) {
-                shmem.put(out, 0, new int[64], 0, 64, me);
-                shmem.quiet();
-                m.kernel("chain_first").launch(LaunchConfig.of(1, 32, stream), out);
-                m.kernel("chain_second").launchChained(LaunchConfig.of(1, 32, stream), out);
-                stream.synchronize();
-                int[] v = new int[3];
-                shmem.get(v, 0, v.length, out, 0, me);
-                report(me, "chained.out", join(v));
+                List<String> tries = new ArrayList<>();
+                for (int i = 0; i < CHAIN_TRIES && !tries.contains("7,7,0"); i++) {
+                    shmem.put(out, 0, new int[64], 0, 64, me);
+                    shmem.quiet();
+                    m.kernel("chain_first").launch(LaunchConfig.of(1, 32, stream), out);
+                    m.kernel("chain_second").launchChained(LaunchConfig.of(1, 32, stream), out);
+                    stream.synchronize();
+                    int[] v = new int[3];
+                    shmem.get(v, 0, v.length, out, 0, me);
+                    tries.add(join(v));
+                }
+                report(me, "chained.out", String.join(";", tries));
                 report(me, "chained.ccMajor", shmem.unwrap(GpuBackend.class).deviceInfo().ccMajor());
             }
 

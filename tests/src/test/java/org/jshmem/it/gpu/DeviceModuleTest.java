@@ -75,9 +75,15 @@ class DeviceModuleTest {
         checks.add(() -> assertTrue(v.get("coop.tooBig").startsWith("IllegalArgumentException | "), v.get("coop.tooBig")));
         checks.add(() -> assertTrue(v.get("coop.tooBig").contains("cannot be resident at once"), v.get("coop.tooBig")));
 
-        // a chained launch overlaps the previous kernel where the device takes it, and its wait holds
-        checks.add(() -> assertEquals(Integer.parseInt(v.get("chained.ccMajor")) >= 9 ? "7,7,0" : "7,7,7",
-                v.get("chained.out"), "out[0] written, seen after the wait, and seen before it (0: early)"));
+        // each chained pair: out[0] written, seen after the wait (its wait holds), and seen before it (0: early);
+        // on compute capability 9.0 and up one of the tries starts early (the last), below that none can
+        checks.add(() -> {
+            List<String> tries = List.of(v.get("chained.out").split(";"));
+            boolean overlaps = Integer.parseInt(v.get("chained.ccMajor")) >= 9;
+            assertTrue(tries.stream().allMatch(t -> t.equals("7,7,7") || t.equals("7,7,0")), tries.toString());
+            assertEquals(overlaps ? "7,7,0" : "7,7,7", tries.get(tries.size() - 1), tries.toString());
+            assertEquals(overlaps ? 1 : 0, tries.stream().filter("7,7,0"::equals).count(), tries.toString());
+        });
 
         // after close: every use that needs the module fails naming it; a second close does nothing
         checks.add(() -> assertEquals("module good.cu (closed)", v.get("closed.toString")));
