@@ -12,8 +12,9 @@
 #   gpu-run.sh anchors                 NVSHMEM / p2p anchors
 #   gpu-run.sh bench-coll [max [reps]] GPU collectives benchmark (GpuCollectivesBench), 2 PEs: default
 #                                      thresholds, then reductions always two-shot, always one-shot,
-#                                      no copy engines, and the service kernel for the host-called small
-#                                      ones (JSHMEM_GPU_SERVICE_US=1000); CSV and log per run in $OUT
+#                                      no copy engines, the service kernel for the host-called small
+#                                      ones (JSHMEM_GPU_SERVICE_US=1000), and the copy-engine reduce-scatter
+#                                      and two-shot (JSHMEM_GPU_REDUCESCATTER_CE_MIN=1M); CSV and log per run in $OUT
 #   gpu-run.sh scaling [counts]        GpuCollectivesBench on 2, 4 and 8 PEs (or the counts given; at most one
 #                                      PE per GPU where there are several), up to 64 MB (SCALING_MAX), one CSV per
 #                                      count, each after the NVSHMEM and NCCL anchors at that count
@@ -134,7 +135,7 @@ case $step in
   bench-coll)
     [ "$(gpu_count)" -lt 2 ] && mps_start   # PEs sharing a GPU without MPS time-slice it (ms per sync)
     for v in default JSHMEM_GPU_REDUCE_ONESHOT_MAX=0 JSHMEM_GPU_REDUCE_ONESHOT_MAX=1G JSHMEM_GPU_COLL_CE_MIN=0 \
-             JSHMEM_GPU_SERVICE_US=1000; do
+             JSHMEM_GPU_SERVICE_US=1000 JSHMEM_GPU_REDUCESCATTER_CE_MIN=1M; do
       name=$(echo "$v" | tr '=' '-' | tr 'A-Z' 'a-z')
       extra=(); [ "$v" != default ] && extra=("$v")
       echo "== GpuCollectivesBench, $v"
