@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Session 2026-12-01b, call 3 on one H200: call 2's GpuCollectivesTest ran past its time limit (the flag design's counts
+# were zeroed by a memset on the legacy stream, unordered with the non-blocking side streams' first writes); now
+# zeroed on the caller's stream, and 4 chunks. First the copy-engine jobs of the test run directly with a short limit
+# (a hang shows at once), then the class, then GpuCollectivesBench to 64 MB, SM shapes and copy engines, two rounds.
+set -u
+here=$(pwd)
+out=${OUT:-/tmp/out}; mkdir -p "$out"
+w=/tmp/c3; mkdir -p $w
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+SECONDS=0
+part=${1:-all}
+nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader
+. ./one-gpu.sh
+if [ "$part" = all ] || [ "$part" = tests ]; then
+  mps_start > /dev/null
+  cp="$here/test-classes:$here/lib/*:$here/mpi.jar"
+  for job in "2 1 push" "4 3 push" "4 1 pull"; do
+    set -- $job
+    JSHMEM_GPU_COLL_ONE_BLOCK_MAX=0 JSHMEM_GPU_REDUCE_ONESHOT_MAX=0 JSHMEM_GPU_COLL_CE_MIN=1 JSHMEM_GPU_REDUCESCATTER_CE_MIN=1 \
+      JSHMEM_GPU_REDUCE_LL_MAX=0 JSHMEM_GPU_COLL_CE_LANES=$2 JSHMEM_GPU_COLL_CE_MODE=$3 JSHMEM_BACKEND=cuda \
+      timeout 90 mpirun -np $1 --oversubscribe java --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu \
+      -cp "$cp" org.jshmem.it.coll.GpuCollectivesProgram 1,7,3001,20011 1,7,3001 world strided:0:1:2 > $w/direct-$1-$2.log 2>&1
+    echo "== direct $job: rc=$? at ${SECONDS}s, $(grep -c ' ' $w/direct-$1-$2.log) lines"
+    grep -iE "xception|error" $w/direct-$1-$2.log | head -3
+  done
+  mps_stop > /dev/null
+  OUT=$w/tests TRAP_TESTS=0 timeout 300 bash "$here/gpu-run.sh" classes \
+    --select-class org.jshmem.it.coll.GpuCollectivesTest > $w/tests.log 2>&1
+  echo "tests rc=$? at ${SECONDS}s"
+  sed 's/\x1b\[[0-9;]*m//g' $w/tests.log | grep -E "✔|✘|tests (successful|failed|found)|results wrong|expected" | head -30
+fi
+if [ "$part" = all ] || [ "$part" = bench ]; then
+  mps_start > /dev/null
+  for round in 1 2; do
+    for ce in 0 1M; do
+      log=$w/coll-r$round-ce$ce.log
+      JSHMEM_GPU_REDUCESCATTER_CE_MIN=$ce JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=2G timeout 120 \
+        mpirun -np 2 --oversubscribe java --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu \
+        -cp "$here/lib/*:$here/mpi.jar" org.jshmem.perf.gpu.GpuCollectivesBench $w/coll-r$round-ce$ce.csv 64M 5 > $log 2>&1
+      echo "== round $round, JSHMEM_GPU_REDUCESCATTER_CE_MIN=$ce: rc=$? at ${SECONDS}s"
+      awk -F, '$3 >= 4194304 && $1 ~ /^reduce/ {printf "%s %s %s %s us %s GB/s %s\n", $1, $2, $3, $5, $6, $7}' $w/coll-r$round-ce$ce.csv
+      grep -iE "wrong|differ|xception|expected" $log | head -5
+    done
+  done
+  mps_stop > /dev/null
+fi
+ls /dev/shm > $w/dev-shm-after.txt; echo "dev/shm: $(cat $w/dev-shm-after.txt | wc -l) entries"
+tar czf "$out/call3-$part.tgz" -C /tmp c3
