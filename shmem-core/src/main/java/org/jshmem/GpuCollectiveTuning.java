@@ -202,7 +202,8 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
                 : "one per SM") + " blocks; copy engines " + (copyEngineMin > 0 ? "from " + copyEngineMin
                 + " B per piece, " + (cePush ? "pushed" : "pulled") + " on " + ceLanes + " lane" + (ceLanes > 1 ? "s" : "")
                 : "never") + "; reduce-scatter and two-shot copy engines "
-                + (reduceScatterCopyEngineMin > 0 ? "from " + reduceScatterCopyEngineMin + " B per block" : "never") + "; low-latency reductions "
+                + (reduceScatterCopyEngineMin > 0 ? "from " + reduceScatterCopyEngineMin + " B per block" : "never")
+                + "; low-latency reductions "
                 + (reduceLowLatencyMax > 0 ? "up to " + reduceLowLatencyMax + " B on up to " + LOW_LATENCY_MEMBERS
                 + " PEs" : "never") + "; two-shot and reduce-scatter grids read the members one at a time "
                 + (reduceRotatedMin > 0 ? "from " + reduceRotatedMin + " B on 3+ PEs" : "never") + "; host-called "
