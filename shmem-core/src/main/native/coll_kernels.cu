@@ -361,6 +361,14 @@ static int side_init(void) {
   return 0;
 }
 
+/* `st` waits for the work queued on side stream j so far. A wait takes the event's latest record, so
+ * one join event per lane serves any number of joins. */
+static int side_join(int j, gpuStream_t st) {
+  GPU_TRY(gpuEventRecord(jshmemk_join[j], jshmemk_side[j]));
+  GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[j], 0));
+  return 0;
+}
+
 /* Checks a caller's ce_lanes (1..JSHMEMK_SIDE_STREAMS). On one lane the copies run one after the
  * other in rotated order, so at each moment every PE is read (written) by exactly one other: on
  * 4 x H200, fcollect of 64 MB per PE, one lane pulled in 582.6 us, three in 996 us. Pushes (this
@@ -427,10 +435,7 @@ static int pull_ce_locked(int slot, int me, const jshmemi_pull_plan *p, int lane
     if (ce_piece(dst, src, len, local, lanes, &next, used, st) != 0) return -1;
   }
   for (int j = 0; j < JSHMEMK_SIDE_STREAMS; j++) {
-    if (used[j]) {
-      GPU_TRY(gpuEventRecord(jshmemk_join[j], jshmemk_side[j]));
-      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[j], 0));
-    }
+    if (used[j] && side_join(j, st) != 0) return -1;
   }
   return coll_sync(slot, 1, 1, st);
 }
@@ -567,10 +572,8 @@ static int reduce_ce_locked(int slot, int dtype, int op, int me, int n, const rs
       const char *peer = jshmemk_coll_host.peer_base[t->start + i * t->stride] + soff + off;
       GPU_TRY(gpuMemcpyAsync((char *)b.at[i] + off, peer, len, gpuMemcpyDefault, jshmemk_side[k % used]));
     }
-    /* a wait takes the event's latest record, so each lane's one join event serves every chunk */
     for (int j = 0; j < used; j++) {
-      GPU_TRY(gpuEventRecord(jshmemk_join[j], jshmemk_side[j]));
-      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[j], 0));
+      if (side_join(j, st) != 0) return -1;
     }
     if (!s->push && off + len == s->len) {
       if (coll_sync(slot, 0, 1, st) != 0) return -1;
@@ -595,9 +598,7 @@ static int reduce_ce_locked(int slot, int dtype, int op, int me, int n, const rs
   GPU_TRY(gpuEventRecord(jshmemk_rs_done, st));
   if (s->push) {
     for (int j = 0; j < used; j++) {
-      int q = (used + j) % JSHMEMK_SIDE_STREAMS;
-      GPU_TRY(gpuEventRecord(jshmemk_join[q], jshmemk_side[q]));
-      GPU_TRY(gpuStreamWaitEvent(st, jshmemk_join[q], 0));
+      if (side_join((used + j) % JSHMEMK_SIDE_STREAMS, st) != 0) return -1;
     }
   }
   return exited ? 0 : coll_sync(slot, 1, 1, st);
