@@ -1,6 +1,0 @@
-__global__ void v0(unsigned long long *d, unsigned long long *s, unsigned long long v){ *(volatile unsigned long long*)d = v; asm volatile("st.release.sys.global.u64 [%0], %1;"::"l"(s),"l"(v):"memory"); }
-__global__ void v1(unsigned long long *d, unsigned long long *s, unsigned long long v){ *(volatile unsigned long long*)d = v; asm volatile("fence.acq_rel.sys; st.relaxed.sys.global.u64 [%0], %1;"::"l"(s),"l"(v):"memory"); }
-__global__ void v2(unsigned long long *d, unsigned long long *s, unsigned long long v){ *(volatile unsigned long long*)d = v; asm volatile("fence.sc.sys; st.relaxed.sys.global.u64 [%0], %1;"::"l"(s),"l"(v):"memory"); }
-__global__ void v3(unsigned long long *d, unsigned long long *s, unsigned long long v){ *(volatile unsigned long long*)d = v; asm volatile("fence.acq_rel.gpu; st.relaxed.sys.global.u64 [%0], %1;"::"l"(s),"l"(v):"memory"); }
-__global__ void v4(unsigned long long *d, unsigned long long *s, unsigned long long v){ *(volatile unsigned long long*)d = v; asm volatile("red.release.sys.global.add.u64 [%0], %1;"::"l"(s),"l"(v):"memory"); }
-__global__ void v5(unsigned long long *d, unsigned long long *s, unsigned long long v){ *(volatile unsigned long long*)d = v; __threadfence_system(); *(volatile unsigned long long*)s = v; }
