@@ -22,7 +22,7 @@ import org.jshmem.bootstrap.LibMpi;
  * those has nothing to complete and makes no MPI call. Sources and destinations on the Java heap
  * go through a per-thread native staging buffer.
  *
- * <p>Progress: Open MPI 4.1's osc/rdma puts and gets reach a target on this machine without the
+ * <p>Progress: Open MPI 4.1's osc/rdma puts and gets reach a target on the same machine without the
  * target's help (single-copy), but applies atomics at the target only while the target is inside
  * MPI ({@code scripts/remote/mpi_rma_anchor.c --probe} shows it: an atomic to a process spinning
  * outside MPI never completes). So every wait of jshmem calls {@link #progress()} on each spin, and
