@@ -26,7 +26,7 @@
 
 /* A load of the copy loops. Fresh: the source is a peer's memory that a get reads, so the load
  * skips this SM's L1 (.cg, L2 and beyond): a get always reads the peer's memory, never a line an
- * earlier get of the same kernel left in L1 (which gave device-get figures above the link's rate). */
+ * earlier get of the same kernel left in L1 (which would report device-get rates above the link's). */
 template <typename W, bool Fresh>
 JSHMEM_DEVICE_INLINE W jshmemi_copy_load(const W *p) {
   if (!Fresh) return *p;
@@ -127,8 +127,8 @@ JSHMEM_DEVICE_NOINLINE void jshmemi_copy_any(void *dst, const void *src, size_t 
 
 /* Group copy of `bytes` bytes from src to dst (any alignment; the ranges must not overlap).
  * Both ends 16-byte aligned and whole 16-byte words, the common case, copy inline: the out-of-line
- * call's register saves cost more than a small copy itself (a 4 KB put took 0.33 us against
- * 0.11 us for the bare loop on an H100). Fresh: see jshmemi_copy_load (gets). */
+ * call's register saves cost more than a small copy itself (for a 4 KB put, three times the bare
+ * loop's time). Fresh: see jshmemi_copy_load (gets). */
 template <int UNROLL, bool Fresh = false>
 JSHMEM_DEVICE_INLINE void jshmemi_copy(void *dst, const void *src, size_t bytes, size_t tid, size_t nthreads) {
   if (((jshmemi_addr(dst) | jshmemi_addr(src) | bytes) & 15) == 0) {
@@ -137,8 +137,8 @@ JSHMEM_DEVICE_INLINE void jshmemi_copy(void *dst, const void *src, size_t bytes,
     return;
   }
   /* A lone aligned 8- or 4-byte word (one long or int, a put_signal's 8-byte payload) is one store by the
-   * group's first thread, inline too (put_signal 8 B one way: 2.03 against 2.27 us on 2 x H200). Tested after
-   * the 16-byte case, which keeps that case's code as it was. */
+   * group's first thread, inline too: about a tenth off an 8-byte put_signal (`perf --form device
+   * put_signal_latency`). Tested after the 16-byte case, so as not to lengthen that common path. */
   if ((bytes == 8 || bytes == 4) && ((jshmemi_addr(dst) | jshmemi_addr(src)) & (bytes - 1)) == 0) {
     if (tid == 0) {
       if (bytes == 8)

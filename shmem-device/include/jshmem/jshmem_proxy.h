@@ -18,8 +18,8 @@
  *
  * Cost: a round trip over PCIe plus the transport's, per request (tens of microseconds): for
  * control and moderate data, not bandwidth. The device collectives (jshmem_coll.h) reach PEs of
- * this node only. On the local path the check cost a fifth of a 4-16 KB block put's rate on
- * 2 x H200 (a larger kernel: 64 registers instead of 57 in perf_put_bw); -DJSHMEM_NO_PROXY
+ * this node only. On the local path the check costs about a fifth of a 4-16 KB block put's rate
+ * (a larger kernel, with more registers per thread; `perf --form device put_bw`); -DJSHMEM_NO_PROXY
  * compiles it out, and DeviceModule's run-time compiles add it when every PE is on one node.
  */
 #ifndef JSHMEM_PROXY_H

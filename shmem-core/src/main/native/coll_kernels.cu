@@ -370,12 +370,12 @@ static int side_join(int j, gpuStream_t st) {
 }
 
 /* Checks a caller's ce_lanes (1..JSHMEMK_SIDE_STREAMS). On one lane the copies run one after the
- * other in rotated order, so at each moment every PE is read (written) by exactly one other: on
- * 4 x H200, fcollect of 64 MB per PE, one lane pulled in 582.6 us, three in 996 us. Pushes (this
- * PE's pieces written into the members' dests) beat pulls where every member sends to every
- * member: a write over NVLink carries its data with the request, a read needs a request one way
- * and the data the other (2 PEs: pull 209.4-210.0 us, push 198.0-199.5; 4 PEs: 582.6 against
- * 554.7-556.0). Org.jshmem.GpuCollectiveTuning picks both (JSHMEM_GPU_COLL_CE_LANES / _CE_MODE). */
+ * other in rotated order, so at each moment every PE is read (written) by exactly one other, which
+ * beats several lanes contending for the same links. Pushes (this PE's pieces written into the
+ * members' dests) beat pulls where every member sends to every member: a write over NVLink carries
+ * its data with the request, a read needs a request one way and the data the other. Measured by
+ * GpuCollectivesBench (docs/performance.md); org.jshmem.GpuCollectiveTuning picks both
+ * (JSHMEM_GPU_COLL_CE_LANES / _CE_MODE). */
 static int ce_lanes_ok(const char *fn, int lanes) {
   if (lanes < 1 || lanes > JSHMEMK_SIDE_STREAMS)
     return jshmem_rt_fail("%s: %d copy-engine lanes asked, give 1 to %d", fn, lanes, JSHMEMK_SIDE_STREAMS);
@@ -501,8 +501,7 @@ static int jshmemk_rs_events_made = 0;
 
 /* Chunks of a copy-engine reduction: at most this many, of at least JSHMEMK_RS_CHUNK_MIN bytes. Each
  * chunk costs a copy, an event and a wait per lane and a launch (an all-reduce's another event, wait
- * and copy): on one H200 (2 PEs) the 64 MB reduce-scatter took 123-126 us in 4 chunks, 147 in 8. More
- * chunks would shorten the work left after the last pull. */
+ * and copy), so 4 chunks beat 8 even though more would shorten the work left after the last pull. */
 #define JSHMEMK_RS_CHUNKS 4
 #define JSHMEMK_RS_CHUNK_MIN (1u << 20)
 

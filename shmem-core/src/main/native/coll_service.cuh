@@ -4,17 +4,14 @@
  * Included by coll_kernels.cu only (its device state copy, the LL reduction, the reduction dispatch).
  *
  * Why: a host-called collective that launches a kernel and waits for it costs at least a launch and
- * a wait, 8.2-9.1 us for an empty kernel on an H200 guest. A resident block served a 1 KB all-reduce
- * in 3.4 us (one PE) and 4.4 us (two on one GPU): scripts/device/host_service_probe.cu.
+ * a wait; a resident block answers a posted command in less than half that time.
  *
  * Protocol, through a box in mapped (device-visible pinned) host memory: the host writes the command,
  * then `posted` (the command's number) with release; the block's thread 0 polls `posted` with an
  * acquire at system scope; the block copies the command into shared memory and runs it with the
  * device code of the one-block kernels (so members served by their service kernel and members that
  * launch kernels meet in one protocol); thread 0 then stores `done` = the number with release.
- * (Tried and dropped: a head of eight words that each carry the command's flag, polled in one trip in
- * place of `posted` and then the command. Two PEs on one H200 took 14.3-14.8 us for a 1 KB all-reduce
- * with it, against 11.1-11.7 launching kernels; this way took 7.3: docs/benchmarks/session-2026-12-01.)
+ * One flag word and then the command is faster than a head of words that each carry the flag.
  *
  * Lingering: after linger_ns without a command the kernel returns and leaves its SM, so that a
  * device-wide synchronisation (cudaDeviceSynchronize, cudaFree) waits at most that long; the next

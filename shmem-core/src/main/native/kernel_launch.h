@@ -2,10 +2,8 @@
  *
  * Through the driver on CUDA: cuLaunchKernel (cuLaunchKernelEx when chained), with the kernel's
  * CUfunction looked up once per device. The runtime's launch (<<<>>>, cudaLaunchKernelEx) finds
- * the kernel again on every call, and small operations on a stream are bound by the host's
- * launches: on the 2 x H200 machine an empty launch cost the host 2.9-4.0 us through the driver
- * against 3.0-4.5 us through <<<>>>, 0.1-0.5 us more on the same CPU at the same time
- * (docs/benchmarks/gpu-2xh200/session-2026-11-29g, scripts/device/enqueue_api_probe.cu).
+ * the kernel again on every call, a few tenths of a microsecond more per launch, and small
+ * operations on a stream are bound by the host's launches.
  *
  * Chained launches: back to back on a stream, a small kernel of the runtime (a barrier, a quiet,
  * a one-block collective) spends about as long waiting to be scheduled after the previous kernel
@@ -15,12 +13,10 @@
  * its memory operations are visible, so stream order is kept and only the launch gap goes. Only
  * one-block kernels are chained, and the SM copy between GPUs where no GPU is shared by several PEs
  * (GpuBackend decides): a many-block kernel scheduled early could hold the SMs that a peer's kernel on
- * the same GPU needs. JSHMEM_GPU_LAUNCH_CHAINING=0 launches plainly; HIP always
- * does. Measured on 2 x H200 (chaining off / on, two interleaved runs each): all-reduce on a stream
- * of 1 KB 7.65-7.69 / 6.82-6.87 us, of 1 MB 15.2 / 14.1-14.2 us; reduce-scatter 1 KB 8.3-9.0 / 7.1
- * us. The barrier kernel is launched plainly: chained, 1000 on-stream barriers took 5.25-5.28 us
- * each against 5.06-5.12, but a rerun with it plain in both settings showed 5.16 against 5.05, so no
- * gain of chaining it was seen.
+ * the same GPU needs. JSHMEM_GPU_LAUNCH_CHAINING=0 launches plainly; HIP always does. Chaining
+ * takes about a microsecond off each on-stream collective; the barrier kernel gains nothing from it
+ * and is launched plainly. Measured by `perf --form on_stream reduce reduce_scatter barrier_latency`
+ * with JSHMEM_GPU_LAUNCH_CHAINING=0 and 1 (docs/performance.md).
  * A kernel that was not launched chained passes jshmemk_chain_start() at once. Module kernels are
  * chained by their caller (jshmem_rt_launch's JSHMEM_LAUNCH_CHAINED, Kernel.launchChained).
  */
@@ -46,8 +42,8 @@ __device__ __forceinline__ void jshmemk_chain_start() {
  * collectives' separate entry and exit syncs) fence: JSHMEM_GPU_BOUNDARY_FENCES=1 restores the
  * quiet and the release/acquire of a block barrier; by default they publish and poll relaxed, since
  * the stream's earlier work is complete and visible when such a kernel starts and nothing after it
- * starts before it ends. Measured on 2 x H100, barrier on a stream: 6.61-6.72 us fenced, 5.08-5.14
- * without. */
+ * starts before it ends. That takes about a fifth off a barrier on a stream (`perf --form on_stream
+ * barrier_latency`, with JSHMEM_GPU_BOUNDARY_FENCES=0 and 1). */
 static inline int jshmemk_boundary_fences(void) {
   static const int fences = [] {   /* read once; C++ makes the first call's initialisation thread-safe */
     const char *v = getenv("JSHMEM_GPU_BOUNDARY_FENCES");

@@ -1,7 +1,7 @@
 /*
  * kernels.cu - the device work of the host runtime: state binding, an SM copy, put-with-signal,
  * signal wait, barrier/sync and quiet on a stream. One source for nvcc and hipcc; linked with
- * the shim (shim.cu), which implements jshmem_rt_fail / jshmem_rt_last_error.
+ * the shim (shim_error.cu), which implements jshmem_rt_fail / jshmem_rt_last_error.
  *
  * Every exported function returns 0 on success and -1 on failure with a message left through
  * jshmem_rt_fail (shim_error.h). Streams are passed as void* (a cudaStream_t / hipStream_t, or
@@ -101,7 +101,7 @@ __global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
  * stream boundary, where the stream's earlier stores are already complete. */
 __global__ void __launch_bounds__(JSHMEMK_BARRIER_THREADS)
     jshmemk_team_sync(int slot, int quiet, int fenced) {
-  /* Launched plainly (chaining it showed no gain, kernel_launch.h); this lets a chained kernel
+  /* Launched plainly (chaining it gains nothing, kernel_launch.h); this lets a chained kernel
    * after it be scheduled early. */
   jshmemk_chain_start();
   const char *fn = quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async";

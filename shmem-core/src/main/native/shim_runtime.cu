@@ -383,9 +383,8 @@ int jshmem_rt_memcpy(void *dst, const void *src, size_t n) {
   return 0;
 }
 
-/* Through the driver on CUDA: cudaMemcpyAsync cost the host 0.05-0.25 us more a call on the same CPU (1.6-2.7 against
- * 1.5-2.5 us, 4 KB between the GPUs of 2 x H200, scripts/device/enqueue_api_probe.cu), and small copies on a stream are
- * bound by the host's calls. */
+/* Through the driver on CUDA: cudaMemcpyAsync costs the host a little more per call, and small copies on a stream
+ * are bound by the host's calls. */
 int jshmem_rt_memcpy_async(void *dst, const void *src, size_t n, void *stream) {
   BIND_DEVICE();
 #if JSHMEM_IS_HIP

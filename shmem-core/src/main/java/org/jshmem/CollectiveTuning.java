@@ -28,8 +28,8 @@ public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax,
     public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
 
     /**
-     * Defaults, measured on the 2-core development machine with 2 and 4 PEs (see {@code HostCollectives};
-     * the hierarchy's: docs/benchmarks/remote, two "nodes" of that machine).
+     * Defaults: the single-node thresholds are explained in {@code HostCollectives}, the hierarchy's in
+     * {@code HierarchicalCollectives} (docs/performance.md has the figures).
      */
     public static final CollectiveTuning DEFAULT = new CollectiveTuning(Kind.AUTO, 2 << 10, 8 << 10, 1 << 20);
 

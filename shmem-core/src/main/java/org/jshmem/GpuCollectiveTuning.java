@@ -32,17 +32,15 @@ package org.jshmem;
  *                         of this PE's block with the copy engines and reduces them locally, chunk by chunk
  *                         while the engines pull the next (the all-reduce then pushes each reduced chunk to
  *                         the members with the copy engines); 0 (the default): never, the SM kernels read the
- *                         peers in place. On one H200 (PEs under MPS, where the SMs read HBM) the engines were
- *                         slower at every size; over NVLink they move 386 GB/s where SM reads move about 300, but
- *                         this shape is not measured there yet
+ *                         peers in place, which was faster at every size with PEs sharing a GPU
  * @param ceLanes          side streams (1 to {@link #CE_LANES_LIMIT}) the copy-engine copies are
  *                         spread over; on 1 they run one after the other in rotated order, so that
- *                         each PE is read or written by one peer at a time (4 x H200, fcollect of
- *                         64 MB per PE: 582.6 us on one lane against 996 us on three)
+ *                         each PE is read or written by one peer at a time, which beats several lanes
+ *                         contending for the same links (large fcollects on 4 GPUs)
  * @param cePush           whether the copy engines of fcollect, collect and alltoall write this
  *                         PE's pieces into the members' destinations (push) rather than bring
  *                         theirs into this PE's (pull); a write carries its data with the request,
- *                         a read needs a request each way: 5-6% faster at 64 MB on 2 and 4 x H200.
+ *                         a read needs a request each way, so pushing is faster for large pieces.
  *                         Broadcast always pulls
  * @param reduceLowLatencyMax bytes: a reduction of at most this many bytes over a team of at most
  *                         {@link #LOW_LATENCY_MEMBERS} PEs takes the low-latency shape (every PE
@@ -53,10 +51,10 @@ package org.jshmem;
  *                         of a source of at least this many, over 3 or more PEs in many blocks, reads
  *                         the members one after the other, each PE starting with the one after itself,
  *                         and pushes its result the same way, so that every PE is read by one other at
- *                         a time (4 x H100, 64 MB of floats: 307 us against 371 all at once; at 1 MB
- *                         17.8 against 16.0); for 32- and 64-bit types (fp16 and bf16 would round their
- *                         partial sums). The operands' order is then rotated, so floating-point results
- *                         may differ in rounding from team order's. 0: never
+ *                         a time (through NVSwitch faster for large vectors, slower at 1 MB); for 32- and
+ *                         64-bit types (fp16 and bf16 would round their partial sums). The operands'
+ *                         order is then rotated, so floating-point results may differ in rounding
+ *                         from team order's. 0: never
  * @param serviceMicros    0 (the default): host-called collectives launch their kernels. More: each PE keeps a
  *                         service kernel, one block on one SM, that runs its host-called low-latency reductions
  *                         and one-block fcollect, collect, alltoall and broadcast without a launch each (a 1 KB
@@ -69,7 +67,7 @@ package org.jshmem;
 public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long copyEngineMin, int maxBlocks,
                                   long reduceScatterCopyEngineMin, int ceLanes, boolean cePush,
                                   long reduceLowLatencyMax, long reduceRotatedMin, long serviceMicros) {
-    /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 rounds). */
+    /** Bytes of a many-block kernel's work per block (512 threads x 16-byte words x 4 in flight x 2 iterations). */
     public static final long BYTES_PER_BLOCK = 64 << 10;
 
     /** Most blocks the runtime launches a kernel with (its check, {@code JSHMEMK_COLL_MAX_BLOCKS}). */
@@ -84,13 +82,13 @@ public record GpuCollectiveTuning(long reduceOneShotMax, long oneBlockMax, long 
     public static final long SERVICE_MICROS_LIMIT = 60_000_000;
 
     /**
-     * Defaults, set by reasoning from the raw figures of 2 x H200 in {@code ANCHORS.md} (not yet
-     * from measurements of these kernels; {@code GpuCollectivesBench} measures them): a single block
-     * keeps about 32 KiB in flight, so one block serves up to 32 KiB before a second kernel launch
-     * (about a microsecond) pays off; one-shot and two-shot move the same bytes over the links on 2
-     * PEs, two-shot reduces half as much per PE and fewer bytes from 3 PEs on, so two-shot from
-     * 256 KiB; the copy engine reaches 365 GB/s one way only from about 16 MB (219 at 1 MB), so SM
-     * kernels below 8 MiB per piece. Members one at a time from 4 MiB, the smallest size measured faster.
+     * Defaults, reasoned from the hardware's rates and checked with {@code GpuCollectivesBench}
+     * (docs/performance.md): a single block keeps about 32 KiB in flight, so one block serves up to
+     * 32 KiB before a second kernel launch (about a microsecond) pays off; one-shot and two-shot move
+     * the same bytes over the links on 2 PEs, two-shot reduces half as much per PE and fewer bytes from
+     * 3 PEs on, so two-shot from 256 KiB; the copy engine nears its peak only for pieces of many MB, so
+     * SM kernels below 8 MiB per piece. Members one at a time from 4 MiB, the smallest size where that
+     * was faster.
      */
     public static final GpuCollectiveTuning DEFAULT =
             new GpuCollectiveTuning(256 << 10, 32 << 10, 8 << 20, 0, 0, 1, true, LOW_LATENCY_LIMIT, 4 << 20, 0);

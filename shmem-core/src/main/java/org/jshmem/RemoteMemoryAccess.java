@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * <p>The typed overloads repeat one shape per Java type on purpose (OpenSHMEM's typed API, as
  * {@code shmem_long_put} etc.): each is a one-line default method the JIT inlines into a direct
- * call with a constant element layout; issue 16 kept them written out rather than generated.
+ * call with a constant element layout.
  */
 public sealed interface RemoteMemoryAccess permits Shmem, ShmemContext {
 

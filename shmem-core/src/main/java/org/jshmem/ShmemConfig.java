@@ -64,7 +64,7 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_GPU_REDUCE_ROTATED_MIN}</td><td>4M</td><td>GPU two-shot all-reduces of at least this many
  *     bytes, and reduce-scatters of a source of at least this many, over 3 or more PEs in many blocks read the
  *     members one after the other (32- and 64-bit types), so that every PE is read by one other at a time
- *     (4 x H100, 64 MB of floats: 307 us against 371); floating-point results may then round differently from
+ *     (faster for large vectors through NVSwitch); floating-point results may then round differently from
  *     team order. 0: never</td></tr>
  * <tr><td>{@code JSHMEM_GPU_REDUCE_ONESHOT_MAX}</td><td>256K</td><td>GPU reductions over n PEs of b bytes
  *     with (n-1) x b at most this (and not in place) are one-shot: every PE reads every member's whole
@@ -79,10 +79,10 @@ import java.util.function.Function;
  *     or pulled in rotated order); smaller ones with SM kernels. 0: never the copy engines</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_CE_LANES}</td><td>1</td><td>side streams (1 to 8) the GPU collectives'
  *     copy-engine copies are spread over; on 1 they run one after the other, so each PE is written (read)
- *     by one peer at a time (faster on 4 x H200 than moving every peer's piece at once)</td></tr>
+ *     by one peer at a time (faster on 4 GPUs than moving every peer's piece at once)</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_CE_MODE}</td><td>push</td><td>{@code push}: for fcollect, collect and
- *     alltoall the copy engines write this PE's pieces into the members' destinations (5-6% faster than
- *     pulling at 64 MB on 2 and 4 x H200: a write carries its data with the request); {@code pull}: they
+ *     alltoall the copy engines write this PE's pieces into the members' destinations (faster than pulling
+ *     for large pieces: a write carries its data with the request); {@code pull}: they
  *     bring the members' pieces into this PE's destination, as broadcast always does</td></tr>
  * <tr><td>{@code JSHMEM_GPU_COLL_MAX_BLOCKS}</td><td>0</td><td>most blocks of a many-block GPU collective
  *     kernel; 0: one per multiprocessor</td></tr>

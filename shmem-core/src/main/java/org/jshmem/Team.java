@@ -51,10 +51,9 @@ import org.jshmem.spi.StreamCollectives;
  * slot ({@link #layout()}{@code .slot()}) with the device library's block-scope collectives.
  *
  * <p>Small collectives on a GPU heap: a blocking call launches a kernel and waits for it, and that
- * round trip alone is most of its time (an empty kernel launched and waited for took 8.2 us on an
- * H200 in C; a blocking 1 KiB sum reduction on two H200s took 12-13 us). Many small collectives cost
- * less queued on a stream: back to back there, a 1 KiB {@link #reduceOnStream} took 3.2 us
- * ({@code docs/benchmarks/session-2026-11-28m}).
+ * launch and wait alone are most of its time. Many small collectives cost less queued on a stream,
+ * back to back, where no call waits (compare {@code perf --form on_stream reduce} with the host
+ * form; docs/performance.md).
  *
  * <p>A team holds a team slot (at most 64 teams exist at once, world and shared included):
  * {@link #close()} destroys it. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
@@ -423,7 +422,7 @@ public final class Team implements AutoCloseable {
     }
 
     /**
-     * Collective, SM-free all-gather with a signal per block (seed 002): like
+     * Collective, SM-free all-gather with a signal per block: like
      * {@link #fcollectOnStream}, but every member pulls the blocks with copy-engine copies (the
      * others' in rotated order from the next member on, its own last: a consumer can read that one
      * in {@code src} meanwhile) and, as team PE i's block lands, sets the 8-byte

@@ -13,7 +13,7 @@ import org.jshmem.node.NodeBarrier;
  * {@code JSHMEM_DEBUG=1}: checks that every member of a team is making the same collective call
  * with the same arguments, through the control block (so only the team's members take part).
  * The members share a 64-bit hash of their call's description; if the hashes differ, they share
- * the descriptions themselves, 8 bytes a round, so that every member throws the same
+ * the descriptions themselves, 8 bytes per exchange, so that every member throws the same
  * {@link CollectiveMismatchException} naming the PEs that differ and what each passed.
  */
 final class TeamArgumentCheck {

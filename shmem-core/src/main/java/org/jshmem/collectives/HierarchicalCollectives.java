@@ -37,10 +37,10 @@ import org.jshmem.spi.TeamLayout;
  * </ul>
  * Every phase ends with a team synchronisation; with k PEs per node on G nodes, a PE moves
  * 1/k of what it moved with {@link CopyCollectives} between nodes, for two more synchronisations
- * (reduce) or one (broadcast, fcollect). On two "nodes" of one machine, where the transport's copies
- * cost about what local ones do, that made 64 KiB slower than one level and 1-8 MiB even within the
- * noise (docs/benchmarks/remote); hence the default threshold of 1 MiB. What the levels are for, a
- * node's network link shared by its k PEs, needs separate machines to show.
+ * (reduce) or one (broadcast, fcollect). Those synchronisations make small data slower than one
+ * level; hence the default threshold of 1 MiB, measured by {@code scripts/remote/hierarchy-bench.sh}
+ * (two "nodes" of one machine, docs/performance.md). What the levels are for, a node's network link
+ * shared by its k PEs, needs separate machines to show.
  */
 public final class HierarchicalCollectives implements Collectives {
     private final CopyCollectives flat;

@@ -26,12 +26,11 @@ import org.jshmem.remote.RemoteTransport;
  * <p>The thread polls without parking for a millisecond after a request (a kernel's calls come in
  * bursts), then parks 50 us between polls, and 1 ms once the ring has been idle for 100 ms. While
  * it polls it also serves the requests other nodes send this PE ({@link RemoteTransport#progress()},
- * between polls): its own requests drive MPI, so the progress thread backs off (up to 6.4 ms), and a
- * kernel waiting for a peer's answer to its call (a ping-pong of put_signal through two proxies)
- * waited that long for each answer: 10 ms one way for 8 bytes on 2 x H200, 24-29 us now (entering
- * MPI at most every 10 us measured 42-54 us, and proxied puts no faster). A
- * request that fails (a dead PE) is answered with a status that traps the kernel, after this
- * thread printed the PE and the reason.
+ * between polls): its own requests drive MPI, so the progress thread backs off (up to 6.4 ms), and
+ * a kernel waiting for a peer's answer (a ping-pong of put_signal through two proxies) would
+ * otherwise wait that long for each one; entering MPI between polls, unthrottled, keeps that
+ * ping-pong at tens of microseconds. A request that fails (a dead PE) is answered
+ * with a status that traps the kernel, after this thread printed the PE and the reason.
  */
 final class DeviceProxy implements AutoCloseable {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();

@@ -681,14 +681,11 @@ public final class GpuBackend implements Backend, StreamCapability {
     }
 
     /**
-     * On-stream copies between this PE's device and another GPU of these sizes run on the SMs, launched chained, where
-     * no GPU is shared by several PEs: a put (a push) from {@link #PEER_SM_PUSH_MIN}, a get (a pull) from
-     * {@link #PEER_SM_PULL_MIN}, both up to {@link #PEER_SM_COPY_MAX}. On 2 x H200, against the copy engine, three
-     * alternated rounds (docs/benchmarks/gpu-2xh200/session-2026-11-30d, call 6), medians: puts of 1 and 2 MB 6.6% and
-     * 3.6% faster, of 4 MB level, of 256 KB 18% slower; gets of 256 KB to 2 MB 12-31% faster, of 4 MB 4%; puts both
-     * ways at once 12-18% faster at 1-2 MB, 4% at 4 MB. Puts of 512 KB were faster in two rounds of four and slower in
-     * two (call 7), so they stay on the copy engine. Below these sizes and above them the copy engine was faster or
-     * level, and the kernel launched plainly was slower than the copy engine at every size (call 4).
+     * On-stream copies between this PE's device and another GPU in [{@link #PEER_SM_PUSH_MIN},
+     * {@link #PEER_SM_COPY_MAX}] (puts) and [{@link #PEER_SM_PULL_MIN}, {@link #PEER_SM_COPY_MAX}] (gets) run on
+     * the SMs, launched chained, where no GPU is shared by several PEs: there the copy engine's per-copy
+     * start-up costs more than the SMs' lower peak; outside them, and launched plainly, the copy engine is as
+     * fast or faster. Measured by {@code perf --form on_stream put_bw get_bw} (docs/performance.md).
      */
     private static final long PEER_SM_PUSH_MIN = 1L << 20;
     private static final long PEER_SM_PULL_MIN = 256L << 10;
@@ -698,8 +695,8 @@ public final class GpuBackend implements Backend, StreamCapability {
      * Copies within this PE's device up to {@code JSHMEM_SM_COPY_MAX} on the SMs; between this PE's device and
      * another GPU in the sizes above (and at most {@code JSHMEM_SM_COPY_MAX}) on the SMs too, launched chained so that
      * back-to-back copies overlap their launches, where no GPU is shared by several PEs (a kernel scheduled early could
-     * hold SMs a peer's kernel needs); every other copy on a copy engine.
-     * Between two PEs sharing one H200 under MPS neither was clearly faster below 4 MB and the SM kernel led at 4 MB.
+     * hold SMs a peer's kernel needs); every other copy on a copy engine. Between PEs sharing a GPU the SM kernel
+     * is level with the copy engine below 4 MB and ahead from there.
      * {@code dstHere}, {@code srcHere}: whether each side is memory of this PE's device.
      */
     private void copy(MemorySegment dst, MemorySegment src, long bytes, boolean dstHere, boolean srcHere,
@@ -735,7 +732,7 @@ public final class GpuBackend implements Backend, StreamCapability {
      * With PEs on other nodes, the wait runs on the host once {@code onStream} is idle: their signals
      * land through this PE's server, whose writes go through the GPU's work queues, and streams share
      * those queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 by default), so a wait queued on the stream could
-     * hold back the very write it waits for (seen on one H200: the job stopped).
+     * hold back the very write it waits for, and the job would hang.
      */
     @Override
     public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {

@@ -27,8 +27,8 @@ final class GpuChannel implements BackendContext, AutoCloseable {
     private final MemorySegment scratch = Shim.hostAlloc(64);
     /**
      * Whether work was queued since the stream was last waited for. A quiet after blocking calls
-     * then returns at once: waiting for an idle stream cost 1.6 us on an H200, a fifth of a put's
-     * latency.
+     * then returns at once: waiting even for an idle stream is a driver call, a large part of a
+     * small put's latency.
      */
     private boolean queued;
 
@@ -265,9 +265,9 @@ final class GpuChannel implements BackendContext, AutoCloseable {
     }
 
     /**
-     * A 4- or 8-byte store at its alignment is a stream write carrying the value (6.6 against 9.7 us
-     * for a copy from pinned memory, with the wait, 8 bytes into the peer's heap on 2 x H200); other
-     * widths and alignments copy from the scratch word.
+     * A 4- or 8-byte store at its alignment is a stream write carrying the value (quicker than a copy
+     * from pinned memory, which the copy engine has to fetch); other widths and alignments copy from
+     * the scratch word.
      */
     @Override
     public synchronized void store(int pe, long offset, int width, long bits) {

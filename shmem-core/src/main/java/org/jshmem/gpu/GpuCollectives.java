@@ -43,8 +43,7 @@ import org.jshmem.gpu.shim.Shim;
  *     other, each PE starting after itself, so that every PE is read by one other at a time.
  *     From {@link GpuCollectiveTuning#reduceScatterCopyEngineMin()}
  *     (off by default) the copy engines pull the peers' blocks into a local scratch buffer in rotated
- *     order, chunk after chunk, and local kernels reduce each chunk while the next is pulled (seed 004's
- *     shape, pipelined).</li>
+ *     order, chunk after chunk, and local kernels reduce each chunk while the next is pulled.</li>
  * <li><b>fcollect, collect, alltoall, broadcast</b>: every PE pulls the pieces it receives from
  *     the members' sources with an SM kernel; or, when the pieces reach
  *     {@link GpuCollectiveTuning#copyEngineMin()}, the copy engines move them one after the other in
@@ -277,7 +276,7 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
     }
 
     /**
-     * Copy engines (seed 002's all-gather): every block is one {@code memcpyAsync} and one
+     * Copy engines: every block is one {@code memcpyAsync} and one
      * stream write of its signal, so a consumer kernel on another stream starts on block i while
      * the later ones are still in flight, and no SM is taken from it.
      */

@@ -9,10 +9,9 @@ import org.jshmem.remote.TargetMemory;
  * This PE's GPU heap as the remote transport's server reaches it for PEs of other nodes: through
  * a {@link GpuChannel} of its own (its own stream, so the program's channels do not wait for it),
  * every call complete on return. The data passes through the server's buffers, which this target
- * page-locks while it serves: from pageable ones the driver stages each copy itself (1 MiB puts
- * from another "node" ran at 2.3-2.8 GB/s, 4.3 with the buffers locked, one H200). The server may
- * run on any thread of the PE (a wait, the progress thread); the shim makes the PE's device current
- * on each. Strided requests go as the channel's strided copies (one kernel per staging half), not
+ * page-locks while it serves: from pageable ones the driver stages each copy itself, at well under
+ * the locked buffers' bandwidth. The server may run on any thread of the PE (a wait, the progress
+ * thread); the shim makes the PE's device current on each. Strided requests go as the channel's strided copies (one kernel per staging half), not
  * one copy per element.
  */
 final class GpuHeapTarget implements TargetMemory, AutoCloseable {

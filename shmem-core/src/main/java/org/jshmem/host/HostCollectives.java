@@ -37,15 +37,12 @@ import org.jshmem.spi.TeamLayout;
  *     than the reduction loop's own loads.</li>
  * </ul>
  *
- * <p>The defaults ({@link CollectiveTuning#DEFAULT}) come from CollectivesBench on the 2-core
- * development machine, reduce and fcollect with a barrier per call, 2 PEs and 4 PEs (4 with
- * {@code JSHMEM_SPIN=0}, as they share 2 cores). Staging beats direct reads up to 1-2 KiB when
- * the sources are rewritten before every call ({@code fresh}: 2 KiB reduce 1.2 us staged, 1.3
- * one-shot, 1.8 two-shot on 2 PEs; 4.9 / 5.7 / 6.1 us on 4) and up to 256-512 B when they are not
- * (the OpenSHMEM anchor's way, where peers keep the unchanged source in their caches). Two-shot
- * beats one-shot from 2-4 KiB on fresh data (8 KiB on 2 PEs: 2.7 vs 5.5 us), from 8-16 KiB on 4 PEs,
- * and, with unchanged sources on 2 PEs, only from 256-512 KiB (8 KiB: 2.5 vs 1.2 us; 8 MiB: 1252 vs
- * 1618 us). Hence staging up to 2 KiB and one-shot while (n-1) x bytes is at most 8 KiB.
+ * <p>The defaults ({@link CollectiveTuning#DEFAULT}): staging (one synchronisation instead of two)
+ * wins for small contributions, and two-shot beats one-shot once a few KiB make splitting the work
+ * worth a second synchronisation; hence staging up to 2 KiB and one-shot while (n-1) x bytes is at
+ * most 8 KiB. Measured on 2 and 4 PEs by {@code org.jshmem.perf.CollectivesBench} (with
+ * {@code fresh} sources, as a producer rewrites them) and {@code perf reduce fcollect}
+ * (docs/performance.md).
  * Every element is reduced in team order by exactly one rule, so all PEs get the same bits.
  * One thread at a time per PE (collectives are not reentrant).
  */

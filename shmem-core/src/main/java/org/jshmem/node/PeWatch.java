@@ -42,9 +42,8 @@ public final class PeWatch {
 
     /**
      * Missed heartbeat intervals (each half the liveness interval) after which a PE of another node
-     * counts as dead: 50, 5 s by default. With 10 (1 s), a live PE 0 putting 1 MB blocks to PE 1 on
-     * a loaded 2-core machine was declared dead by PE 1 in 4 of 13 runs of perf put_bw: its
-     * progress thread, which beats, did not get into MPI for a second.
+     * counts as dead: 50, 5 s by default. A live PE's progress thread, which beats, can be kept out
+     * of MPI for a second on a loaded machine (large puts on 2 cores), so 1 s gave false deaths.
      */
     static final int MISSED_BEATS = 50;
 

@@ -5,8 +5,7 @@ package org.jshmem.node;
  * (PEs that outnumber cores get to run), then park briefly (stop burning a core on long waits).
  * With the remote transport each step enters MPI, and the wait never parks, as MPI's own blocking
  * calls poll: the atomics of other nodes aimed at this PE complete only while it is in MPI, so a
- * park of 20 us (60-80 us with the kernel's timer slack) became their latency (measured: 85 us a
- * fetch_add against a PE parked in a barrier).
+ * park (20 us, 60-80 us with the kernel's timer slack) would become their latency.
  * Every so often it asks the {@link PeWatch} whether the PEs being waited for are still alive,
  * so a wait on a dead PE ends in an exception instead of a hang.
  *
@@ -19,8 +18,8 @@ public final class Waiter {
     /**
      * With the remote transport and a core per PE, a wait past its spins polls MPI and yields only
      * every 64th step, as MPI's own blocking calls poll without yielding unless the node is
-     * oversubscribed: a yield on every step (about 1 us on a VM) made each request served from a
-     * wait 1.5 us slower (put 8 B round trip 2.9 against 1.3 us, 2 PEs on 2 cores, messages protocol).
+     * oversubscribed: a yield on every step (about a microsecond) would add about that much to each
+     * request served from a wait ({@code perf put_latency}, messages protocol).
      */
     private static final int POLL_YIELD_MASK = 63;
 

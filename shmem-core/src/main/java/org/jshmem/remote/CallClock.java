@@ -16,9 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * thread is not the last one that entered): a thread numbers its calls and publishes the number
  * with a release store, which on x86 is an ordinary store. It reads no clock. The readers time
  * what they see instead: a call is as old as the time since a reader first saw its number, so it
- * is timed from the first look after it began. A clock read and
- * volatile stores around each call took 16-20% of a blocking 4 KB put, which makes two calls
- * (docs/benchmarks/remote/paired-2026-11-30).
+ * is timed from the first look after it began: a clock read and volatile stores around each call
+ * would cost a noticeable share of a small blocking put, which makes two calls.
  */
 final class CallClock {
     private static final long IDLE = 0;

@@ -13,15 +13,15 @@ import org.jshmem.bootstrap.LibMpi;
 /**
  * The MPI functions the remote transport calls on every operation, in static finals: the JIT
  * inlines a downcall handle that it sees as a constant, while one read from a field goes through
- * the handle's invokers on every call (seen in a profile of 8 KB one-sided puts, in which Java took
- * about 0.5 us a put: docs/benchmarks/remote/waits-poll-2026-11-28). Initialised on first use from
- * the library {@link LibMpi#load} loaded, which the transport does before it makes any call.
+ * the handle's invokers on every call (visible in a profile of small one-sided puts). Initialised on
+ * first use from the library {@link LibMpi#load} loaded, which the transport does before it makes
+ * any call.
  */
 final class MpiHandles {
     private static final LibMpi MPI = LibMpi.loaded();
     /** A buffer's address passed as a number (a pointer on the 64-bit platforms jshmem runs on). */
     private static final ValueLayout.OfLong ORIGIN = ValueLayout.JAVA_LONG;
-    /** An Open MPI handle (a pointer) passed as a number: no segment to check and no session to acquire per call. */
+    /** An Open MPI handle (a pointer) passed as a number: no segment to check and no arena to acquire per call. */
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
 
     // one-sided (MpiRma). MPI_Put's and MPI_Get's buffer goes as its address (ORIGIN): a segment argument would

@@ -7,9 +7,9 @@ package org.jshmem.remote;
  * of the target; two-sided requests are applied by whoever serves them), and every {@code beatMillis} it runs {@code beat}, the PE's heartbeat, by which PEs of
  * other nodes tell that it is alive. While the PE's own threads drive MPI (a call in progress, or
  * a flush or probe since it last looked), it does not enter MPI and parks twice as long each time,
- * up to {@link #MAX_BACKOFF} intervals: on a PE bound to one core, its wake-ups every 200 us took
- * time from the program's own calls (docs/benchmarks/remote: 4 KB puts reached MPI's bandwidth only
- * with the thread nearly off). So the first atomic
+ * up to {@link #MAX_BACKOFF} intervals: on a PE bound to one core, its wake-ups take time from the
+ * program's own calls (small puts reach MPI's bandwidth only with the thread nearly off; measured by
+ * {@code scripts/remote/protocol-bench.sh}, docs/performance.md). So the first atomic
  * another node aims at this PE after the program stops calling MPI may wait that much longer,
  * once. It stops at {@link #close()}. When MPI reports a failure (a peer died) it stops entering
  * MPI for progress but keeps the heartbeat going, so that the survivors do not take one another

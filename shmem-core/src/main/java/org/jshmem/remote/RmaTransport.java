@@ -22,12 +22,12 @@ import org.jshmem.bootstrap.LibMpi;
  * those has nothing to complete and makes no MPI call. Sources and destinations on the Java heap
  * go through a per-thread native staging buffer.
  *
- * <p>Progress: Open MPI 4.1's osc/rdma puts and gets reach a target on this machine without the
+ * <p>Progress: Open MPI 4.1's osc/rdma puts and gets reach a target on the same machine without the
  * target's help (single-copy), but applies atomics at the target only while the target is inside
- * MPI (measured with {@code scripts/remote/mpi_rma_anchor.c --probe}: an atomic to a process
- * spinning outside MPI never completed in 10 s). So every wait of jshmem calls {@link #progress()}
- * on each spin, and a {@link ProgressThread} enters MPI every few hundred microseconds for a PE that
- * computes outside jshmem.
+ * MPI ({@code scripts/remote/mpi_rma_anchor.c --probe} shows it: an atomic to a process spinning
+ * outside MPI never completes). So every wait of jshmem calls {@link #progress()} on each spin, and
+ * a {@link ProgressThread} enters MPI every few hundred microseconds for a PE that computes outside
+ * jshmem.
  */
 final class RmaTransport implements RemoteTransport {
     private static final long MAX_CHUNK = 1L << 30;                     // MPI counts are int
@@ -76,8 +76,8 @@ final class RmaTransport implements RemoteTransport {
      * shared-memory file), and a second one over its first {@code controlBytes} (the control block),
      * which carries only the control words ({@link #publish}). Open MPI's osc/rdma flushes a window
      * per target, not per operation: on the heap's window a heartbeat's flush waited behind the
-     * program's stream of puts to the same node, spinning in MPI on the core the PE runs on (half
-     * of it, measured with perf during {@code perf put_bw}), and halved the program's bandwidth.
+     * program's stream of puts to the same node, spinning in MPI on the core the PE runs on, and
+     * halved the program's bandwidth ({@code perf put_bw} on the remote transport).
      *
      * @param mpi          Open MPI's library
      * @param controlBytes the size of the control block at the start of {@code nodeFile}
@@ -251,9 +251,9 @@ final class RmaTransport implements RemoteTransport {
      * A 4-byte compare-and-swap done as 8-byte ones on the aligned long that holds the int. Open MPI
      * 4.1's osc/rdma applies a 4-byte {@code MPI_Compare_and_swap} as a get, a compare and a put,
      * which is not atomic with respect to the target PE's own CPU atomics on the int (its local
-     * PEs' atomics are CPU atomics): in {@code scripts/remote/mpi_atomicity_probe.c} it lost 7000 to
-     * 10000 of the target's 60000 adds, and jshmem's queue lock lost its tail that way and hung. Its 8-byte
-     * compare-and-swap, like its other atomics, is a CPU atomic at the target, so this one is too.
+     * PEs' atomics are CPU atomics): it loses concurrent adds of the target, and jshmem's queue lock
+     * would lose its tail that way and hang. Its 8-byte compare-and-swap, like its other atomics, is
+     * a CPU atomic at the target, so this one is too.
      */
     private long compareSwapInt(Scratch s, int pe, long disp, int value, int comparand) {
         long wordDisp = disp & ~7L;

@@ -118,8 +118,8 @@ public final class DeviceModule implements AutoCloseable {
     /**
      * The options a run-time compile uses besides the include path: the caller's, then
      * {@code -DJSHMEM_NO_PROXY} when every PE of the job is on this node. Kernels then carry no
-     * branch for calls to other nodes' PEs ({@code jshmem_proxy.h}; it cost a fifth of a 4-16 KB
-     * device put's rate on 2 x H200). So an image compiled in a job on one node must not be loaded
+     * branch for calls to other nodes' PEs ({@code jshmem_proxy.h}; it costs about a fifth of a
+     * 4-16 KB device put's rate). So an image compiled in a job on one node must not be loaded
      * by a job across nodes; the {@link KernelCache} keys on these options.
      */
     static String[] compileOptions(Shmem shmem, String... options) {

@@ -26,9 +26,9 @@ public final class ShimPlatform {
      * Sets what the GPU runtime must read when it starts, before anything of this process starts it:
      * {@code CUDA_MODULE_LOADING=EAGER}, unless the variable is set. CUDA loads a kernel at its first
      * launch by default (lazy loading), and that load waits for the device's running kernels. A
-     * kernel that spins until a request of another node's PE is applied here then kept the runtime's
-     * one-thread atomic kernel, which applies it, from ever loading: the job hung (2 x H200,
-     * 2026-11-27). {@code bin/jshmemrun} sets it too, for the PEs of every node.
+     * kernel that spins until a request of another node's PE is applied here would then keep the
+     * runtime's one-thread atomic kernel, which applies it, from ever loading, and the job would hang.
+     * {@code bin/jshmemrun} sets it too, for the PEs of every node.
      */
     public static synchronized void prepareEnvironment() {
         if (environmentPrepared) {
