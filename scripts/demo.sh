@@ -10,7 +10,7 @@ scripts/setup.sh
 . build/env.sh
 echo "[jshmem] building (mvn package, tests skipped)"
 mvn -B -q -DskipTests package
-bin/jshmemrun -np "${1:-4}" org.jshmem.examples.RingDemo
+bin/jshmemrun -np "${1:-4}" org.jshmem.examples.Ring
 # gemm-ext: a fused Stream-K GEMM + all-scatter, validated on every PE (on a GPU against cuBLAS,
 # on the host heap against the product in double, with the CPU executor).
 gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)

@@ -5,12 +5,12 @@
 #
 # Short defaults are in the benchmarks' annotations (1 fork, 2 x 1 s warm-up, 3 x 1 s measured);
 # JMH options override them (-f, -wi, -i, -w, -r, -p name=value, -rf csv -rff FILE; -h lists all,
-# -l lists the benchmarks). Build first: mvn -B -q -pl tests -am -DskipTests package.
+# -l lists the benchmarks). Build first: mvn -B -q -pl tests/bench -am -DskipTests package.
 set -euo pipefail
 home=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$home/build/env.sh" ] && . "$home/build/env.sh"
 [ -f "$home/build/lib/jmh-core-1.37.jar" ] || ls "$home"/build/lib/jmh-core-*.jar >/dev/null 2>&1 \
-  || { echo "jmh.sh: build/lib has no JMH; build first: mvn -B -q -pl tests -am -DskipTests package" >&2; exit 1; }
+  || { echo "jmh.sh: build/lib has no JMH; build first: mvn -B -q -pl tests/bench -am -DskipTests package" >&2; exit 1; }
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 flags=(--enable-native-access=ALL-UNNAMED)
 # JMH 1.37 uses sun.misc.Unsafe, which JDK 24+ warns about at every start (forks inherit these flags)

@@ -30,12 +30,12 @@ PY
 # PACK_TESTS=0 leaves out the compiled tests and the JUnit launcher (3.5 MiB): the gemm and perf commands need
 # neither, and the carry neared the limit again as the tree grew (2026-11-29: refused at about 62 MiB in all).
 if [ "${PACK_TESTS:-1}" != 0 ]; then
-  cp -r tests/target/test-classes "$out/test-classes"   # a directory: JUnit scans it without a zip file system
+  cp -r tests/integration/target/test-classes "$out/test-classes"   # a directory: JUnit scans it without a zip file system
   mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
     -DoutputDirectory="$out" -Dmdep.stripVersion=true
 fi
 cp build/mpi/mpi.jar "$out/"
-cp scripts/device/gpu-run.sh scripts/device/one-gpu.sh scripts/device/smoke.sh scripts/device/bench-gpu.sh scripts/device/hardening-check.sh scripts/anchor-to-csv.sh "$out/"
+cp scripts/device/gpu-run.sh scripts/device/one-gpu.sh scripts/device/smoke.sh scripts/device/bench-gpu.sh scripts/anchor-to-csv.sh "$out/"
 cp build/native/native/linux-x86_64/libfinegrained_alloc_cuda.so finegrained-alloc/examples/torch_allocator.py \
   finegrained-alloc/examples/torch_training.py "$out/"
 mkdir -p "$(git rev-parse --git-dir)/info"; exclude="$(git rev-parse --git-dir)/info/exclude"

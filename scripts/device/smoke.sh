@@ -25,7 +25,7 @@ step() {
   esac
 }
 step demo-on-cuda 120 20 env JSHMEM_BACKEND=cuda mpirun -np 2 java --enable-native-access=ALL-UNNAMED \
-  -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.examples.RingDemo
+  -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.examples.Ring
 step torch-allocator 150 5 bash "$here/gpu-run.sh" torch-allocator
 # The GPU-only tests (tag "gpu") less the two long classes, which have steps of their own: all of them took longer
 # than 480 s on one H200 (2026-11-30), and a device call gets 600 s.

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Runs every example that needs no GPU under bin/jshmemrun on the host backend, and checks what
 # it prints: one line per PE ending in OK, and PE 0's summary. Exits non-zero if any example
-# fails. Needs jshmem built (build/lib) and the examples jar (tests/examples/target).
+# fails. Needs jshmem built: the examples jar sits in build/lib with jshmem's.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-jar=$(ls "$here"/target/jshmem-examples-*.jar 2>/dev/null | grep -v -e '-sources' -e '-javadoc' | head -n 1)
-if [ -z "$jar" ]; then
-  echo "run-host-examples: no examples jar in $here/target; build it: mvn -q -f tests/examples/pom.xml package" >&2
+if ! ls "$root"/build/lib/jshmem-examples-*.jar > /dev/null 2>&1; then
+  echo "run-host-examples: no examples jar in build/lib; build first: mvn -B -q -DskipTests package" >&2
   exit 1
 fi
 export JSHMEM_BACKEND=host
@@ -19,7 +18,7 @@ example() {
   local np=$1 main=$2 summary=$3 out status lines
   shift 3
   echo "[examples] $main on $np PEs"
-  out=$(timeout 300 "$root/bin/jshmemrun" -np "$np" -cp "$jar" "org.jshmem.examples.$main" "$@" 2>&1)
+  out=$(timeout 300 "$root/bin/jshmemrun" -np "$np" "org.jshmem.examples.$main" "$@" 2>&1)
   status=$?
   echo "$out"
   lines=$(grep -cE "^PE [0-9]+ of $np: .*OK$" <<< "$out")

@@ -220,6 +220,11 @@ public final class FusedGemm implements AutoCloseable {
         return local;
     }
 
+    /** The element type of A, B and C. */
+    public DType type() {
+        return type;
+    }
+
     /** How B is stored. */
     public BLayout bLayout() {
         return layout.bLayout();
