@@ -49,14 +49,14 @@ if(JSHMEM_WITH_CUDA)
 endif()
 
 function(jshmem_cuda_strict target)
-  target_compile_options(${target} PRIVATE -Xcompiler=-Wall,-Werror --Werror=all-warnings)
+  target_compile_options(${target} PRIVATE -Xcompiler=-Wall,-Wextra,-Werror --Werror=all-warnings)
   set_target_properties(${target} PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON
                                              POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
 function(jshmem_add_hip_library target)
   cmake_parse_arguments(A "" "OUTPUT_NAME;VERSION_SCRIPT" "SOURCES;INCLUDE_DIRS" ${ARGN})
-  set(flags -x hip --offload-arch=${JSHMEM_HIP_ARCH} -std=c++17 -O3 -fPIC -Wall -Werror)
+  set(flags -x hip --offload-arch=${JSHMEM_HIP_ARCH} -std=c++17 -O3 -fPIC -Wall -Wextra -Werror)
   foreach(d IN LISTS A_INCLUDE_DIRS)
     list(APPEND flags "-I${d}")
   endforeach()

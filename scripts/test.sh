@@ -1,20 +1,58 @@
 #!/usr/bin/env bash
-# The README's second command: sets up what is missing (with hipcc for the HIP compile check),
-# builds everything and runs every test: unit tests, and the multi-PE tests, which start real
-# mpirun jobs of 1 to 4 PEs on this machine. On a GPU machine, JSHMEM_BACKEND=cuda runs the
-# multi-PE suite on the GPU backend.
+# The README's test command.
+#   scripts/test.sh [mvn options]   sets up what is missing (hipcc too, for the HIP compile check), builds
+#                                   everything and runs every test: unit tests, the multi-PE tests (real
+#                                   mpirun jobs of 1 to 8 PEs), the host examples, an outside project built
+#                                   against the installed jars, the kernels' compile checks, the layering
+#                                   and hygiene checks. CI runs this one.
+#   scripts/test.sh --quick         once built: the unit tests, one 2-PE smoke job per backend path, and
+#                                   the layering and hygiene checks; the check to run between edits.
+# On a GPU machine the GPU suite runs through scripts/device/gpu-run.sh instead.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+quick=0
+mvn_args=()
+for a in "$@"; do
+  case $a in
+    --quick) quick=1 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) mvn_args+=("$a") ;;
+  esac
+done
+step() { printf '\n[test] %s\n' "$*"; }
+
+# The checks that read sources only come first: they fail in a second, not after the build.
+step "layering (docs/architecture.md) and hygiene (docs/README.md, docs/configuration.md)"
+python3 scripts/check-layers.py
+python3 scripts/check-hygiene.py
+
+if [ "$quick" -eq 1 ]; then
+  [ -f build/env.sh ] && [ -d build/lib ] || { echo "test.sh --quick: nothing is built yet; run scripts/test.sh once" >&2; exit 1; }
+  . build/env.sh
+  step "unit tests and the 2-PE smoke jobs"
+  mvn -B -q -o test -Djshmem.it.groups=smoke "${mvn_args[@]}"
+  echo "[test] quick check passed"
+  exit 0
+fi
+
 scripts/setup.sh --hip
 . build/env.sh
-# install: shmem-core and shmem-device (with sources and javadoc jars) into the local repository,
-# where examples/consumer takes them by coordinates, as another project would.
-mvn -B install "$@"
-examples/consumer/run.sh
-# The device library under both compilers (no GPU needed): the test and benchmark kernels.
-shmem-device/scripts/compile-check.sh
-# gemm-ext's kernels under both compilers: every portable variant and element type, the utilities.
-gemm-ext/scripts/compile-check.sh
-# The layering of docs/architecture.md: no import from a lower layer up, none from the API past the SPI.
-python3 scripts/check-layers.py
+# The kernels' compile checks need no build of ours: they run beside the Maven build, which waits on
+# mpirun jobs much of the time, and report at the end.
+step "kernel compile checks (in the background)"
+checks=$(mktemp -d)
+trap 'rm -rf "$checks"' EXIT
+(scripts/compile-check.sh > "$checks/log" 2>&1; echo $? > "$checks/rc") &
+compile_check=$!
+step "build, unit and multi-PE tests; install for tests/consumer"
+mvn -B install "${mvn_args[@]}"
+step "host examples"
+tests/examples/run-host-examples.sh
+step "an outside project built against the installed jars"
+tests/consumer/run.sh
+wait "$compile_check" || true
+step "kernel compile checks"
+cat "$checks/log"
+[ "$(cat "$checks/rc")" -eq 0 ] || { echo "[test] the kernels' compile check failed (above)" >&2; exit 1; }
+echo "[test] every test passed"

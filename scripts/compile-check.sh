@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Compile check of the kernels that the native build does not compile (no GPU needed), warnings as errors:
+#   device  the device library through the test and benchmark kernels: nvcc (sm_90) and hipcc (gfx90a)
+#   gemm    gemm-ext's run-time kernels: every portable variant and element type (two with B stored n x k)
+#           for sm_90 and sm_80 and gfx90a, the utility kernels, the Hopper kernel's variants for sm_90a
+# The runtime's own kernels (kernels.cu, coll_kernels.cu) are compiled by the native build, as strictly.
+# Runs the compiles in parallel (JOBS, default the core count); prints "N passed, N failed".
+#   scripts/compile-check.sh [device|gemm]...      (default: both)
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+inc="$root/shmem-device/include"
+k="$root/gemm-ext/src/main/resources/org/jshmem/gemm/kernels"
+nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+[ -x "$nvcc" ] || nvcc=
+hipcc=$(command -v hipcc || true)
+hipfunc=""
+[ -n "$hipcc" ] && [ -e "$(dirname "$hipcc")/hipcc.pl" ] && hipfunc="--hipcc-func-supp"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+export TMPDIR="$out"   # hipcc leaves a directory in TMPDIR per compile
+nv_strict=(-Werror all-warnings -Xcompiler -Wall,-Wextra)
+hip_strict=(-Wall -Wextra -Werror)
+jobs=()   # "name<TAB>command", one compile each
+
+nv() { # name, nvcc arguments...
+  local name=$1; shift
+  [ -n "$nvcc" ] && jobs+=("nvcc $name"$'\t'"$(printf '%q ' "$nvcc" "$@" "${nv_strict[@]}" -o @OBJ@)")
+}
+hip() { # name, hipcc arguments...
+  local name=$1; shift
+  [ -n "$hipcc" ] && jobs+=("hipcc $name"$'\t'"$(printf '%q ' env HIP_PLATFORM=amd "$hipcc" $hipfunc -x hip \
+    --offload-arch=gfx90a "$@" "${hip_strict[@]}" -o @OBJ@)")
+}
+
+device_jobs() {
+  local kernels=("$root/tests/integration/src/test/resources/kernels/device_api_test.cu"
+                 "$root/tests/integration/src/test/resources/kernels/device_proxy_test.cu"
+                 "$root/tests/bench/src/main/resources/kernels/perf_kernels.cu")
+  for f in "${kernels[@]}"; do
+    nv "$(basename "$f")" -arch=sm_90 -I "$inc" -c "$f"
+    hip "$(basename "$f")" -I "$inc" -c "$f"
+  done
+  # jshmem's run-time compiles add -DJSHMEM_NO_PROXY in jobs on one node (DeviceModule.compileOptions)
+  nv "device_api_test.cu -DJSHMEM_NO_PROXY" -arch=sm_90 -DJSHMEM_NO_PROXY -I "$inc" -c "${kernels[0]}"
+}
+
+gemm_jobs() {
+  local dt v defs
+  for dt in 0 1; do
+    for v in "128 256 64 4" "256 128 64 3" "128 256 32 4" "128 128 64 3" "128 128 32 4"; do
+      set -- $v
+      defs=(-std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=$1 -DJGEMM_BN=$2 -DJGEMM_BK=$3 -DJGEMM_STAGES=$4)
+      nv "sm_90+sm_80 portable $1x$2x$3 s$4 dtype $dt" "${defs[@]}" -gencode=arch=compute_90,code=sm_90 \
+        -gencode=arch=compute_80,code=sm_80 -c "$k/jgemm_portable.cu"
+      hip "portable $1x$2x$3 s$4 dtype $dt" "${defs[@]}" -c "$k/jgemm_portable.cu"
+    done
+    for v in "128 256 64 4" "128 128 32 4"; do   # B stored n x k (BLayout.N_BY_K): both K-steps
+      set -- $v
+      defs=(-std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=$1 -DJGEMM_BN=$2 -DJGEMM_BK=$3 -DJGEMM_STAGES=$4
+            -DJGEMM_B_NK=1)
+      nv "sm_80 portable $1x$2x$3 s$4 dtype $dt B n x k" "${defs[@]}" -arch=sm_80 -c "$k/jgemm_portable.cu"
+      hip "portable $1x$2x$3 s$4 dtype $dt B n x k" "${defs[@]}" -c "$k/jgemm_portable.cu"
+    done
+    nv "util dtype $dt" -std=c++17 -arch=sm_90 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -c "$k/jgemm_util.cu"
+    hip "util dtype $dt" -std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -c "$k/jgemm_util.cu"
+    for v in "256 3" "128 4" "192 4"; do   # GpuKernels' Hopper variants: BN, stages; alone, in clusters of 2, B n x k
+      set -- $v
+      defs=(-std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=128
+            -DJGEMM_BN=$1 -DJGEMM_BK=64 -DJGEMM_STAGES=$2)
+      nv "sm_90a hopper 128x$1x64 s$2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=1 -c "$k/jgemm_sm90.cu"
+      nv "sm_90a hopper 128x$1x64 s$2 cluster 2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=2 -c "$k/jgemm_sm90.cu"
+      nv "sm_90a hopper 128x$1x64 s$2 dtype $dt B n x k" "${defs[@]}" -DJGEMM_B_NK=1 -c "$k/jgemm_sm90.cu"
+    done
+  done
+}
+
+what=("$@")
+[ ${#what[@]} -gt 0 ] || what=(device gemm)
+for w in "${what[@]}"; do
+  case $w in
+    device) device_jobs ;;
+    gemm) gemm_jobs ;;
+    *) echo "compile-check.sh: unknown set '$w' (device or gemm)" >&2; exit 2 ;;
+  esac
+done
+[ -n "$nvcc" ] || echo "skip   nvcc not found"
+[ -n "$hipcc" ] || echo "skip   hipcc not found"
+
+run_one() { # index: runs job i, leaves its log and status in $out
+  local name=${jobs[$1]%%$'\t'*} cmd=${jobs[$1]#*$'\t'}
+  cmd=${cmd//@OBJ@/$out/$1.o}
+  if eval "$cmd" > "$out/$1.log" 2>&1; then echo "ok     $name"; else echo "FAILED $name" > "$out/$1.failed"; fi
+  rm -f "$out/$1.o"
+}
+running=0
+for ((i = 0; i < ${#jobs[@]}; i++)); do
+  run_one "$i" &
+  running=$((running + 1))
+  if [ "$running" -ge "${JOBS:-$(nproc)}" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+failed=0
+for f in "$out"/*.failed; do
+  [ -e "$f" ] || continue
+  failed=$((failed + 1))
+  cat "$f"
+  grep -v -i "rocm_agent\|kfd\|Traceback\|File \"" "${f%.failed}.log" | head -40
+done
+echo "$(( ${#jobs[@]} - failed )) passed, $failed failed"
+[ "$failed" -eq 0 ]
