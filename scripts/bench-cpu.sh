@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# bench-cpu.sh - the full CPU benchmark run of docs/benchmarks/cpu/: the OpenSHMEM anchor and jshmem's
-# suite on 2 PEs of this machine, in one session, so that the two compare.
+# bench-cpu.sh - the full CPU benchmark run (docs/performance.md): the OpenSHMEM anchor and jshmem's
+# suite on 2 PEs of this machine, in one run, so that the two compare.
 #
-#   scripts/bench-cpu.sh [OUTDIR] [perf options]      (default OUTDIR: docs/benchmarks/cpu)
+#   scripts/bench-cpu.sh [OUTDIR] [perf options]      (default OUTDIR: build/bench/cpu)
 #
 # Writes OUTDIR/openshmem.csv (scripts/anchor-to-csv.sh, 5 anchor runs), then runs
 # `jshmemrun -np 2 perf all --baseline OUTDIR/openshmem.csv`, writing OUTDIR/jshmem.csv, a chart per
@@ -11,7 +11,7 @@
 # Benchmark on a quiet machine: check `uptime` first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$root/docs/benchmarks/cpu}
+out=${1:-$root/build/bench/cpu}
 [ $# -gt 0 ] && shift
 mkdir -p "$out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

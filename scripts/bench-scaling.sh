@@ -2,12 +2,12 @@
 # bench-scaling.sh - the collectives on 2, 4 and 8 PEs of this machine (oversubscribed where PEs
 # outnumber cores), one CSV per PE count, and a chart of bus bandwidth against PEs.
 #
-#   scripts/bench-scaling.sh [OUTDIR] [PE counts]      (defaults: docs/benchmarks/scaling/cpu, "2 4 8")
+#   scripts/bench-scaling.sh [OUTDIR] [PE counts]      (defaults: build/bench/scaling/cpu, "2 4 8")
 #
 # The GPU counterpart is `gpu-run.sh scaling` on the GPU machine (GpuCollectivesBench per PE count).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$root/docs/benchmarks/scaling/cpu}
+out=${1:-$root/build/bench/scaling/cpu}
 counts=${2:-2 4 8}
 mkdir -p "$out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" | tee "$out/cpu.txt"

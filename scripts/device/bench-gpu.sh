@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-gpu.sh - the GPU benchmark run, in one session of at most about 7 minutes on the GPU machine:
+# bench-gpu.sh - the GPU benchmark run, at most about 7 minutes on the GPU machine (one device call):
 # the NVSHMEM anchor (anchors/run-nvshmem.sh), then jshmem's suite on 2 PEs with JSHMEM_BACKEND=cuda in
 # the device, on_stream and host forms, each beside the anchor's figures of the same run (--baseline),
 # then a summary of the target figures.
@@ -12,7 +12,7 @@
 #   nvshmem.csv          the anchor's figures in perf's CSV schema (anchor-to-csv.sh --nvshmem)
 #   jshmem-gpu.csv       every jshmem row of the run, all forms (the form column tells them apart)
 #   summary.txt          the target figures, jshmem beside NVSHMEM
-# Each step has a time limit, so that a step that hangs costs its limit, not the session; the steps
+# Each step has a time limit, so that a step that hangs costs its limit, not the whole run; the steps
 # that matter most run first, the extras only while time is left. BENCH_BUDGET_S (default 400) is
 # the time after which no extra step starts. BENCH_BACKEND (default cuda) is for a dry run elsewhere.
 set -uo pipefail

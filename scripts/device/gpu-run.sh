@@ -28,14 +28,14 @@
 #                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
-#   gpu-run.sh tp                      the tensor-parallel targets (issues 14, 19) on 2 PEs: the PyTorch anchor
+#   gpu-run.sh tp                      the tensor-parallel cases on 2 PEs: the PyTorch anchor
 #                                      (anchors/run-torch.sh); the all-scatter's shard alone (8192x4096x8192 fp16
 #                                      on each PE: the GEMM its fused form cannot beat); all_scatter fp16 8192^3,
 #                                      all_gather_gemm fp16 8192x11008x4096, gemm_reduce_scatter and all_reduce
 #                                      bf16, fused beside the reference path, validated, then 100 back-to-back calls
 #                                      validated again; then GpuCollectivesBench to 64 MB (reduce-scatter's bus
 #                                      bandwidth)
-#   gpu-run.sh remote [junit options]  GPU heaps across "nodes" of this machine (issue 17): the API suite, the
+#   gpu-run.sh remote [junit options]  GPU heaps across "nodes" of this machine: the API suite, the
 #                                      on-stream tests and the collectives (blocking and on-stream) on the GPU
 #                                      backend with every peer remote, then on two "nodes"; then kernels' calls
 #                                      to PEs of other nodes (DeviceProxyTest); then the remote transport's own
@@ -56,8 +56,8 @@ junit() {
 }
 # JUnit console with JVM options $1 (e.g. the test backend): the selection under MPS less the trap
 # tests, then the trap tests without MPS (see one-gpu.sh). MPS on several GPUs too: the suite runs
-# 3-PE jobs, and two of their PEs then share a GPU (without MPS a 3-PE all-gather + GEMM on 2 x H200
-# took longer than 70 s; with it GemmGpuTest passed 20/20).
+# 3-PE jobs, and two of their PEs then share a GPU (time-sliced without MPS, a 3-PE all-gather + GEMM
+# on 2 GPUs runs past its test's time limit).
 suite() {
   local props=($1); shift
   local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=tree --disable-banner)
@@ -70,8 +70,8 @@ suite() {
   return $rc
 }
 step=${1:-tests}; shift || true
-# a step killed by its caller's time limit still stops the MPS server it started: one left up made the next
-# step's PEs its clients (docs/benchmarks/gpu-2xh200/session-2026-11-30f, call 7). `cmd` leaves MPS as it finds it.
+# a step killed by its caller's time limit still stops the MPS server it started: one left up would make the
+# next step's PEs its clients. `cmd` leaves MPS as it finds it.
 [ "$step" = cmd ] || trap 'mps_stop > /dev/null 2>&1' EXIT
 case $step in
   tests)

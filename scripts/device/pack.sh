@@ -9,12 +9,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 . build/env.sh
 mvn -B -q -DskipTests package
-out=.devpack   # kept between packs: jre.txz (slow to make) and what a session put there; the rest is made anew
+out=.devpack   # kept between packs: jre.txz (slow to make) and what a run put there; the rest is made anew
 mkdir -p "$out"
 rm -rf "$out"/{lib,test-classes,anchors,junit-platform-console-standalone.jar,jre.tgz}
 mkdir "$out/lib"
 cp build/lib/*.jar "$out/lib/"
-# The device tool carries at most 64 MiB, the tracked tree included (13 MiB in 2026-11): leave out what the GPU
+# The device tool carries at most 64 MiB, the tracked tree included: leave out what the GPU
 # machine never loads, the HIP shim (an NVIDIA machine), JMH's jars and XChart's PDF, SVG and GIF exporters (its
 # PNG charts need none of them).
 rm -f "$out"/lib/{jmh-core,jopt-simple,commons-math3,pdfbox,fontbox,VectorGraphics2D,graphics2d,animated-gif,commons-logging}*.jar
@@ -28,7 +28,7 @@ with zipfile.ZipFile(jar) as zi, zipfile.ZipFile(jar + ".tmp", "w", zipfile.ZIP_
 os.replace(jar + ".tmp", jar)
 PY
 # PACK_TESTS=0 leaves out the compiled tests and the JUnit launcher (3.5 MiB): the gemm and perf commands need
-# neither, and the carry neared the limit again as the tree grew (2026-11-29: refused at about 62 MiB in all).
+# neither, for when the carry nears the limit.
 if [ "${PACK_TESTS:-1}" != 0 ]; then
   cp -r tests/integration/target/test-classes "$out/test-classes"   # a directory: JUnit scans it without a zip file system
   mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \

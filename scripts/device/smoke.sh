@@ -27,12 +27,12 @@ step() {
 step demo-on-cuda 120 20 env JSHMEM_BACKEND=cuda mpirun -np 2 java --enable-native-access=ALL-UNNAMED \
   -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.examples.Ring
 step torch-allocator 150 5 bash "$here/gpu-run.sh" torch-allocator
-# The GPU-only tests (tag "gpu") less the two long classes, which have steps of their own: all of them took longer
-# than 480 s on one H200 (2026-11-30), and a device call gets 600 s.
+# The GPU-only tests (tag "gpu") less the two long classes, which have steps of their own: all of them take
+# longer than 480 s on one GPU, and a device call gets 600 s.
 step gpu-only-tests 420 25 bash "$here/gpu-run.sh" gpu-tests --exclude-classname '.*(GemmGpuTest|PerfGpuSmokeTest)'
 step api-suite-on-cuda 240 25 env TRAP_TESTS=0 bash "$here/gpu-run.sh" tests --include-classname '.*ApiTest'   # the trap pass: gpu-only-tests
-# Not by default (name them, one per device call): GemmGpuTest (the fused forms against cuBLAS on 1-3 PEs; 55 tests
-# in 537 s on one H200 under MPS, 2026-11-30) and PerfGpuSmokeTest, without the debug-trap pass the steps above ran.
+# Not by default (name them, one per device call): GemmGpuTest (the fused forms against cuBLAS on 1-3 PEs, about
+# 9 minutes on one GPU under MPS) and PerfGpuSmokeTest, without the debug-trap pass the steps above ran.
 if [ -n "${wanted// /}" ]; then
   step gemm-gpu-tests 590 25 env TRAP_TESTS=0 bash "$here/gpu-run.sh" gpu-tests --include-classname '.*GemmGpuTest'
   step perf-gpu-tests 590 25 env TRAP_TESTS=0 bash "$here/gpu-run.sh" gpu-tests --include-classname '.*PerfGpuSmokeTest'

@@ -1,6 +1,6 @@
 /*
  * mpi_rma_anchor.c - Open MPI's own one-sided put/get bandwidth and latency, measured the way
- * jshmem's perf suite measures put_bw, get_bw, put_latency and get_latency (docs/benchmarks/README.md),
+ * jshmem's perf suite measures put_bw, get_bw, put_latency and get_latency (docs/performance.md),
  * so that jshmem's remote transport (which rides on the same calls) compares with the MPI under it.
  *
  *   mpicc -O2 -o build/mpi_rma_anchor scripts/remote/mpi_rma_anchor.c
@@ -17,8 +17,7 @@
  *   put_latency: n x (MPI_Put(size) + MPI_Win_flush)            (jshmem: put + quiet)
  *   get_latency: n x (MPI_Get(size) + MPI_Win_flush_local)      (jshmem: blocking get)
  * A blocking put or get returns once its buffer may be reused (OpenSHMEM 1.5, 9.5): MPI_Win_flush_local is
- * the least MPI call that gives it. (Until 2026-11-30 put_bw was the batch that put_nbi_bw is now, and the
- * gets flushed with MPI_Win_flush.)
+ * the least MPI call that gives it.
  * n: 20000 below 64 KB, 500 below 4 MB, 20 above (bandwidth); 20000 for latency (as perf's put_latency).
  * Sizes: --min to --max, times --factor (default 2).
  *

@@ -37,8 +37,8 @@ import org.jshmem.device.LaunchConfig;
  * for {@code copied} (the next call's kernel must not overwrite C under the copies), signals the
  * others and waits for their signals (jgemm_scatter_tail.h).
  * Calls launch plainly: chained back to back ({@code Kernel.launchChained}, the kernel waiting with
- * {@code griddepcontrol.wait} after its set-up), the GEMM alone measured level on one H200 (2048^3 to
- * 5120x5120x2048 bf16, three alternated rounds, docs/benchmarks/session-2026-11-29b).
+ * {@code griddepcontrol.wait} after its set-up), the GEMM alone measured level with plain launches
+ * ({@code bin/jshmemrun -np 1 gemm -c none --shapes anchor}).
  */
 final class GpuKernelExecutor implements GemmExecutor {
     private final Shmem shmem;
@@ -108,7 +108,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         if (layout.bLayout() == BLayout.N_BY_K) {
             options.add("-DJGEMM_B_NK=1");
         }
-        String extra = System.getenv("JSHMEM_GEMM_COMPILE_OPTIONS");   // experiments: e.g. -DJGEMM_SM90_B_LBO=1024
+        String extra = System.getenv("JSHMEM_GEMM_COMPILE_OPTIONS");   // extra NVRTC / hiprtc options, e.g. -lineinfo
         if (extra != null && !extra.isBlank()) {
             options.addAll(List.of(extra.trim().split("\\s+")));
         }
@@ -224,8 +224,8 @@ final class GpuKernelExecutor implements GemmExecutor {
         long ownAt = gather.ownOffset(), ownBytes = gather.counts()[shmem.myPe()] * type.byteSize();
         if (inPlace) {
             // a tile row over two blocks reads this PE's rows in the workspace: they go there first, with every SM
-            // free (a same-GPU copy may run on the SMs: behind the GEMM it got one and took longer than the GEMM,
-            // 1.2-1.4 against 0.54 ms on 2 x H100); then the gather runs in place
+            // free (a same-GPU copy may run on the SMs: queued behind the GEMM it took twice the GEMM's time);
+            // then the gather runs in place
             shmem.putOnStream(gather.into(), ownAt, a, 0, ownBytes, shmem.myPe(), on);
         }
         on.record(gather.start());

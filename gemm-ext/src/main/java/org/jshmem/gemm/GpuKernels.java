@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * The GPU kernel variants gemm-ext builds: tile, pipeline depth and threads per tier; the first of
- * each tier is its default (chosen from the measurements in docs/benchmarks/gemm, see
- * gemm-ext/README.md), and the Hopper tier picks among its four tiles per shape
- * ({@link #hopperTile}). Shared memory per variant: {@link KernelVariant#sharedBytes()}.
+ * each tier is its default, and the Hopper tier picks among its four tiles per shape
+ * ({@link #hopperTile}). Shared memory per variant: {@link KernelVariant#sharedBytes()}. The choices
+ * below are measured by {@code bin/jshmemrun -np 1 gemm -c none --shapes anchor} (docs/performance.md).
  */
 final class GpuKernels {
     private static final List<KernelVariant> PORTABLE = List.of(
@@ -29,19 +29,13 @@ final class GpuKernels {
      * accumulators reuse each loaded byte the most, unless the 128x256 grid holds less than a third
      * of a wave of tiles: then 128x128 gives twice the tiles to spread over the SMs; or unless the
      * waves of 128x192 tiles are at least {@link #NARROW_GAIN} fuller than those of 128x256
-     * ({@link #waveFill}): a 192-column tile costs a few percent per tile (8192^3 bf16 on one H100,
-     * 2026-11-26: 713 TFLOP/s against 733), which a last wave a quarter empty costs many times over.
-     * Measured on one H100 (docs/benchmarks/gemm, 2026-11-25, data-parallel): 128x256 ahead on 11 of
-     * the anchor's 12 shapes (by 4-17%), 128x128 ahead on 128x8192x8192 (289 TFLOP/s against 145)
-     * and 1000x1000x1000; 2026-11-26: 128x192 ahead on 1536x6144x8192 (bf16 708 against 622, 288
-     * tiles of 256 columns fill 2.18 waves, 384 of 192 fill 2.91) and 3840x3840x4096 (631 against
-     * 616), behind on 5120x5120x2048 (580 against 632: its 0.90 against 0.87 fill is not enough).
+     * ({@link #waveFill}): a 192-column tile costs a few percent per tile, which a last wave a quarter
+     * empty costs many times over. 128x256 wins on most anchor shapes; 128x128 on one-tile-row and
+     * small GEMMs; 128x192 where its waves are clearly fuller.
      * One case comes first: a GEMM of one tile row whose 128x64 tiles make one wave at least
      * {@link #SKINNY_MIN_FILL} full takes them, data-parallel, with 8 stages in flight per SM: such a GEMM
-     * streams B from HBM once, and deeper rings keep HBM busier than 128x128 tiles split in two (one
-     * H200, 2026-11-29, 128x8192x8192: 386-389 TFLOP/s bf16 and 371-390 fp16 against 356-362 and
-     * 357-359; cuBLAS takes 128x64 tiles with 8 stages there too; 128x4096x8192, 64 of them, was level,
-     * and 256 rows or more lost 13-40%).
+     * streams B from HBM once, and deeper rings keep HBM busier than 128x128 tiles split in two (cuBLAS
+     * picks 128x64 tiles with 8 stages there too); with two tile rows or more it loses.
      * Override with --tile / JSHMEM_GEMM_TILE.
      */
     static TileShape hopperTile(GemmShape shape, int workGroups) {
@@ -63,13 +57,9 @@ final class GpuKernels {
 
     /**
      * How much fuller the waves of 128x128 tiles must be than those of the wider tile chosen to
-     * take them: a 128x128 tile loads more per product, which a fuller wave must pay for. One H200,
-     * 2026-11-29, data-parallel, 128x128 against 128x192: 256x8192x8192 (128 tiles fill 0.97 of a
-     * wave, 86 fill 0.65) 600-602 TFLOP/s bf16 against 520-521, 256x8192x4096 530-532 against
-     * 452-458 (fp16 alike); 384x8192x8192 (0.73 against 0.98) lost 490-516 against 649-701, and
-     * 256x28672x4096 (0.85 both) 482-496 against 545-554 (128x256). Its fifth stage (the ring's 160 KiB
-     * and the output tile fit the 227 KiB) took 256x8192x8192 from 615-618 to 656-660 TFLOP/s and
-     * 256x8192x4096 from 520-523 to 556-569 (one H200, 2026-11-29, bf16, alternated with 4 stages).
+     * take them: a 128x128 tile loads more per product, which a fuller wave must pay for (e.g.
+     * 256x8192x8192: 128 tiles fill 0.97 of a wave, 128x192's 86 fill 0.65, and 128x128 wins). Its
+     * fifth stage fits beside the output tile in the 227 KiB of shared memory and keeps HBM busier.
      */
     static final double SMALL_GAIN = 0.25;
 
@@ -93,20 +83,16 @@ final class GpuKernels {
     /**
      * The Hopper kernel's split when none is asked for. Data-parallel while the waves are at least
      * 90% busy: Stream-K ranges start at a different k on every work-group, so they share no A or B
-     * loads in L2 (on one H100, 2026-11-25: 1024x8192x8192 with all 256 tiles split ran at 390
-     * TFLOP/s against 737 data-parallel). Below that: the {@link StreamKSchedule.Split#AUTO} hybrid
-     * when its split part (the last partial wave plus one full wave) is at most a fifth of the tiles
-     * (5120x5120x2048: 636 against 592); else {@link StreamKSchedule.Split#TAIL} when, after at least
-     * one full wave, the last wave is an eighth to a quarter full (1536x6144x8192, 24 of 132: 632
-     * against 575; emptier tails split each tile into too many pieces, 5120x5120x2048 took 485 on
-     * TAIL); else data-parallel
-     * (3840x3840x4096: level). One exception comes first: a GEMM of one tile row that fills less than
-     * half a wave, with at least {@link #SPLIT_ONE_ROW_MIN_ITERS} iterations per tile, splits every
+     * loads in L2 (splitting every tile of a full GEMM halves its rate). Below that: the
+     * {@link StreamKSchedule.Split#AUTO} hybrid when its split part (the last partial wave plus one full
+     * wave) is at most a fifth of the tiles; else {@link StreamKSchedule.Split#TAIL} when, after at least
+     * one full wave, the last wave is an eighth to a quarter full (emptier tails split each tile into too
+     * many pieces); else data-parallel. One exception comes first: a GEMM of one tile row that fills less
+     * than half a wave, with at least {@link #SPLIT_ONE_ROW_MIN_ITERS} iterations per tile, splits every
      * tile: no two of its tiles share B, so the split loses no L2 reuse, and the data-parallel wave
-     * leaves most SMs idle (one H200, 2026-11-28, bf16 against data-parallel: 128x8192x8192 359 against
-     * 297 TFLOP/s, 128x4096x8192 260 against 152, on 128x128 tiles; with two tile rows, 256x8192x4096,
-     * the split lost, 347 against 455, and so did 1000^3's eight rows of 16 iterations). 128x8192x8192
-     * now takes 128x64 tiles ({@link #hopperTile}), a full wave of them, data-parallel.
+     * leaves most SMs idle (with two tile rows the split loses; a row that fills a wave of 128x64 tiles
+     * takes those, data-parallel: {@link #hopperTile}). Measured by {@code bin/jshmemrun -np 1
+     * gemm -c none --shapes anchor --split ...} (docs/performance.md).
      * Override with --split / JSHMEM_GEMM_SPLIT.
      */
     static StreamKSchedule.Split hopperSplit(GemmShape shape, TileShape tile, int workGroups) {

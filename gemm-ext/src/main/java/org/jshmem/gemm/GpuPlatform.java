@@ -9,21 +9,17 @@ import org.jshmem.device.DeviceInfo;
 /**
  * GPU heaps: the fused kernels (Hopper on sm_90, portable elsewhere) and the reference path.
  *
- * <p>Path heuristic ({@link GemmPath#AUTO}, {@link #autoPath}), from the measurements in
- * docs/benchmarks/gemm, fused beside the reference path (cuBLAS + jshmem's collective) in the same run:
+ * <p>Path heuristic ({@link GemmPath#AUTO}, {@link #autoPath}): the fused path where it beat the reference
+ * path (cuBLAS + jshmem's collective) run beside it, measured by {@code bin/jshmemrun -np 2 gemm -c
+ * <collective> --reference} (docs/performance.md):
  * <ul>
- * <li><b>One PE per GPU</b> (2 x H200 over NVLink, 2026-11-28): with the Hopper kernel every fused form
- *     won from {@link #OWN_GPU_FUSED_MIN_FLOPS_PER_PE} per PE: at 29 GFLOP per PE all-reduce 1.10x,
- *     GEMM + reduce-scatter 1.08x, all-gather + GEMM 1.00-1.02x; up to 1.24x above. At 17 GFLOP per PE
- *     and below they lost (0.65x-0.99x). The fused all-scatter won at every size, 512^3 (1.5-2.0x) to
- *     8192^3 (1.6x).</li>
- * <li><b>PEs sharing a GPU</b> (one H200, 2 PEs under MPS, 2026-11-28): the fused all-scatter won at every
- *     size, 1024^3 (1.4-1.6x) to 8192^3 (1.3-1.4x); the fused all-reduce (0.75x-0.80x), GEMM +
- *     reduce-scatter (0.82x-0.84x) and all-gather + GEMM (0.93x-1.02x) did not win at 4096^3 and the
- *     seed shapes: their traffic shares the GEMM's SMs and memory there. So only the all-scatter is fused.</li>
+ * <li><b>One PE per GPU</b>: with the Hopper kernel every fused form wins from
+ *     {@link #OWN_GPU_FUSED_MIN_FLOPS_PER_PE} per PE and loses below it; the fused all-scatter wins at every size.</li>
+ * <li><b>PEs sharing a GPU</b> (MPS): only the all-scatter is fused; the other collectives' traffic shares the
+ *     GEMM's SMs and memory there, and the reference wins.</li>
  * <li>The all-scatter's tiles reach the peer by the copy engines where two PEs each have a GPU of their own
- *     and the GEMM is large ({@link #autoScatter}), by the kernel's stores otherwise (on 4 x H200 the stores won).</li>
- * <li>The portable kernel lost everywhere (its GEMM runs at half of cuBLAS's rate): the reference.</li>
+ *     and the GEMM is large ({@link #autoScatter}), by the kernel's stores otherwise.</li>
+ * <li>The portable kernel's GEMM runs at about half of cuBLAS's rate: it always takes the reference.</li>
  * </ul>
  * A GEMM without a collective runs the fused kernel unless the reference is asked for; where no vendor
  * GEMM is bound (HIP) the fused kernel is the only GPU path. With PEs on other nodes a GEMM with a
@@ -33,21 +29,15 @@ final class GpuPlatform implements GemmPlatform {
     /** Auto path, one PE per GPU: the fused collectives from this much work per PE (the all-scatter at any size). */
     static final double OWN_GPU_FUSED_MIN_FLOPS_PER_PE = 24e9;
     /**
-     * Auto all-scatter, one PE per GPU: the copy engines carry the tiles from this much work per PE.
-     * On 2 x H200 (2026-11-28, fp16, interleaved) they won from 275 GFLOP per PE (4096x8192x8192:
-     * 0.471-0.475 against 0.486-0.487 ms; 8192^3 2-3%, bf16 8%; 16384x8192x8192 3%) and lost at 69
-     * and below (4096^3: 0.152-0.157 against 0.142-0.143; 2048^3 0.063 against 0.037): their chunks'
-     * waits and the last chunk's copy after the kernel cost 10-26 us a call. Since the kernel's sender stores
-     * the last chunk into the peers as its tiles end (2026-11-30g, fp16, alternated): 4096x8192x8192 0.400
-     * against 0.424 ms (one round), 4096^3 (69 GFLOP) 0.130-0.131 against 0.134-0.135 (three rounds, two
-     * calls), 3072^3 (29 GFLOP) 0.085 against 0.083-0.084 and 2048^3 0.043 against 0.033-0.034 (two rounds).
+     * Auto all-scatter, one PE per GPU: the copy engines carry the tiles from this much work per PE. Below
+     * it their chunks' waits and the tail kernel cost more than the kernel's own stores to the peers
+     * (measured by {@code bin/jshmemrun -np 2 gemm -c all_scatter --scatter copy_engine}, against
+     * {@code --scatter stores}; docs/performance.md).
      */
     static final double COPY_ENGINE_SCATTER_MIN_FLOPS = 45e9;
     /**
-     * Auto all-scatter: the copy engines carry the tiles only up to this many PEs. On 4 x H200 (2026-11-28,
-     * one PE per GPU, fp16, interleaved, each PE's chunks copied to three peers) the kernel's stores won at
-     * every size: 4096x8192x8192 0.318-0.332 against 0.385-0.394 ms, 8192^3 0.595-0.621 against 0.631-0.641
-     * (bf16 0.599 against 0.628), 16384x8192x8192 1.123-1.136 against 1.152-1.162.
+     * Auto all-scatter: the copy engines carry the tiles only up to this many PEs; with more peers to copy
+     * each chunk to, the kernel's stores won at every size (same benchmark, {@code -np 4}).
      */
     static final int COPY_ENGINE_SCATTER_MAX_PES = 2;
 
@@ -198,11 +188,9 @@ final class GpuPlatform implements GemmPlatform {
     /**
      * Clusters of 2 CTAs (the Hopper kernel's pairs of tile rows sharing B by multicast) where asked
      * for, on GEMMs without a collective only (the fused epilogues address tiles one CTA at a time).
-     * Automatic: single CTAs. On one H200 (2026-11-28, every anchor shape, bf16 and fp16, interleaved)
-     * pairs ran within -4% to +4% of single CTAs on all shapes but two (8192x8192x4096 bf16 +7.5%, not
-     * seen in fp16) and 20% slower on 128x8192x8192, whose one tile row leaves half of every pair idle;
-     * the rings coupled without multicast ran as fast as with it: B's trips from L2 are not what limits
-     * this kernel.
+     * Automatic: single CTAs. Pairs measured level with single CTAs on the anchor shapes and slower on
+     * GEMMs of one tile row, which leave half of every pair idle: B's trips from L2 are not what limits this
+     * kernel (measured by {@code bin/jshmemrun -np 1 gemm -c none --shapes anchor --cluster 2}; docs/performance.md).
      */
     @Override
     public int cluster(GemmOptions options, Epilogue epilogue, int workGroups) {

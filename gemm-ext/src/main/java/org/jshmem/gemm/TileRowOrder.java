@@ -25,10 +25,9 @@ import java.util.stream.IntStream;
  *   <li>Otherwise the identity.</li>
  * </ul>
  *
- * Measured against each other (docs/benchmarks/session-2026-11-28l, interleaved): own rows last made
- * the all-reduce 5-7% faster on 2 x H200, 8-13% on 4 x H200 and 9% with both PEs on one H200, and
- * GEMM + reduce-scatter level on 2 x H200, 7% faster on one H200 but 8-10% slower on 4 x H200, whose
- * last quarter then sends nothing.
+ * Why not own rows last for the reduce-scatter too: it made the all-reduce faster on 2 and 4 GPUs,
+ * but GEMM + reduce-scatter slower on 4, whose last quarter then sends nothing (measured by
+ * {@code bin/jshmemrun -np N gemm -c all_reduce|gemm_reduce_scatter}; docs/performance.md).
  */
 final class TileRowOrder {
     private TileRowOrder() {

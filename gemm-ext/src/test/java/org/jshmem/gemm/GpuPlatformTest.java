@@ -19,9 +19,9 @@ class GpuPlatformTest {
     @Test
     void withAGpuPerPeEveryCollectiveIsFusedFromWhereItWon() {
         for (GemmCollective c : new GemmCollective[] {ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
-            assertEquals(REFERENCE, autoOwn(c, perPe(2048, 2048, 2048)), c + " 2048^3: 0.65x-0.93x");
-            assertEquals(REFERENCE, autoOwn(c, perPe(2048, 2048, 4096)), c + " 2048x2048x4096: 0.78x-0.99x");
-            assertEquals(FUSED, autoOwn(c, perPe(3072, 3072, 3072)), c + " 3072^3: 1.00x-1.11x");
+            assertEquals(REFERENCE, autoOwn(c, perPe(2048, 2048, 2048)), c + " 2048^3: the reference wins");
+            assertEquals(REFERENCE, autoOwn(c, perPe(2048, 2048, 4096)), c + " 2048x2048x4096: the reference wins");
+            assertEquals(FUSED, autoOwn(c, perPe(3072, 3072, 3072)), c + " 3072^3: fused wins");
             assertEquals(FUSED, autoOwn(c, perPe(8192, 8192, 8192)), c + " 8192^3");
         }
         assertEquals(FUSED, autoOwn(ALL_SCATTER, perPe(512, 512, 512)), "the all-scatter won at every size");
@@ -29,10 +29,10 @@ class GpuPlatformTest {
 
     @Test
     void withPesSharingAGpuOnlyTheAllScatterIsFused() {
-        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(1024, 1024, 1024)), "1.4x-1.6x");
-        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(8192, 8192, 8192)), "1.3x-1.4x");
+        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(1024, 1024, 1024)), "1024^3: fused wins");
+        assertEquals(FUSED, autoShared(ALL_SCATTER, perPe(8192, 8192, 8192)), "8192^3: fused wins");
         for (GemmCollective c : new GemmCollective[] {ALL_REDUCE, ALL_GATHER_GEMM, GEMM_REDUCE_SCATTER}) {
-            assertEquals(REFERENCE, autoShared(c, perPe(4096, 4096, 4096)), c + " 4096^3: 0.75x-0.96x");
+            assertEquals(REFERENCE, autoShared(c, perPe(4096, 4096, 4096)), c + " 4096^3: the reference wins");
             assertEquals(REFERENCE, autoShared(c, perPe(8192, 8192, 8192)), c.name());
         }
     }
@@ -48,11 +48,11 @@ class GpuPlatformTest {
     @Test
     void theAllScatterTakesTheCopyEnginesOnlyWithAGpuPerPeOnePeerAndALargeGemmOfSeveralChunks() {
         assertEquals(ScatterTransport.STORES, GpuPlatform.autoScatter(false, perPe(3072, 3072, 3072), 2, 3),
-                "3072^3: the kernel's stores 0.083-0.084 ms, the copy engines 0.085");
+                "3072^3: the kernel's stores win");
         assertEquals(ScatterTransport.COPY_ENGINE, GpuPlatform.autoScatter(false, perPe(4096, 4096, 4096), 2, 4),
-                "4096^3: the copy engines 0.130-0.131 ms, the kernel's stores 0.134-0.135");
+                "4096^3: the copy engines win");
         assertEquals(ScatterTransport.COPY_ENGINE, GpuPlatform.autoScatter(false, perPe(4096, 8192, 8192), 2, 4),
-                "4096x8192x8192: the copy engines 0.400 ms, the kernel's stores 0.424");
+                "4096x8192x8192: the copy engines win");
         assertEquals(ScatterTransport.COPY_ENGINE, GpuPlatform.autoScatter(false, perPe(8192, 8192, 8192), 2, 8));
         assertEquals(ScatterTransport.STORES, GpuPlatform.autoScatter(false, perPe(1024, 8192, 8192), 2, 1),
                 "one chunk (8 tile rows of 128): the kernel sends the last chunk itself, the copy engines get none");
@@ -60,7 +60,7 @@ class GpuPlatformTest {
                 "PEs sharing a GPU: a copy between them may wait for SMs that the GEMM holds");
         for (int pes : new int[] {3, 4, 8}) {
             assertEquals(ScatterTransport.STORES, GpuPlatform.autoScatter(false, 2.0 * 8192 * 8192 * 8192 / pes, pes, 8),
-                    pes + " PEs: on 4 x H200 the kernel's stores won at 8192^3 (0.595-0.621 against 0.631-0.641 ms)");
+                    pes + " PEs: the kernel's stores win at 8192^3");
         }
     }
 

@@ -28,14 +28,16 @@
 
 #include <jshmem/jshmem.h>
 
+/* Build parameters, passed as -D by org.jshmem.gemm.KernelVariant (and GpuKernelExecutor for
+ * JGEMM_B_NK); the defaults serve a plain compile. */
 #ifndef JGEMM_BM
-#define JGEMM_BM 128
+#define JGEMM_BM 128 /* output tile rows per work-group (TileShape.m, --tile / JSHMEM_GEMM_TILE) */
 #endif
 #ifndef JGEMM_BN
-#define JGEMM_BN 128
+#define JGEMM_BN 128 /* output tile columns per work-group (TileShape.n) */
 #endif
 #ifndef JGEMM_BK
-#define JGEMM_BK 32
+#define JGEMM_BK 32 /* K-step of one main-loop iteration (TileShape.k) */
 #endif
 /* 0: fp16, 1: bf16 (org.jshmem.DType FP16 / BF16 map to these). */
 #ifndef JGEMM_DTYPE
@@ -56,8 +58,8 @@ typedef unsigned short jgemm_t; /* the 16 bits of one fp16/bf16 element */
 /* The output type's conversions, rounded to nearest-even: one hardware conversion per pair on CUDA
  * from sm_80, the same bits as the shared software rounding (jshmem_coll.h, bit-exact with Java's for
  * the collectives) for every value but NaN payloads. The software one cost fp16 up to a quarter of its
- * speed on short-K shapes in the Hopper kernel's tile rounding, and its sums a third of the fused
- * all-reduce's time (8192^3 fp16, 2 PEs on one H200: 3.43 ms, 2.16 in hardware).
+ * speed on short-K shapes in the Hopper kernel's tile rounding, and made the fused all-reduce, whose
+ * sums convert every element, take 1.6 times as long.
  * jgemm_pack2: two fp32 values -> one 32-bit word of two output elements, lo in the low half. */
 JSHMEM_DEVICE_INLINE unsigned jgemm_pack2(float lo, float hi) {
 #if !JSHMEM_ARCH_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -33,12 +33,9 @@
 
 #include "jgemm.h"
 
-#ifndef JGEMM_TILE_LD
-#define JGEMM_TILE_LD (JGEMM_BN + 4) /* floats per shared-memory tile row: +4 breaks bank conflicts */
-#endif
-#ifndef JGEMM_OTILE_LD
+/* Row pitches of the shared-memory tiles (KernelVariant.sharedBytes counts them): the padding breaks bank conflicts. */
+#define JGEMM_TILE_LD (JGEMM_BN + 4)  /* floats per fp32 tile row */
 #define JGEMM_OTILE_LD (JGEMM_BN + 8) /* elements per output-type tile row: +16 bytes */
-#endif
 #define JGEMM_TILE_ELEMS (JGEMM_BM * JGEMM_BN)
 
 /* Before a barrier that hands the group's stores to one thread's system-scope release. */
@@ -166,9 +163,7 @@ JSHMEM_DEVICE void jgemm_tile_store_dense(const jgemm_t *otile, jgemm_t *slot, c
   }
 }
 
-#ifndef JGEMM_SUM_BATCH
 #define JGEMM_SUM_BATCH 8 /* 8-element chunks a thread loads before it adds them */
-#endif
 
 /*
  * The fp32 sum, in PE order, of n partial tiles, chunk by chunk (8 elements, chunk i at row
@@ -390,10 +385,6 @@ JSHMEM_DEVICE void jgemm_store_sum(const jgemm_params &p, int tm, int tn, const 
   }
 }
 
-#ifndef JGEMM_SEND_STORES
-#define JGEMM_SEND_STORES 1 /* 0: an experiment, wrong results: all-scatter stamps the peers' tiles unsent */
-#endif
-
 /* All-scatter by the copy engines: tile row tm's tile counted into its chunk's record (jgemm_count_chunk;
  * sent: stored into the peers), settled now, not a unit later: the chunk's copies wait for it. */
 template <class G>
@@ -418,8 +409,7 @@ JSHMEM_DEVICE void jgemm_send_tile(const jgemm_params &p, int t, const jgemm_t *
   int cols = p.n - col0 < JGEMM_BN ? p.n - col0 : JGEMM_BN;
   for (int i = from; i < p.n_pes; i++) {
     int pe = (p.my_pe + i) % p.n_pes;
-    if (JGEMM_SEND_STORES || pe == p.my_pe)
-      g.store(otile, (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
+    g.store(otile, (jgemm_t *)jshmem_ptr(p.c, pe) + row0 * p.ldc + p.col_offset + col0, p.ldc, rows, cols);
     if (i + 1 == p.n_pes) {
       g.sync();
       read();

@@ -16,10 +16,10 @@
 #include "jgemm_scatter_tail.h"
 
 #ifndef JGEMM_STAGES
-#define JGEMM_STAGES 4
+#define JGEMM_STAGES 4 /* depth of the shared-memory pipeline (KernelVariant.stages, per tile in GpuKernels) */
 #endif
 #ifndef JGEMM_THREADS
-#define JGEMM_THREADS 256
+#define JGEMM_THREADS 256 /* threads per work-group (KernelVariant.threads); the warp layout below needs 256 */
 #endif
 #if JGEMM_THREADS != 256 || JGEMM_BM % 64 != 0 || JGEMM_BN % 64 != 0 || (JGEMM_BK != 32 && JGEMM_BK != 64) || \
     JGEMM_STAGES < 2
@@ -27,11 +27,7 @@
 #endif
 
 #define JGEMM_WARPS (JGEMM_THREADS / JGEMM_LANES)
-#if JSHMEM_ARCH_CUDA
-#define JGEMM_WARPS_M 2
-#else
-#define JGEMM_WARPS_M 2
-#endif
+#define JGEMM_WARPS_M 2 /* warps along M: 2 x 4 warps on CUDA, 2 x 2 wavefronts on AMD */
 #define JGEMM_WARPS_N (JGEMM_WARPS / JGEMM_WARPS_M)
 #define JGEMM_WM (JGEMM_BM / JGEMM_WARPS_M)
 #define JGEMM_WN (JGEMM_BN / JGEMM_WARPS_N)

@@ -21,9 +21,8 @@
  * plane r (jgemm_sk_collect).
  *
  * Tile JGEMM_BM x JGEMM_BN x JGEMM_BK = 128 x {64, 128, 192, 256} x 64; 384 threads: warpgroup
- * 0 = producer (one thread issues; warps 1-3 send tiles bound for peers and the all-reduce owners' sums:
- * JGEMM_SM90_SENDER),
- * warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
+ * 0 = producer (one thread issues; warps 1-3, the sender, store tiles bound for peers and the all-reduce
+ * owners' sums), warpgroups 1-2 = consumers. With 192 or 256 columns a consumer
  * holds 96 or 128 accumulators: the producer warpgroup gives registers back (setmaxnreg 40) and the
  * consumers take them (232). Build: -gencode=arch=compute_90a,code=sm_90a (NVRTC: --gpu-architecture=sm_90a).
  *
@@ -46,10 +45,10 @@
 #error "jgemm_sm90: built for 128 x {64, 128, 192, 256} x 64 tiles"
 #endif
 #ifndef JGEMM_STAGES
-#define JGEMM_STAGES 3
+#define JGEMM_STAGES 3 /* depth of the shared-memory ring (KernelVariant.stages, per tile in GpuKernels) */
 #endif
 #ifndef JGEMM_CLUSTER
-#define JGEMM_CLUSTER 1 /* CTAs per cluster, along M: 2 = pairs of tile rows share B by TMA multicast */
+#define JGEMM_CLUSTER 1 /* CTAs per cluster, along M: 2 = pairs of tile rows share B by TMA multicast (--cluster) */
 #endif
 #if JGEMM_CLUSTER == 2
 #define JGEMM_CLUSTER_DIMS __cluster_dims__(2, 1, 1)
@@ -67,10 +66,8 @@
 #define JGEMM_SM90_SMEM_BYTES (JGEMM_STAGES * JGEMM_STAGE_BYTES + JGEMM_OTILE_BYTES + 2 * JGEMM_STAGES * 8 + 1024)
 #define JGEMM_ACC (JGEMM_BN / 2) /* fp32 accumulators per consumer thread: 64 x BN over 128 threads */
 #define JGEMM_CONSUMERS 256
-#ifndef JGEMM_SM90_INFLIGHT
 /* one wgmma group in flight across stages (see the main loop): only where 8 stages leave the producer 6 ahead */
 #define JGEMM_SM90_INFLIGHT (JGEMM_STAGES >= 8)
-#endif
 /* B in a stage: BN / 64 boxes, one after the other. k x n: each BK rows (k) of 128 bytes (64 columns),
  * MN-major for wgmma (transposed); n x k (JGEMM_B_NK): each 64 rows (n) of 128 bytes (BK), K-major as A.
  * B_K16: bytes from one k16 step to the next; LBO, SBO: the descriptor's leading and stride offsets. */
@@ -81,12 +78,8 @@
 #define JGEMM_SM90_TRANS_B "0"
 #else
 #define JGEMM_SM90_B_K16 (16 * 128)          /* 16 rows (k) down */
-#ifndef JGEMM_SM90_B_LBO
 #define JGEMM_SM90_B_LBO (64 * JGEMM_BK * 2) /* from one 64-column box of B to the next */
-#endif
-#ifndef JGEMM_SM90_B_SBO
 #define JGEMM_SM90_B_SBO 1024                /* from 8 rows (k) of B to the next 8 */
-#endif
 #define JGEMM_SM90_TRANS_B "1"
 #endif
 
@@ -116,7 +109,7 @@ JSHMEM_DEVICE_INLINE void jgemm_mbar_wait(unsigned long long *bar, unsigned pari
 /* Arrives on the mbarrier at bar's offset in CTA `rank` of this cluster (this one included). CTA-scope
  * release, as CUTLASS's ClusterBarrier: a consumer only tells the producers that it has read the slot
  * (wgmma.wait_group completed the reads), and a cluster-scope release costs a MEMBAR.ALL.GPU per
- * arrival, which made clusters of 2 40% slower than single CTAs (docs/benchmarks/gemm, 2026-11-28). */
+ * arrival, which made clusters of 2 40% slower than single CTAs. */
 JSHMEM_DEVICE_INLINE void jgemm_mbar_arrive_cluster(unsigned long long *bar, unsigned rank) {
   asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
                "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(jgemm_smem_addr(bar)), "r"(rank)
@@ -232,43 +225,11 @@ JSHMEM_DEVICE_INLINE void jgemm_stmatrix4(const void *row, unsigned m0, unsigned
                "r"(m0), "r"(m1), "r"(m2), "r"(m3) : "memory");
 }
 
-#ifndef JGEMM_SM90_BULK
-/* 0: the consumers store tiles themselves and stamp at once (measured on 2 x H100, one PE each: bulk
- * copies 0.564-0.576 ms against 0.583 for GEMM + reduce-scatter, 1.068 against 1.076 for all-reduce,
- * all-scatter the same) */
-#define JGEMM_SM90_BULK 1
-#endif
-#ifndef JGEMM_SM90_SENDER
-/* 1: the tiles and partials bound for peers (all-scatter, reduce-scatter, two-shot all-reduce; tiles
- * of which this PE owns no rows) leave through the sender (warps 1-3, idle otherwise) with its
- * threads' stores, not through the consumers' bulk copies, whose bursts over NVLink queued in the
- * copy engine that also loads the operands. 2 x H200, all-scatter 8192^3 fp16, interleaved: sender
- * 0.851-0.862 and 0.926-0.930 ms, bulk copies 0.881-0.926 and 0.943-0.944 (two machines). The GEMM
- * alone (8192x4096x8192) took 0.752-0.754 and 0.802-0.828: the peer's stores still cost 12-15%
- * (stamped but unsent, JGEMM_SEND_STORES=0: 0.838-0.861); pacing the sender or Stream-K splits,
- * which stagger the tiles' ends, measured slower on 2 x H100. */
-#define JGEMM_SM90_SENDER 1
-#endif
-#ifndef JGEMM_SM90_TMA_STORE
-/* 1: the GEMM alone stores its tiles by TMA (jgemm_sm90_stage_boxes) and waits only for the
- * copies' reads; 0: per-row bulk copies, each completed before the output tile is reused */
-#define JGEMM_SM90_TMA_STORE 1
-#endif
-#ifndef JGEMM_SM90_SENDER_SUMS
-/* 1: a two-shot all-reduce owner hands its sum of a tile to the sender, which stores it into every PE's C;
- * 0: the consumers store it with bulk copies (one H200 shared by 2 PEs, 8192^3 sustained: 1.946-1.951 against
- * 1.935 ms bf16, 2.051 against 2.042 fp16; docs/benchmarks/session-2026-11-29d) */
-#define JGEMM_SM90_SENDER_SUMS 1
-#endif
-#ifndef JGEMM_SM90_SENDER_COUNTS
-/* 1: the all-scatter by the copy engines hands each tile of the engines' chunks, rounded in the output tile,
- * to the sender, whose first thread stores it into this PE's C by TMA, waits until the stores are complete
- * and counts the tile into its chunk; the consumers wait only until it has read the output tile, as the GEMM
- * alone does. 0: the consumers store it, wait for the stores' completion, then count it. 2 x H200, fp16,
- * alternated (docs/benchmarks/gpu-2xh200/session-2026-11-30g, call 6): 8192^3 0.746-0.754 against
- * 0.753-0.755 ms, 4096x8192x8192 0.384 against 0.403, 4096^3 0.129 against 0.130. */
-#define JGEMM_SM90_SENDER_COUNTS 1
-#endif
+/* The sender: warps 1-3 of the producer warpgroup, idle otherwise. The tiles and partials bound for peers
+ * (all-scatter, reduce-scatter, two-shot all-reduce) and the all-reduce owners' sums leave through its
+ * threads' stores, not the consumers' bulk copies, whose bursts over NVLink queue in the copy engine that
+ * also loads the operands; with the copy-engine all-scatter it stores and counts the chunks' tiles, so the
+ * consumers need not wait for those stores to complete. */
 #define JGEMM_SENDER_THREADS 96
 #define JGEMM_SM90_LATER 24 /* stamps a tile may leave for settle() (more settle at once): 2 (n_pes - 1) for an all-reduce owner */
 
@@ -295,7 +256,7 @@ struct jgemm_sender_handoff {
 };
 #define JGEMM_HAND_COPIES 0 /* tile t's copies to the peers */
 #define JGEMM_HAND_SUM 1    /* an owner's sum for every PE's C (two-shot all-reduce) */
-#define JGEMM_HAND_STORE 2  /* tile t into this PE's C by TMA, then counted into its chunk (JGEMM_SM90_SENDER_COUNTS) */
+#define JGEMM_HAND_STORE 2  /* tile t into this PE's C by TMA, then counted into its chunk */
 
 struct jgemm_consumer_group {
   int tid, size;
@@ -322,10 +283,10 @@ struct jgemm_consumer_group {
   /* Hands tile t's copies to the peers to the sender. */
   JSHMEM_DEVICE_INLINE bool hand_off(int t) const { return give(t, JGEMM_HAND_COPIES); }
   /* Hands the owner's sum of the tile at key to the sender, which stores it into every PE's C. */
-  JSHMEM_DEVICE_INLINE bool hand_off_sum(int key) const { return JGEMM_SM90_SENDER_SUMS && give(key, JGEMM_HAND_SUM); }
+  JSHMEM_DEVICE_INLINE bool hand_off_sum(int key) const { return give(key, JGEMM_HAND_SUM); }
   /* Hands tile t, in the output tile as jgemm_sm90_stage_boxes leaves it, to the sender to store into this PE's C
    * and count into its chunk. */
-  JSHMEM_DEVICE_INLINE bool hand_off_store(int t) const { return JGEMM_SM90_SENDER_COUNTS && give(t, JGEMM_HAND_STORE); }
+  JSHMEM_DEVICE_INLINE bool hand_off_store(int t) const { return give(t, JGEMM_HAND_STORE); }
   /* Waits until the sender has read the last tile handed to it: the output tile may be written. */
   JSHMEM_DEVICE_INLINE void reclaim() const {
     if (handed > 0) jgemm_mbar_wait(&handoff->read, (unsigned)(handed - 1) & 1);
@@ -349,7 +310,7 @@ struct jgemm_consumer_group {
   }
   JSHMEM_DEVICE_INLINE void store(const jgemm_t *otile, jgemm_t *dst, long long ld, int rows, int cols) const {
     const unsigned bytes = (unsigned)cols * 2;
-    if (!JGEMM_SM90_BULK || ((bytes | jshmemi_addr(dst) | (unsigned long long)ld * 2) & 15) != 0) {
+    if (((bytes | jshmemi_addr(dst) | (unsigned long long)ld * 2) & 15) != 0) {
       jgemm_tile_store(otile, dst, ld, rows, cols, *this);
       return;
     }
@@ -364,11 +325,6 @@ struct jgemm_consumer_group {
     store(otile, slot, JGEMM_BN, JGEMM_BM, JGEMM_BN);
   }
   JSHMEM_DEVICE_INLINE void stamp(unsigned long long *flag, int kind, unsigned long long generation) const {
-    if (!JGEMM_SM90_BULK) {
-      sync();
-      if (tid == 0) jgemm_stamp_kind(flag, kind, generation);
-      return;
-    }
     if (pending == JGEMM_SM90_LATER) settle();
     gen = generation;
     if (tid == 0) later[pending] = (unsigned long long *)(jshmemi_addr(flag) | (unsigned)kind);
@@ -484,10 +440,9 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
  * the copy engines), with 16-byte aligned rows. org.jshmem.gemm.TensorMaps encodes the map where
  * this may hold. */
 JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p) {
-  const bool scatter = p.epilogue == JGEMM_ALL_SCATTER && (JGEMM_SM90_SENDER || p.n_pes == 1);
+  const bool scatter = p.epilogue == JGEMM_ALL_SCATTER;
   const unsigned long long c = jshmemi_addr(p.c + p.col_offset);
-  return JGEMM_SM90_TMA_STORE && (p.epilogue == JGEMM_LOCAL || scatter) &&
-         ((c | (unsigned long long)p.ldc * 2) & 15) == 0;
+  return (p.epilogue == JGEMM_LOCAL || scatter) && ((c | (unsigned long long)p.ldc * 2) & 15) == 0;
 }
 
 /*
@@ -495,7 +450,7 @@ JSHMEM_DEVICE_INLINE bool jgemm_sm90_tma_store(const jgemm_params &p) {
  * TMA's 128-byte swizzle (the 16-byte chunk c of row r at chunk c ^ (r % 8), so that the eight rows
  * of each stmatrix hit every bank once), ready for TMA stores (jgemm_sm90_issue_boxes) from one thread:
  * the per-row bulk copies needed 128 copies a tile, which the SM issues one lane at a time, while the
- * other consumer warps waited (Nsight Compute, 3840x3840x4096 bf16: 4% of the warps' samples).
+ * other consumer warps waited.
  */
 JSHMEM_DEVICE_INLINE void jgemm_sm90_stage_boxes(const float *d, jgemm_t *otile, const jgemm_consumer_group &g) {
   constexpr int box_bytes = JGEMM_BM * 128;
@@ -596,9 +551,8 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
   const int w = blockIdx.x / JGEMM_CLUSTER;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ jgemm_sender_handoff handoff;
-  const bool sender = JGEMM_SM90_SENDER && p.n_pes > 1 &&
-                      (p.epilogue == JGEMM_ALL_SCATTER || p.epilogue == JGEMM_REDUCE_SCATTER ||
-                       p.epilogue == JGEMM_ALL_REDUCE_TWO);
+  const bool sender = p.n_pes > 1 && (p.epilogue == JGEMM_ALL_SCATTER || p.epilogue == JGEMM_REDUCE_SCATTER ||
+                                      p.epilogue == JGEMM_ALL_REDUCE_TWO);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < JGEMM_STAGES; s++) {
@@ -677,7 +631,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
   /* consumers: warpgroup c = 0, 1 computes rows 64c .. 64c + 63 of the tile */
   const int c = (threadIdx.x - 128) / 128;
   __shared__ unsigned long long *later[JGEMM_SM90_LATER];
-  jgemm_consumer_group g(JGEMM_SM90_TMA_STORE && p.epilogue == JGEMM_LOCAL, later, sender ? &handoff : nullptr);
+  jgemm_consumer_group g(p.epilogue == JGEMM_LOCAL, later, sender ? &handoff : nullptr);
   float d[JGEMM_ACC];
   int s = 0;
   unsigned phase = 0;
@@ -708,11 +662,8 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
       if (prev >= 0 && lane == 0) jgemm_release_slot(&empty[prev]);
       prev = s;
 #else
-      /* wait for this stage's products before handing its slot back: with 3 stages, keeping one
-       * group in flight (JGEMM_SM90_INFLIGHT=1) delays each release by an iteration and measured
-       * slower (454 against 611 TFLOP/s at 8192^3 bf16 on an H100, 128x128 tiles); one H200, 2026-11-29:
-       * slower with 4 stages (256x8192x8192 bf16 549-570 against 580-618), level with 5, 1-2% faster on
-       * 128x64 tiles with 8, where it is on (docs/benchmarks/session-2026-11-29b) */
+      /* wait for this stage's products before handing its slot back: keeping one group in flight delays
+       * each release by an iteration, which measured slower with 3 or 4 stages and level with 5 */
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
       if (lane == 0) jgemm_release_slot(&empty[s]);
 #endif

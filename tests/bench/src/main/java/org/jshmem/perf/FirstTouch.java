@@ -6,7 +6,7 @@ import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
 
 /**
- * Start-up cost against first-touch cost of a fresh host heap (issue 15, item 7): times
+ * Start-up cost against first-touch cost of a fresh host heap: times
  * {@code Shmem.init()}, then PE 0 puts {@code bytes} (default: most of the heap) into PE 1's
  * fresh heap twice, and prints both bandwidths. Compare {@code JSHMEM_PREFAULT=1} (default) and 0:
  *

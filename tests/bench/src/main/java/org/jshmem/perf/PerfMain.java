@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * jshmem's benchmark suite: {@code jshmemrun -np 2 perf <benchmark>... [options]}. See
- * {@code --help}, and docs/benchmarks/README.md for the full runs.
+ * {@code --help}, and docs/performance.md for the full runs.
  *
  * <p>Every PE parses the same command line and runs the same cases (their barriers must
  * match); PE 0 measures and prints. Help, {@code --list} and usage errors are printed by PE 0
@@ -88,8 +88,8 @@ public final class PerfMain implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int warmup;
 
-    // 1 s: after 100 ms the JIT's last tier had not yet compiled a kernel launch (2 x H200, device put_bw,
-    // interleaved: 1 MB 266-273 GB/s after 100 ms, 274-278 after 3 s; 64 KB 153 against 160-161)
+    // 1 s: after 100 ms the JIT's last tier had not yet compiled a kernel launch, and device put_bw measured
+    // a few percent low (`perf --form device put_bw` with --warmup-ms 100 against 3000)
     @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "1000",
             description = "Warm-up goes on (beyond --warmup) until PE 0 has spent this many milliseconds in it, so"
                     + " that the JIT has compiled the loop before timing. 0: --warmup repetitions only."
@@ -401,7 +401,7 @@ public final class PerfMain implements Callable<Integer> {
             l.add("");
             l.add("Examples:");
             l.add("  jshmemrun -np 2 perf put_bw --max 256M --csv put.csv --plot charts/");
-            l.add("  jshmemrun -np 2 perf all --baseline docs/benchmarks/cpu/openshmem.csv");
+            l.add("  jshmemrun -np 2 perf all --baseline build/bench/cpu/openshmem.csv");
             l.add("  jshmemrun -np 2 perf atomic_latency --ops fetch_add,compare_swap --types long");
             l.add("  JSHMEM_BACKEND=cuda jshmemrun -np 2 perf put_bw p_latency put_signal_latency --form device");
             l.add("  JSHMEM_BACKEND=cuda jshmemrun -np 2 perf put_bw barrier_latency --form on_stream");

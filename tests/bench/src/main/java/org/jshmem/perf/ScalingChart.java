@@ -100,8 +100,8 @@ public final class ScalingChart implements Callable<Integer> {
     private static List<Point> gpuBench(List<String> lines, List<Long> sizes) {
         List<Point> points = new ArrayList<>();
         for (String l : lines) {
-            // collective,form,bytes,iters,us_per_call,busbw_GBps,algorithm,pes: the algorithm holds commas (quoted
-            // since 2026-11-28, bare before), so the fields are read from both ends
+            // collective,form,bytes,iters,us_per_call,busbw_GBps,algorithm,pes: the algorithm may hold commas
+            // (quoted or bare), so the fields are read from both ends
             String[] f = l.split(",");
             boolean data = !l.startsWith("#") && !l.startsWith("collective,") && f.length >= 8;
             if (!data || !sizes.contains(Long.parseLong(f[2]))) {

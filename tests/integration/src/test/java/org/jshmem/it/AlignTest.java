@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** align() aligns the address every PE sees, up to 2 MiB, and rejects more (issue 15, item 3); on the suite's backend. */
+/** align() aligns the address every PE sees, up to 2 MiB, and rejects more; on the suite's backend. */
 class AlignTest {
     @Test
     void alignAlignsTheAddressOnEveryPe() {

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * What a job leaves on the machine (issue 15, items 5, 6, 14): the heap file is owner-only from
+ * What a job leaves on the machine: the heap file is owner-only from
  * its creation, a PE killed during start-up is named and leaves no file in the shm directory,
  * the native libraries are loaded from one per-user cache directory (0700), not copied into
  * /tmp by every PE, and a job stopped at its timeout leaves nothing in /dev/shm.

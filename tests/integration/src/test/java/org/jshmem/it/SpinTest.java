@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * JSHMEM_SPIN=auto under mpirun's default binding (each PE bound to one core, so this process
- * sees one CPU): with as many PEs as the node has cores, every PE has a core and must spin
- * (issue 15, item 15). With more PEs than cores it must not.
+ * sees one CPU): with as many PEs as the node has cores, every PE has a core and must spin.
+ * With more PEs than cores it must not.
  */
 class SpinTest {
     @Test

@@ -21,23 +21,22 @@ import picocli.CommandLine.Option;
 /**
  * The GEMM alone against cuBLAS, shape by shape, from the CSVs of one run: GemmMain's
  * ({@code gemm -c none --csv}) and the one-GPU anchor's ({@code ../shared/anchors/run-gemm.sh}, as
- * {@code gpu-run.sh gemm} saves it). For each type it prints the TFLOP/s of both, their ratio and the
- * geometric means issue 13 sets targets for, and draws a bar chart
+ * {@code gpu-run.sh gemm} saves it). For each type it prints the TFLOP/s of both, their ratio and its
+ * geometric means (over all shapes, and over the wave-quantised ones), and draws a bar chart
  * ({@code gemm-vs-cublas-<type>.png}). A shape GemmMain ran that the anchor did not is refused.
  *
  * <p>Where GemmMain ran with {@code --reference}, its rows also hold cuBLAS ({@code cublasGemmEx}) timed
  * as gemm-ext is: the same matrices, calls queued back to back on a stream with events around each. The
  * anchor synchronises after every call, so each call starts from an idle GPU with the host's dispatch
- * inside its events: on an H200 that made cuBLAS 9-39% slower than the same calls queued on the shapes
- * whose calls take under 250 us, 2-5% at 8192^3 (docs/benchmarks/session-2026-11-29). Those rows add
- * a column and a ratio "timed alike".
+ * inside its events, which makes short calls (under about 250 us) look much slower than the same calls
+ * queued. Those rows add a column and a ratio "timed alike".
  *
  * <pre>java -cp 'build/lib/*' org.jshmem.gemm.cli.CublasChart --jshmem gemm-alone.csv --cublas anchor-cublas.csv -o DIR</pre>
  */
 @Command(name = "gemm-vs-cublas", mixinStandardHelpOptions = true,
         description = "The GEMM alone against cuBLAS per shape: a table and a PNG chart per type.")
 public final class CublasChart implements Callable<Integer> {
-    /** The shapes where cuBLAS's waves quantise (issue 13's geometric-mean target). */
+    /** The shapes where cuBLAS's waves quantise: where Stream-K has the most to gain. */
     static final List<String> WAVE_QUANTISED = List.of("3840x3840x4096", "5120x5120x2048", "1536x6144x8192");
 
     @Option(names = "--jshmem", paramLabel = "CSV", required = true, description = "GemmMain's CSV (-c none rows).")

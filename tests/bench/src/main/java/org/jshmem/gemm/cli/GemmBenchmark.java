@@ -138,9 +138,8 @@ public final class GemmBenchmark {
 
     /**
      * Work (2mnk per PE, summed) that the warm-up does at least on a GPU: about 100 ms at 700
-     * TFLOP/s, so that the clocks have risen after the idle of planning and compiling. Measured on a
-     * fresh H100 with 5 warm-up calls: the first case of a JVM at 392-583 TFLOP/s where the same
-     * case later in the call ran at 742 (1536x6144x8192, docs/benchmarks/gemm, 2026-11-26).
+     * TFLOP/s, so that the clocks have risen after the idle of planning and compiling: with 5 warm-up
+     * calls only, the first case of a run measured up to a half slower than the same case run later.
      */
     static final double GPU_WARMUP_FLOPS = 7e13;
 
@@ -195,7 +194,7 @@ public final class GemmBenchmark {
 
     /**
      * The largest of the PEs' medians: a collective call takes as long as its slowest PE, and PE 0's
-     * figure alone would hide a slower GPU (two H200s of one machine were seen 40 us apart per call).
+     * figure alone would hide a slower GPU (two GPUs of one machine can differ by tens of us per call).
      */
     private double slowest(double median) {
         SymmetricSegment both = shmem.malloc(2 * Double.BYTES);

@@ -166,8 +166,8 @@ public final class GpuCollectivesBench {
     /**
      * The JIT and the first-use paths (copy-engine side streams) warmed before anything is timed:
      * every timed on-stream call once per round, 3000 rounds at 1 KiB, so that the first timed size
-     * does not pay for the JIT compiling a call's Java path (it showed as a 1 KiB reduce-scatter of
-     * 16-26 us against 7 us at 4 KiB).
+     * does not pay for the JIT compiling a call's Java path (it showed as a 1 KiB reduce-scatter
+     * slower than the 4 KiB one).
      */
     private void warmUp(SymmetricSegment src, SymmetricSegment dest, SymmetricSegment signals, long[] signal) {
         long count = 256;
@@ -186,16 +186,14 @@ public final class GpuCollectivesBench {
             }
         }
         stream.synchronize();
-        // The host-called calls too, until the JIT has settled on their path. After 500 calls (the warm-up before) a
-        // 1 KiB blocking reduce on 2 x H200 timed at 24-38 us; timed round after round, it took 13 us, then 33-132 us
-        // while the JIT recompiled it (about 5000 calls in), then 11.4-12.1 us from 7000 calls on
-        // (docs/benchmarks/session-2026-11-28m, call 4).
+        // The host-called calls too, until the JIT has settled on their path: a 1 KiB blocking reduce times two to
+        // ten times slower while the JIT recompiles it, about 5000 calls in, and steady from about 7000 calls on.
         for (int i = 0; i < BLOCKING_WARMUP_CALLS; i++) {
             world.reduce(ReduceOp.SUM, DType.FLOAT, dest.asSlice(0, count * 4), src.asSlice(0, count * 4), count);
             world.fcollect(dest.asSlice(0, count * 4 * n), src.asSlice(0, count * 4), count, DType.FLOAT);
         }
         // The timing loop as well (onStream, its events and call site), as the first timed size will run it:
-        // with only the calls warmed, that size's first reduce measured 11-27 us in some runs, 5 in most.
+        // with only the calls warmed, that size's first reduce measured several times slower in some runs.
         for (int i = 0; i < 10; i++) {
             onStream(200, () -> world.reduceOnStream(ReduceOp.SUM, DType.FLOAT, dest.asSlice(0, count * 4),
                     src.asSlice(0, count * 4), count, stream));

@@ -32,7 +32,7 @@ class GemmCommandTest {
 
     @ParameterizedTest(name = "{0} PEs {1} {2} {3}")
     @CsvSource({
-        "3, all_scatter, bf16, auto",       // the CI case
+        "3, all_scatter, bf16, auto",       // the default collective, as CI runs it
         "3, all_reduce, bf16, auto",        // one-shot (C is small)
         "3, all_reduce, fp16, two_shot",     // row blocks straddle tiles: two owners sum parts of one
         "4, all_reduce, bf16, two_shot",
