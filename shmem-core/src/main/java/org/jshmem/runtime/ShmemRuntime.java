@@ -37,6 +37,9 @@ public final class ShmemRuntime {
      */
     public static final long MAX_ALIGNMENT = 2L << 20;
 
+    /** Bytes of a team's staging buffer that hold data (the rest of the buffer is its header). */
+    public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
+
     private final ShmemConfig config;
     private final Bootstrap bootstrap;
     private final NodeSharedMemory node;
