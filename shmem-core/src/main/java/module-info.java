@@ -2,8 +2,9 @@
  * jshmem's core: PEs, the symmetric heap, one-sided communication, atomics, signals,
  * synchronisation, teams and collectives, on the host or a GPU backend. Exports the API
  * ({@code org.jshmem}) only; the GPU backend and its FFM bindings are exported to the device
- * library alone. The backend contract ({@code org.jshmem.spi}), the backends and the node control
- * plane are internal (see docs/architecture.md). On the class path (bin/jshmemrun, the tests)
+ * library alone. The runtime ({@code org.jshmem.runtime}), the backend contract
+ * ({@code org.jshmem.spi}), the backends and the node control plane are internal (see
+ * docs/architecture.md). On the class path (bin/jshmemrun, the tests)
  * nothing is hidden: this descriptor applies to programs on the module path.
  */
 module org.jshmem.core {

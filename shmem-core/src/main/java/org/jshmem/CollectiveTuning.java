@@ -1,7 +1,7 @@
 package org.jshmem;
 
 import java.util.Objects;
-import org.jshmem.node.ControlDescriptor;
+import org.jshmem.runtime.ShmemRuntime;
 
 /**
  * Which collectives a PE uses and where the host collectives switch algorithm; read from the
@@ -25,7 +25,7 @@ import org.jshmem.node.ControlDescriptor;
  */
 public record CollectiveTuning(Kind kind, long stagedMax, long reduceOneShotMax, long hierarchyMin) {
     /** Bytes of a staging buffer that hold data. */
-    public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
+    public static final long STAGE_CAPACITY = ShmemRuntime.STAGE_CAPACITY;
 
     /**
      * Defaults: the single-node thresholds are explained in {@code HostCollectives}, the hierarchy's in

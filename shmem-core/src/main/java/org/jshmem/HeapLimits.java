@@ -1,50 +1,16 @@
 package org.jshmem;
 
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.spi.Backend;
 
 /**
- * What the symmetric heap can promise: the largest alignment {@link Shmem#align} accepts (the
- * alignment of the heap's base address on every PE, at most {@link #MAX_ALIGNMENT}), and the
- * largest heap a {@code JSHMEM_SYMMETRIC_SIZE} suggestion may name (the memory of the machine or
- * of the GPU).
+ * What the symmetric heap can promise, as its errors say it: the largest alignment
+ * {@link Shmem#align} accepts (the alignment of the heap's base address on every PE, agreed at
+ * start-up by {@link org.jshmem.runtime.ShmemRuntime}), and the largest heap a
+ * {@code JSHMEM_SYMMETRIC_SIZE} suggestion may name (the memory of the machine or of the GPU).
  */
 final class HeapLimits {
-    /**
-     * The largest alignment {@link Shmem#align} accepts: 2 MiB. Host heaps are mapped 2 MiB-aligned
-     * (see {@code AlignedMapping}) and GPU heaps are allocated at the driver's 2 MiB granularity.
-     */
-    static final long MAX_ALIGNMENT = 2L << 20;
-
     private HeapLimits() {
-    }
-
-    /**
-     * Collective: the largest power of two, at most {@link #MAX_ALIGNMENT}, that divides the
-     * address of heap offset 0 on every PE, so that a block at an offset that is a multiple of it is
-     * at such an address on every PE.
-     */
-    static long agreedAlignment(Bootstrap boot, Backend backend, int myPe) {
-        long base;
-        if (backend.localHeap() != null) {
-            base = backend.localHeap().address() - backend.heapStart();
-        } else if (backend.streams().isPresent()) {
-            base = backend.streams().get().address(myPe, 0).address();
-        } else {
-            base = 0;
-        }
-        long mine = base == 0 ? MAX_ALIGNMENT : Math.min(MAX_ALIGNMENT, Long.lowestOneBit(base));
-        if (boot.size() == 1) {
-            return mine;
-        }
-        ByteBuffer all = ByteBuffer.wrap(boot.allgather(ByteBuffer.allocate(Long.BYTES).putLong(mine).array()));
-        long min = mine;
-        while (all.remaining() >= Long.BYTES) {
-            min = Math.min(min, all.getLong());
-        }
-        return min;
     }
 
     /** The error for an alignment above {@code max}, or null when it is accepted. */

@@ -30,7 +30,7 @@ public sealed interface PointToPointSync permits Shmem {
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilInt", ivar, offset, 1, 4);
         for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
-            n = s.waiter().idle(n, "waitUntilInt");
+            n = s.runtime().idle(n, "waitUntilInt");
         }
     }
 
@@ -96,7 +96,7 @@ public sealed interface PointToPointSync permits Shmem {
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilLong", ivar, offset, 1, 8);
         for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
-            n = s.waiter().idle(n, "waitUntilLong");
+            n = s.runtime().idle(n, "waitUntilLong");
         }
     }
 
@@ -273,7 +273,7 @@ public sealed interface PointToPointSync permits Shmem {
         if (active == 0) {
             return new int[0];
         }
-        for (int n = 0; ; n = s.waiter().idle(n, call)) {
+        for (int n = 0; ; n = s.runtime().idle(n, call)) {
             int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);
             if (want == Want.ALL ? hit.length == active : hit.length > 0) {
                 return hit;

@@ -30,7 +30,7 @@ final class QueueLock {
         s.atomicOrInt(lock, offset + NODE, me + 1, predecessor - 1);
         long at = lock.heapOffset() + offset + NODE;
         for (int n = 0; (s.loadLocal(at, Integer.BYTES) & GRANTED) == 0; ) {
-            n = s.waiter().idle(n, "setLock");
+            n = s.runtime().idle(n, "setLock");
         }
     }
 
@@ -52,7 +52,7 @@ final class QueueLock {
                 return;   // no one queued behind this PE
             }
             for (int n = 0; ((node = (int) s.loadLocal(at, Integer.BYTES)) & NEXT) == 0; ) {
-                n = s.waiter().idle(n, "clearLock");   // a successor swapped the tail and is about to link in
+                n = s.runtime().idle(n, "clearLock");   // a successor swapped the tail and is about to link in
             }
         }
         s.atomicOrInt(lock, offset + NODE, GRANTED, (node & NEXT) - 1);

@@ -7,18 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.jshmem.bootstrap.Bootstrap;
-import org.jshmem.bootstrap.Bootstraps;
-import org.jshmem.heap.SymmetricAllocator;
-import org.jshmem.node.ControlDescriptor;
-import org.jshmem.node.NodeBarrier;
-import org.jshmem.node.NodeMap;
-import org.jshmem.node.NodeSharedMemory;
-import org.jshmem.node.PeWatch;
-import org.jshmem.node.Waiter;
+import org.jshmem.runtime.ShmemRuntime;
 import org.jshmem.spi.Backend;
-import org.jshmem.spi.BackendFactory;
-import org.jshmem.spi.CollectiveContext;
 import org.jshmem.spi.Collectives;
 import org.jshmem.spi.StreamCapability;
 import org.jshmem.spi.TeamLayout;
@@ -53,18 +43,12 @@ public final class Shmem
     private static final int DEBUG_RECORD = 256;
 
     private final ShmemConfig config;
-    private final Bootstrap bootstrap;
-    private final NodeSharedMemory node;
+    private final ShmemRuntime runtime;       // bootstrap, node shared memory, allocator, barrier, team slots
     private final Backend backend;
-    private final SymmetricAllocator allocator;
-    private final PeWatch watch;
-    private final Waiter waiter;
-    private final NodeBarrier barrier;
     private final int myPe;
     private final int nPes;
     private final long heapStart;
-    private final long maxAlignment;              // the largest alignment align() accepts (HeapLimits)
-    private final TeamSlots teamSlots = new TeamSlots();
+    private final long maxAlignment;              // the largest alignment align() accepts (ShmemRuntime)
     private final Collectives collectives;
     private final StreamCapability streams;   // GPU heaps only: the on-stream operations
     private final Team world;
@@ -77,24 +61,18 @@ public final class Shmem
     private volatile Thread onlyThread;        // SINGLE/FUNNELED with JSHMEM_DEBUG=1: the thread that called init
     private volatile boolean closed;
 
-    private Shmem(ShmemConfig config, Bootstrap bootstrap, NodeSharedMemory node, Backend backend) {
-        this.config = config;
-        this.bootstrap = bootstrap;
-        this.node = node;
-        this.backend = backend;
-        this.myPe = bootstrap.rank();
-        this.nPes = bootstrap.size();
+    private Shmem(ShmemRuntime runtime) {
+        this.config = runtime.config();
+        this.runtime = runtime;
+        this.backend = runtime.backend();
+        this.myPe = runtime.myPe();
+        this.nPes = runtime.nPes();
         this.heapStart = backend.heapStart();
-        this.allocator = new SymmetricAllocator(heapStart, backend.heapSize());
-        this.maxAlignment = HeapLimits.agreedAlignment(bootstrap, backend, myPe);
-        this.watch = new PeWatch(node, config.livenessMillis());
-        this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch,
-                node.remote().isPresent() ? node::progress : null);
-        this.barrier = new NodeBarrier(node, waiter);
-        this.collectives = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
+        this.maxAlignment = runtime.maxAlignment();
+        this.collectives = runtime.collectives();
         this.streams = backend.streams().orElse(null);
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true, TeamConfig.DEFAULT);
-        this.shared = new Team(this, TeamLayout.shared(node.nodes(), myPe), "shared", true, TeamConfig.DEFAULT);
+        this.shared = new Team(this, runtime.sharedTeam(), "shared", true, TeamConfig.DEFAULT);
         this.endpoint = new Endpoint(this, backend, null, "world", null, null);
         this.defaultContext = new ShmemContext(this, endpoint, null, java.util.Set.of());
     }
@@ -144,41 +122,15 @@ public final class Shmem
             throw new ShmemStateException("Shmem.init: this process already has a PE (" + CURRENT.get()
                     + "); close it first, or use Shmem.current()");
         }
-        Bootstrap boot = Bootstraps.start(config);
-        NodeSharedMemory node = null;
-        Backend backend = null;
+        ShmemRuntime runtime = ShmemRuntime.start(config);
         try {
-            BackendFactory factory = BackendFactory.choose(config.backend());
-            NodeMap nodes = NodeMap.of(config.remote(), boot);
-            String why = config.remote().forcesRemotePeers() ? "JSHMEM_TRANSPORT=remote or JSHMEM_NODE_OF_RANK makes peers"
-                    + " remote" : "its PEs run on several machines";
-            if (nodes.spansNodes() && !factory.supportsRemotePeers()) {
-                throw new BootstrapException("the " + factory.kind().name().toLowerCase(java.util.Locale.ROOT) + " backend"
-                        + " (JSHMEM_BACKEND=" + config.backend().name().toLowerCase(java.util.Locale.ROOT) + ") does not support"
-                        + " PEs on other nodes, and this job has " + nodes.nodes() + " nodes (" + why + "). Use"
-                        + " JSHMEM_BACKEND=host for a job across nodes, or run the job on one node.");
-            }
-            if (nodes.spansNodes() && !factory.isHost() && config.remote().protocol() == ShmemConfig.RemoteProtocol.RMA) {
-                throw new BootstrapException("GPU heaps with PEs on other nodes (" + nodes.nodes() + " nodes: " + why + ")"
-                        + " need the remote transport's two-sided protocol, but JSHMEM_REMOTE_PROTOCOL=rma asks for MPI"
-                        + " one-sided windows, which cannot reach GPU memory. Unset JSHMEM_REMOTE_PROTOCOL (auto takes the"
-                        + " two-sided protocol for GPU heaps) or set it to messages.");
-            }
-            node = NodeSharedMemory.open(boot, nodes, config, factory.isHost() ? config.symmetricSize() : 0);
-            backend = factory.open(config, boot, node);
-            Shmem shmem = new Shmem(config, boot, node, backend);
+            Shmem shmem = new Shmem(runtime);
             if (!CURRENT.compareAndSet(null, shmem)) {
                 throw new ShmemStateException("Shmem.init: another thread started a PE at the same time");
             }
             return shmem;
         } catch (RuntimeException | Error e) {
-            if (backend != null) {
-                backend.close();
-            }
-            if (node != null) {
-                node.markFailed(e);
-                node.close();
-            }
+            runtime.abandon(e);
             throw e;
         }
     }
@@ -233,7 +185,7 @@ public final class Shmem
 
     /** Where the heap lives and how PEs found each other, e.g. "host shared memory, OpenMPI 4.1.4". */
     public String describe() {
-        return backend.describe() + "; " + bootstrap.describe();
+        return backend.describe() + "; " + runtime.describeBootstrap();
     }
 
     /** The threading level given to {@link #init(ThreadLevel)} ({@link ThreadLevel#MULTIPLE} after {@link #init()}; OpenSHMEM's {@code shmem_query_thread}). */
@@ -287,7 +239,7 @@ public final class Shmem
 
     /** Whether PE {@code pe} is a PE of the job that has not failed or ended ({@code shmem_pe_accessible}). */
     public boolean peAccessible(int pe) {
-        return !closed && pe >= 0 && pe < nPes && watch.isRunning(pe);
+        return !closed && pe >= 0 && pe < nPes && runtime.isRunning(pe);
     }
 
     /**
@@ -333,7 +285,7 @@ public final class Shmem
 
     /** Collective: allocates {@code bytes} of symmetric heap (the same offset on every PE); ends with a barrier. */
     public SymmetricSegment malloc(long bytes) {
-        return allocate("malloc(" + bytes + ")", bytes, SymmetricAllocator.MIN_ALIGNMENT, false);
+        return allocate("malloc(" + bytes + ")", bytes, ShmemRuntime.MIN_ALIGNMENT, false);
     }
 
     /** Collective: like {@link #malloc} for {@code count * size} bytes, zeroed on every PE. */
@@ -342,7 +294,7 @@ public final class Shmem
             throw new IllegalArgumentException("calloc(" + count + ", " + size + "): count and size must not be negative");
         }
         return allocate("calloc(" + count + ", " + size + ")", count != 0 && size > Long.MAX_VALUE / count ? Long.MAX_VALUE : count * size,
-                SymmetricAllocator.MIN_ALIGNMENT, true);
+                ShmemRuntime.MIN_ALIGNMENT, true);
     }
 
     /**
@@ -356,7 +308,7 @@ public final class Shmem
             Args.nonNull("mallocWithHints", "a hint", h);
             set.add(h);
         }
-        return allocate("mallocWithHints(" + bytes + ", " + set + ")", bytes, SymmetricAllocator.MIN_ALIGNMENT, false);
+        return allocate("mallocWithHints(" + bytes + ", " + set + ")", bytes, ShmemRuntime.MIN_ALIGNMENT, false);
     }
 
     /**
@@ -389,20 +341,20 @@ public final class Shmem
         checkSameEverywhere("realloc(heap offset " + old + ", " + bytes + ")");
         barrierAll();
         long offset = old;
-        if (!allocator.resizeInPlace(old, bytes)) {
-            SymmetricAllocator.Result r = allocator.allocate(bytes, SymmetricAllocator.MIN_ALIGNMENT);
-            if (r instanceof SymmetricAllocator.Exhausted x) {
+        if (!runtime.resizeInPlace(old, bytes)) {
+            java.util.OptionalLong r = runtime.allocate(bytes, ShmemRuntime.MIN_ALIGNMENT);
+            if (r.isEmpty()) {
                 throw new HeapExhaustedException(String.format("%s on PE %d: the symmetric heap has no block of %d bytes"
                         + " to move the segment to (%d bytes free, largest free block %d); the segment is unchanged. %s",
-                        call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(),
-                        HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, x.freeBytes());
+                        call, myPe, bytes, runtime.heapFree(), runtime.largestFreeBlock(),
+                        HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, runtime.heapFree());
             }
-            offset = ((SymmetricAllocator.Allocated) r).offset();
+            offset = r.getAsLong();
             long keep = Math.min(segment.byteSize(), bytes);
             if (keep > 0) {
                 backend.copy(myPe, offset, myPe, old, keep, false);
             }
-            allocator.release(old);
+            runtime.release(old);
         }
         segment.markFreed();
         SymmetricSegment resized = new SymmetricSegment(this, offset, bytes, call);
@@ -444,18 +396,18 @@ public final class Shmem
         }
         checkSameEverywhere("free(heap offset " + segment.heapOffset() + ")");
         barrierAll();
-        allocator.release(segment.heapOffset());
+        runtime.release(segment.heapOffset());
         segment.markFreed();
     }
 
     /** Heap bytes per PE ({@code JSHMEM_SYMMETRIC_SIZE}). */
     public long heapSize() {
-        return allocator.capacity();
+        return runtime.heapSize();
     }
 
     /** Heap bytes not allocated (possibly in several blocks). */
     public long heapFree() {
-        return allocator.freeBytes();
+        return runtime.heapFree();
     }
 
     private SymmetricSegment allocate(String call, long bytes, long alignment, boolean zero) {
@@ -464,17 +416,17 @@ public final class Shmem
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
         checkSameEverywhere(call);
-        SymmetricAllocator.Result r = allocator.allocate(bytes, alignment);
-        if (r instanceof SymmetricAllocator.Exhausted x) {
+        java.util.OptionalLong r = runtime.allocate(bytes, alignment);
+        if (r.isEmpty()) {
             throw new HeapExhaustedException(String.format(
                     "%s on PE %d: the symmetric heap is exhausted: %d bytes asked, %d bytes free (largest free block %d)"
-                    + " of %d. %s", call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(), allocator.capacity(),
-                    HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, x.freeBytes());
+                    + " of %d. %s", call, myPe, bytes, runtime.heapFree(), runtime.largestFreeBlock(), runtime.heapSize(),
+                    HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, runtime.heapFree());
         }
-        SymmetricAllocator.Allocated a = (SymmetricAllocator.Allocated) r;
-        SymmetricSegment segment = new SymmetricSegment(this, a.offset(), bytes, call);
+        long offset = r.getAsLong();
+        SymmetricSegment segment = new SymmetricSegment(this, offset, bytes, call);
         if (zero && bytes > 0) {
-            backend.clearLocal(a.offset(), bytes);
+            backend.clearLocal(offset, bytes);
         }
         barrierAll();
         return segment;
@@ -511,13 +463,13 @@ public final class Shmem
     public void barrierAll() {
         checkOpen("barrierAll");
         backend.quiet();
-        barrier.sync(0, 0, 1, nPes, "barrierAll");
+        runtime.sync(0, 0, 1, nPes, "barrierAll");
     }
 
     /** Collective: waits until every PE has called it (does not complete outstanding puts: see {@link #barrierAll()}). */
     public void syncAll() {
         checkOpen("syncAll");
-        barrier.sync(0, 0, 1, nPes, "syncAll");
+        runtime.sync(0, 0, 1, nPes, "syncAll");
     }
 
     // ---------------------------------------------------------------- distributed locks
@@ -607,7 +559,7 @@ public final class Shmem
         long at = target("signalWaitUntil", signal, signalOffset, Long.BYTES, myPe, Long.BYTES);
         long v;
         for (int n = 0; !cmp.test(v = backend.load(myPe, at, Long.BYTES), value); ) {
-            n = waiter.idle(n, "signalWaitUntil");
+            n = runtime.idle(n, "signalWaitUntil");
         }
         return v;
     }
@@ -628,10 +580,6 @@ public final class Shmem
 
     Collectives collectives() {
         return collectives;
-    }
-
-    TeamSlots teamSlots() {
-        return teamSlots;
     }
 
     /**
@@ -658,8 +606,9 @@ public final class Shmem
         return closed;
     }
 
-    Waiter waiter() {
-        return waiter;
+    /** Start-up's machinery under this PE: barriers, waits and team slots for {@link Team} and the facets. */
+    ShmemRuntime runtime() {
+        return runtime;
     }
 
     // ---------------------------------------------------------------- checks
@@ -722,7 +671,7 @@ public final class Shmem
             return;
         }
         byte[] mine = Arrays.copyOf(call.getBytes(StandardCharsets.UTF_8), DEBUG_RECORD);
-        byte[] all = bootstrap.allgather(mine);
+        byte[] all = runtime.allgather(mine);
         List<String> calls = new ArrayList<>();
         for (int pe = 0; pe < nPes; pe++) {
             int end = pe * DEBUG_RECORD;
@@ -790,18 +739,6 @@ public final class Shmem
                 + " this PE runs on " + backend.describe());
     }
 
-    NodeBarrier nodeBarrier() {
-        return barrier;
-    }
-
-    NodeSharedMemory node() {
-        return node;
-    }
-
-    Bootstrap bootstrap() {
-        return bootstrap;
-    }
-
     // ---------------------------------------------------------------- lifecycle
 
     /**
@@ -815,10 +752,10 @@ public final class Shmem
             return;
         }
         RuntimeException failure = null;
-        PeFailedException death = watch.deathSeen();   // a PE died: the others cannot all close
+        PeFailedException death = runtime.deathSeen();   // a PE died: the others cannot all close
         try {
             if (death == null) {
-                node.markClosing(watch.departureSeen());
+                runtime.markClosing();
             }
             closeContexts(null);
             java.util.List.copyOf(registeredBuffers).forEach(RegisteredBuffer::close);
@@ -826,20 +763,19 @@ public final class Shmem
             if (death != null) {
                 throw new PeFailedException(death.getMessage(), death.failedPes());
             }
-            barrier.sync(ControlDescriptor.CLOSE_SLOT, 0, 1, nPes, PeWatch.CLOSE);
-            node.markFinalized();
+            runtime.closeBarrier();
         } catch (RuntimeException e) {
-            node.markFailed(e);
+            runtime.markFailed(e);
             failure = e;
         }
         closed = true;
         try {
             backend.close();
         } finally {
-            node.close();
+            runtime.closeNode();
             CURRENT.compareAndSet(this, null);
             if (failure == null) {
-                bootstrap.close();   // MPI_Finalize would wait for a dead PE: skipped on failure
+                runtime.closeBootstrap();   // MPI_Finalize would wait for a dead PE: skipped on failure
             }
         }
         if (failure != null) {

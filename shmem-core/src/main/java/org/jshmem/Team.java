@@ -195,7 +195,7 @@ public final class Team implements AutoCloseable {
                     ? "; the last would be " + (start + (long) (size - 1) * stride) : "") + ".");
         }
         int s = size == 1 ? 1 : stride;
-        int[] slot = shmem.teamSlots().agree(shmem.nodeBarrier(), layout, 1, "Team." + call);
+        int[] slot = shmem.runtime().agreeTeamSlots(layout, 1, "Team." + call);
         int mine = (layout.myIndex() - start) % s == 0 && layout.myIndex() >= start ? (layout.myIndex() - start) / s : -1;
         Team made = null;
         if (mine >= 0 && mine < size) {
@@ -230,7 +230,7 @@ public final class Team implements AutoCloseable {
         }
         int n = layout.size();
         int xr = Math.min(xRange, n);
-        int[] slots = shmem.teamSlots().agree(shmem.nodeBarrier(), layout, 2, "Team." + call);
+        int[] slots = shmem.runtime().agreeTeamSlots(layout, 2, "Team." + call);
         int me = layout.myIndex();
         int row = me / xr;
         int col = me % xr;
@@ -246,14 +246,14 @@ public final class Team implements AutoCloseable {
     }
 
     private Team join(TeamLayout t, String teamName, TeamConfig teamConfig) {
-        shmem.nodeBarrier().join(t.slot(), t.start(), t.stride(), t.size());
-        shmem.teamSlots().take(t.slot());
+        shmem.runtime().join(t.slot(), t.start(), t.stride(), t.size());
+        shmem.runtime().takeTeamSlot(t.slot());
         shmem.teamCreated(t);   // GPU heaps: device state and the slot's device cells (the split's closing sync follows)
         return new Team(shmem, t, teamName, false, teamConfig);
     }
 
     private void parentSync(String call) {
-        shmem.nodeBarrier().sync(layout.slot(), layout.start(), layout.stride(), layout.size(), call);
+        shmem.runtime().sync(layout.slot(), layout.start(), layout.stride(), layout.size(), call);
     }
 
     // ---------------------------------------------------------------- synchronisation
@@ -756,7 +756,7 @@ public final class Team implements AutoCloseable {
     /** With {@code JSHMEM_DEBUG=1}: the same call with the same arguments on every member ({@code call} describes it). */
     private void checkSame(Supplier<String> call) {
         if (shmem.config().debug()) {
-            TeamArgumentCheck.check(shmem.nodeBarrier(), layout, name, call.get());
+            shmem.runtime().checkTeamArguments(layout, name, call.get());
         }
     }
 
@@ -819,7 +819,7 @@ public final class Team implements AutoCloseable {
         shmem.teamClosing();       // GPU heaps: this PE's GPU work (every stream) is done ...
         collectives().sync(layout);  // ... on every member, before the slot can go to another team
         destroyed = true;
-        shmem.teamSlots().release(layout.slot());
+        shmem.runtime().releaseTeamSlot(layout.slot());
         shmem.teamReleased(layout.slot());
     }
 

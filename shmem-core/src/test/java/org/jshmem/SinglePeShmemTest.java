@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.jshmem.ShmemConfig.BackendKind;
 import org.jshmem.ShmemConfig.BootstrapKind;
+import org.jshmem.runtime.ShmemRuntime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -490,7 +491,7 @@ class SinglePeShmemTest {
         shmem = Shmem.init(config(8L << 20));
         Shmem s = shmem;
         s.malloc(100);   // the next block is not at a 2 MiB boundary by accident
-        for (long alignment = 256; alignment <= HeapLimits.MAX_ALIGNMENT; alignment <<= 1) {
+        for (long alignment = 256; alignment <= ShmemRuntime.MAX_ALIGNMENT; alignment <<= 1) {
             SymmetricSegment seg = s.align(alignment, 100);
             assertEquals(0, seg.local().address() % alignment, "align(" + alignment + ") gave address "
                     + Long.toHexString(seg.local().address()));

@@ -1,4 +1,4 @@
-package org.jshmem;
+package org.jshmem.runtime;
 
 import static org.jshmem.node.ControlDescriptor.SYNC_CHECK;
 
@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jshmem.CollectiveMismatchException;
 import org.jshmem.spi.TeamLayout;
 import org.jshmem.node.NodeBarrier;
 

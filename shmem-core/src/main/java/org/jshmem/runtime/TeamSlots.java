@@ -1,8 +1,9 @@
-package org.jshmem;
+package org.jshmem.runtime;
 
 import static org.jshmem.node.ControlDescriptor.MAX_TEAMS;
 import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
 
+import org.jshmem.ShmemException;
 import org.jshmem.spi.TeamLayout;
 import org.jshmem.node.NodeBarrier;
 
