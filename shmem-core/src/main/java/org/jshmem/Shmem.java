@@ -2,9 +2,6 @@ package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.bootstrap.Bootstrap;
@@ -41,7 +38,9 @@ import org.jshmem.spi.TeamLayout;
  * atomics, state) and throws a {@link ShmemException} that says what and where before touching
  * any memory. Remote memory access, atomics and point-to-point synchronisation come from the
  * interfaces this class implements; collective calls (allocation, barriers) must be made by every
- * PE in the same order with the same arguments ({@code JSHMEM_DEBUG=1} checks that).
+ * PE in the same order with the same arguments: the allocation calls check that every time, in the
+ * barrier they make anyway, and throw {@link CollectiveMismatchException} on every PE before the
+ * heap changes; {@code JSHMEM_DEBUG=1} checks the teams' collectives too.
  *
  * <p>Threads: puts, gets, atomics and waits may be called from several threads at once;
  * collective calls (allocation, barriers, close) from one thread at a time per PE.
@@ -50,7 +49,6 @@ public final class Shmem
         implements AutoCloseable, RemoteMemoryAccess, AtomicOperations, SignalOperations, PointToPointSync,
         StreamOperations {
     private static final AtomicReference<Shmem> CURRENT = new AtomicReference<>();
-    private static final int DEBUG_RECORD = 256;
 
     private final ShmemConfig config;
     private final Bootstrap bootstrap;
@@ -331,7 +329,12 @@ public final class Shmem
 
     // ---------------------------------------------------------------- symmetric heap
 
-    /** Collective: allocates {@code bytes} of symmetric heap (the same offset on every PE); ends with a barrier. */
+    /**
+     * Collective: allocates {@code bytes} of symmetric heap (the same offset on every PE); ends with a
+     * barrier. Every PE must ask for the same size: that is checked in the barrier, and a mismatch
+     * throws {@link CollectiveMismatchException} on every PE, naming each PE's call, with nothing
+     * allocated (so for calloc, align, mallocWithHints, realloc and free).
+     */
     public SymmetricSegment malloc(long bytes) {
         return allocate("malloc(" + bytes + ")", bytes, SymmetricAllocator.MIN_ALIGNMENT, false);
     }
@@ -386,8 +389,7 @@ public final class Shmem
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
         long old = segment.heapOffset();
-        checkSameEverywhere("realloc(heap offset " + old + ", " + bytes + ")");
-        barrierAll();
+        sameCallEverywhere("realloc(heap offset " + old + ", " + bytes + ")");   // no PE still uses the old block
         long offset = old;
         if (!allocator.resizeInPlace(old, bytes)) {
             SymmetricAllocator.Result r = allocator.allocate(bytes, SymmetricAllocator.MIN_ALIGNMENT);
@@ -442,8 +444,7 @@ public final class Shmem
         if (segment.isFreed()) {
             throw new ShmemStateException(call + ": already freed");
         }
-        checkSameEverywhere("free(heap offset " + segment.heapOffset() + ")");
-        barrierAll();
+        sameCallEverywhere("free(heap offset " + segment.heapOffset() + ")");   // no PE still uses the block
         allocator.release(segment.heapOffset());
         segment.markFreed();
     }
@@ -463,21 +464,42 @@ public final class Shmem
         if (bytes < 0) {
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
-        checkSameEverywhere(call);
+        // The block is taken before the closing barrier, which checks that every PE made this call, and given
+        // back if one did not: the check costs no synchronisation of its own. calloc zeroes the block before the
+        // barrier too, so that no PE's put into it can come first.
         SymmetricAllocator.Result r = allocator.allocate(bytes, alignment);
+        if (zero && bytes > 0 && r instanceof SymmetricAllocator.Allocated a) {
+            backend.clearLocal(a.offset(), bytes);
+        }
+        try {
+            sameCallEverywhere(call);
+        } catch (CollectiveMismatchException e) {
+            if (r instanceof SymmetricAllocator.Allocated a) {
+                allocator.release(a.offset());
+            }
+            throw e;
+        }
         if (r instanceof SymmetricAllocator.Exhausted x) {
             throw new HeapExhaustedException(String.format(
                     "%s on PE %d: the symmetric heap is exhausted: %d bytes asked, %d bytes free (largest free block %d)"
                     + " of %d. %s", call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(), allocator.capacity(),
                     HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, x.freeBytes());
         }
-        SymmetricAllocator.Allocated a = (SymmetricAllocator.Allocated) r;
-        SymmetricSegment segment = new SymmetricSegment(this, a.offset(), bytes, call);
-        if (zero && bytes > 0) {
-            backend.clearLocal(a.offset(), bytes);
+        return new SymmetricSegment(this, ((SymmetricAllocator.Allocated) r).offset(), bytes, call);
+    }
+
+    /**
+     * The barrier of a symmetric allocation call ({@link #barrierAll()}: quiet, then the world's
+     * synchronisation), which also checks that every PE is making the same call with the same
+     * arguments ({@code call} describes it): if not, throws the same
+     * {@link CollectiveMismatchException} on every PE, naming what each PE called.
+     */
+    private void sameCallEverywhere(String call) {
+        backend.quiet();
+        String mismatch = TeamArgumentCheck.allocationMismatch(barrier, world.layout(), call);
+        if (mismatch != null) {
+            throw new CollectiveMismatchException(mismatch);
         }
-        barrierAll();
-        return segment;
     }
 
     static String sizeText(long bytes) {
@@ -711,43 +733,6 @@ public final class Shmem
     private ShmemStateException closedError(String call) {
         return new ShmemStateException(call + ": this PE's jshmem was closed; nothing may be called on it or its"
                 + " segments after close()");
-    }
-
-    /**
-     * With {@code JSHMEM_DEBUG=1}: checks that every PE is making the same collective call with the
-     * same arguments, else throws on every PE naming the PEs that differ.
-     */
-    void checkSameEverywhere(String call) {
-        if (!config.debug()) {
-            return;
-        }
-        byte[] mine = Arrays.copyOf(call.getBytes(StandardCharsets.UTF_8), DEBUG_RECORD);
-        byte[] all = bootstrap.allgather(mine);
-        List<String> calls = new ArrayList<>();
-        for (int pe = 0; pe < nPes; pe++) {
-            int end = pe * DEBUG_RECORD;
-            while (end < (pe + 1) * DEBUG_RECORD && all[end] != 0) {
-                end++;
-            }
-            calls.add(new String(all, pe * DEBUG_RECORD, end - pe * DEBUG_RECORD, StandardCharsets.UTF_8));
-        }
-        if (calls.stream().distinct().count() > 1) {
-            StringBuilder diff = new StringBuilder();
-            for (int pe = 0; pe < nPes; pe++) {
-                if (!calls.get(pe).equals(calls.get(0)) || pe == 0) {
-                    diff.append(diff.isEmpty() ? "" : ", ").append("PE ").append(pe).append(": ").append(calls.get(pe));
-                }
-            }
-            List<Integer> differ = new ArrayList<>();
-            for (int pe = 0; pe < nPes; pe++) {
-                if (!calls.get(pe).equals(calls.get(0))) {
-                    differ.add(pe);
-                }
-            }
-            throw new CollectiveMismatchException("collective call mismatch (JSHMEM_DEBUG=1): PEs " + differ
-                    + " differ from PE 0 [" + diff + "]. Every PE must make the same collective calls, in the same"
-                    + " order, with the same arguments.");
-        }
     }
 
     MemorySegment backendLocalHeap() {
