@@ -389,7 +389,9 @@ public final class Shmem
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
         long old = segment.heapOffset();
-        sameCallEverywhere("realloc(heap offset " + old + ", " + bytes + ")");   // no PE still uses the old block
+        // the check's description is also the result's origin: flat, however often a block is resized
+        String origin = "realloc(heap offset " + old + ", " + bytes + ")";
+        sameCallEverywhere(origin);   // no PE still uses the old block
         long offset = old;
         if (!allocator.resizeInPlace(old, bytes)) {
             SymmetricAllocator.Result r = allocator.allocate(bytes, SymmetricAllocator.MIN_ALIGNMENT);
@@ -407,7 +409,7 @@ public final class Shmem
             allocator.release(old);
         }
         segment.markFreed();
-        SymmetricSegment resized = new SymmetricSegment(this, offset, bytes, call);
+        SymmetricSegment resized = new SymmetricSegment(this, offset, bytes, origin);
         barrierAll();
         return resized;
     }

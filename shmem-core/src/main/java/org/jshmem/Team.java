@@ -56,8 +56,9 @@ import org.jshmem.spi.StreamCollectives;
  * less queued on a stream: back to back there, a 1 KiB {@link #reduceOnStream} took 3.2 us
  * ({@code docs/benchmarks/session-2026-11-28m}).
  *
- * <p>A team holds a team slot (at most 64 teams exist at once, world and shared included):
- * {@link #close()} destroys it. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
+ * <p>A team holds a team slot: a PE has 64, of which jshmem keeps three (world, shared, and one
+ * for {@link Shmem#close()}), so at most 61 split teams exist at once on a PE; {@link #close()}
+ * destroys one and frees its slot. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
  * does nothing; they live until {@link Shmem#close()}.
  */
 public final class Team implements AutoCloseable {

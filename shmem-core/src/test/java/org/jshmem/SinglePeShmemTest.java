@@ -505,6 +505,24 @@ class SinglePeShmemTest {
     }
 
     @Test
+    void reallocKeepsTheOriginFlat() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(1000);
+        s.malloc(100);   // so that growing moves the block
+        long from = -1;
+        for (long bytes = 2000; bytes <= 6000; bytes += 1000) {
+            from = seg.heapOffset();
+            seg = s.realloc(seg, bytes);
+            assertEquals("realloc(heap offset " + from + ", " + bytes + ")", seg.origin());
+        }
+        assertEquals("symmetric segment [heap offset " + seg.heapOffset() + ", 6000 bytes of realloc(heap offset "
+                + from + ", 6000)]", seg.toString(), "the fifth realloc describes one call, not five");
+        SymmetricSegment last = seg;
+        String e = assertThrows(HeapExhaustedException.class, () -> s.realloc(last, 2 * HEAP)).getMessage();
+        assertEquals(1, e.split("symmetric segment").length - 1, e);
+    }
+
+    @Test
     void badAllocationArguments() {
         Shmem s = start();
         assertThrows(IllegalArgumentException.class, () -> s.malloc(-1));

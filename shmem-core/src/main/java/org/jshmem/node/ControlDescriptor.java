@@ -59,6 +59,8 @@ public final class ControlDescriptor {
      * a PE that closes early would complete the others' {@code barrierAll} in its place.
      */
     public static final int CLOSE_SLOT = MAX_TEAMS - 1;
+    /** Teams a program can have made (split) at once on a PE: the slots less world's, shared's and {@link #CLOSE_SLOT}. */
+    public static final int USER_TEAMS = MAX_TEAMS - 3;
     public static final long SYNC_CELL = 128;
     public static final long SYNC_GENERATION = 0;
     public static final long SYNC_AUX = 64;
