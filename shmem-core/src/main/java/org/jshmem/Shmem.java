@@ -630,7 +630,7 @@ public final class Shmem
         Args.nonNull("signalWaitUntil", "signal", signal, "cmp", cmp);
         long at = target("signalWaitUntil", signal, signalOffset, Long.BYTES, myPe, Long.BYTES);
         long v;
-        for (int n = 0; !cmp.test(v = backend.load(myPe, at, Long.BYTES), value); ) {
+        for (int n = 0; !cmp.testUnsigned(v = backend.load(myPe, at, Long.BYTES), value); ) {
             n = waiter.idle(n, "signalWaitUntil");
         }
         return v;

@@ -323,6 +323,36 @@ class SinglePeShmemTest {
     }
 
     @Test
+    void cmpTestsSignedOrUnsigned() {
+        assertTrue(Cmp.GT.testUnsigned(-1, 0));
+        assertFalse(Cmp.GT.test(-1, 0));
+        assertTrue(Cmp.GE.testUnsigned(Long.MIN_VALUE, Long.MAX_VALUE));
+        assertFalse(Cmp.GE.test(Long.MIN_VALUE, Long.MAX_VALUE));
+        assertTrue(Cmp.LT.testUnsigned(5, -1));
+        assertFalse(Cmp.LT.test(5, -1));
+        assertTrue(Cmp.LE.testUnsigned(-1, -1) && Cmp.EQ.testUnsigned(-1, -1) && Cmp.NE.testUnsigned(-1, 1));
+        assertFalse(Cmp.LT.testUnsigned(-1, 0));
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void signalsCompareUnsigned() {
+        Shmem s = start();
+        SymmetricSegment sig = s.calloc(2, 8);
+        s.signalOp(sig, 0, -1, SignalOp.SET, 0);                  // 2^64 - 1
+        assertEquals(-1, s.signalWaitUntil(sig, 0, Cmp.GT, 0));
+        assertEquals(-1, s.signalWaitUntil(sig, 0, Cmp.GE, Long.MIN_VALUE));
+        s.signalOp(sig, 8, Long.MIN_VALUE, SignalOp.SET, 0);      // 2^63
+        assertEquals(Long.MIN_VALUE, s.signalWaitUntil(sig, 8, Cmp.GE, Long.MAX_VALUE));
+        assertEquals(Long.MIN_VALUE, s.signalWaitUntil(sig, 8, Cmp.LT, -1));
+        s.signalOp(sig, 8, Long.MAX_VALUE, SignalOp.ADD, 0);     // 2^64 - 1
+        assertEquals(-1, s.signalWaitUntil(sig, 8, Cmp.GT, Long.MIN_VALUE));
+        s.signalOp(sig, 8, 6, SignalOp.ADD, 0);                  // wraps to 5
+        assertEquals(5, s.signalWaitUntil(sig, 8, Cmp.LT, Long.MIN_VALUE));
+        assertEquals(5, s.signalWaitUntil(sig, 8, Cmp.LE, -1));
+    }
+
+    @Test
     void signalsAndWaitsOnPeZero() throws Exception {
         Shmem s = start();
         SymmetricSegment data = s.calloc(4, 8);

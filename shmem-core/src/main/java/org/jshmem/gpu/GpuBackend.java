@@ -741,13 +741,18 @@ public final class GpuBackend implements Backend, StreamCapability {
     public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {
         if (remote != null) {
             Shim.streamSynchronize(onStream);
-            for (int step = 0; !cmp.test(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
+            for (int step = 0; !cmp.testUnsigned(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
                 step = waiter.idle(step, "signalWaitUntilOnStream");
             }
             return;
         }
         MemorySegment sig = address(myPe, sigOffset);
-        if (cmp == Cmp.EQ || cmp == Cmp.GE) {
+        if (cmp == Cmp.GE && value == 0) {
+            return;   // every signal is at least 0
+        }
+        // In the stream, no kernel (see StreamOperations.signalWaitUntilOnStream): EQ; GE of a power of two, which
+        // the shim tests exactly as "a bit at or above it is set"; other GE below 2^63 with the stream's cyclic test
+        if (cmp == Cmp.EQ || cmp == Cmp.GE && value > 0) {
             Shim.streamWaitValue64(onStream, sig, value, cmp.code());
         } else {
             Shim.signalWaitAsync(sig, cmp.code(), value, onStream);
