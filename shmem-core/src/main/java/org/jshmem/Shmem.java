@@ -61,7 +61,7 @@ public final class Shmem
     private final int myPe;
     private final int nPes;
     private final long heapStart;
-    private final long maxAlignment;              // the largest alignment align() accepts (HeapLimits)
+    private final long maxAlignment;              // the largest alignment align() meets: the heap base's (HeapLimits)
     private final TeamSlots teamSlots = new TeamSlots();
     private final Collectives collectives;
     private final StreamCapability streams;   // GPU heaps only: the on-stream operations
@@ -415,19 +415,19 @@ public final class Shmem
     }
 
     /**
-     * Collective: like {@link #malloc} with the block's address at a multiple of {@code alignment}
-     * (a power of two of at most 2 MiB: the alignment of the heap's base address), on every PE: the
-     * address {@link SymmetricSegment#local()} and {@link #deviceAddress} return.
+     * Collective: like {@link #malloc} with the block's address at a multiple of {@code alignment},
+     * any power of two, on every PE: the address {@link SymmetricSegment#local()} and
+     * {@link #deviceAddress} return (OpenSHMEM's {@code shmem_align}). A heap's base address is at
+     * a multiple of the largest power of two not above the heap's size (at least 2 MiB; on a GPU at
+     * most 1 GiB), so any alignment that the heap has room for is met.
      *
-     * @throws IllegalArgumentException for an alignment that is not a power of two or is above 2 MiB
+     * @throws IllegalArgumentException for an alignment that is not a power of two
+     * @throws HeapExhaustedException   on every PE when no free block of the heap holds {@code bytes}
+     *                                  at such an address, the heap's base address included
      */
     public SymmetricSegment align(long alignment, long bytes) {
         if (alignment <= 0 || Long.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("align(" + alignment + ", " + bytes + "): alignment must be a power of two");
-        }
-        String error = HeapLimits.alignmentError("align(" + alignment + ", " + bytes + ")", alignment, maxAlignment);
-        if (error != null) {
-            throw new IllegalArgumentException(error);
         }
         return allocate("align(" + alignment + ", " + bytes + ")", bytes, alignment, false);
     }
@@ -468,8 +468,8 @@ public final class Shmem
         }
         // The block is taken before the closing barrier, which checks that every PE made this call, and given
         // back if one did not: the check costs no synchronisation of its own. calloc zeroes the block before the
-        // barrier too, so that no PE's put into it can come first.
-        SymmetricAllocator.Result r = allocator.allocate(bytes, alignment);
+        // barrier too, so that no PE's put into it can come first. An alignment above the heap base's takes none.
+        SymmetricAllocator.Result r = alignment > maxAlignment ? null : allocator.allocate(bytes, alignment);
         if (zero && bytes > 0 && r instanceof SymmetricAllocator.Allocated a) {
             backend.clearLocal(a.offset(), bytes);
         }
@@ -481,11 +481,19 @@ public final class Shmem
             }
             throw e;
         }
+        if (r == null) {
+            throw new HeapExhaustedException(HeapLimits.alignmentAboveBase(call, myPe, alignment, bytes, maxAlignment,
+                    backend.maxHeapAlignment()), bytes, allocator.freeBytes());
+        }
         if (r instanceof SymmetricAllocator.Exhausted x) {
+            boolean aligned = alignment > SymmetricAllocator.MIN_ALIGNMENT;
+            // what a heap needs for it at worst (alignment <= maxAlignment <= 2^62: no overflow)
+            long room = !aligned ? bytes : bytes > (1L << 62) - alignment ? 1L << 62 : bytes + alignment;
             throw new HeapExhaustedException(String.format(
-                    "%s on PE %d: the symmetric heap is exhausted: %d bytes asked, %d bytes free (largest free block %d)"
-                    + " of %d. %s", call, myPe, bytes, x.freeBytes(), x.largestFreeBlock(), allocator.capacity(),
-                    HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, x.freeBytes());
+                    "%s on PE %d: the symmetric heap is exhausted: %d bytes asked%s, %d bytes free (largest free block"
+                    + " %d) of %d. %s", call, myPe, bytes, aligned ? " at a multiple of " + sizeText(alignment) : "",
+                    x.freeBytes(), x.largestFreeBlock(), allocator.capacity(),
+                    HeapLimits.advice(room, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, x.freeBytes());
         }
         return new SymmetricSegment(this, ((SymmetricAllocator.Allocated) r).offset(), bytes, call);
     }

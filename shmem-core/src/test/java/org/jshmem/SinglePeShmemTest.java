@@ -42,9 +42,16 @@ class SinglePeShmemTest {
     private Shmem shmem;
 
     private ShmemConfig config(long heap) {
-        return ShmemConfig.fromMap(Map.of("JSHMEM_SYMMETRIC_SIZE", Long.toString(heap), "JSHMEM_BACKEND", "host",
-                "JSHMEM_BOOTSTRAP", "single", "JSHMEM_SHM_DIR", shmDir.toString(), "JSHMEM_LIVENESS_MS", "50",
-                "JSHMEM_SPIN", "64"));
+        return config(heap, Map.of());
+    }
+
+    /** {@link #config(long)} with {@code more} settings. */
+    private ShmemConfig config(long heap, Map<String, String> more) {
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("JSHMEM_SYMMETRIC_SIZE", Long.toString(heap),
+                "JSHMEM_BACKEND", "host", "JSHMEM_BOOTSTRAP", "single", "JSHMEM_SHM_DIR", shmDir.toString(),
+                "JSHMEM_LIVENESS_MS", "50", "JSHMEM_SPIN", "64"));
+        settings.putAll(more);
+        return ShmemConfig.fromMap(settings);
     }
 
     private Shmem start() {
@@ -516,22 +523,32 @@ class SinglePeShmemTest {
     }
 
     @Test
-    void alignAlignsTheAddressUpToTwoMebibytesAndRejectsMore() {
-        shmem = Shmem.init(config(8L << 20));
+    void alignTakesAnyPowerOfTwoTheHeapHasRoomFor() {
+        // a 1 GiB heap, its pages not touched at init: its base is 1 GiB-aligned
+        shmem = Shmem.init(config(1L << 30, Map.of("JSHMEM_PREFAULT", "0")));
         Shmem s = shmem;
-        s.malloc(100);   // the next block is not at a 2 MiB boundary by accident
-        for (long alignment = 256; alignment <= HeapLimits.MAX_ALIGNMENT; alignment <<= 1) {
+        List<SymmetricSegment> blocks = new java.util.ArrayList<>(List.of(s.malloc(100)));   // offset 0 is taken
+        for (long alignment = 256; alignment <= 1L << 29; alignment <<= 1) {
             SymmetricSegment seg = s.align(alignment, 100);
             assertEquals(0, seg.local().address() % alignment, "align(" + alignment + ") gave address "
                     + Long.toHexString(seg.local().address()));
             assertEquals(0, seg.heapOffset() % alignment);
+            blocks.add(seg);
         }
         long free = s.heapFree();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.align(4L << 20, 100));
-        assertEquals("align(4194304, 100): alignments above 2M are not supported: the heap's base address is"
-                + " 2M-aligned on every PE, so a larger alignment of the heap offset would not align the address that"
-                + " local() or deviceAddress() returns. Use an alignment of at most 2M.", e.getMessage());
-        assertEquals(free, s.heapFree(), "a rejected align allocates nothing");
+        HeapExhaustedException full = assertThrows(HeapExhaustedException.class, () -> s.align(1L << 30, 100));
+        assertTrue(full.getMessage().startsWith("align(1073741824, 100) on PE 0: the symmetric heap is exhausted: 100"
+                + " bytes asked at a multiple of 1G, "), full.getMessage());
+        HeapExhaustedException above = assertThrows(HeapExhaustedException.class, () -> s.align(2L << 30, 100));
+        assertEquals("align(2147483648, 100) on PE 0: no block of the symmetric heap is at a multiple of 2G on every PE:"
+                + " the heap's base address is 1G-aligned on every PE (a heap is placed at a multiple of the largest"
+                + " power of two not above its size). Use a smaller alignment, or a larger heap (at least 2147483748"
+                + " bytes), e.g. JSHMEM_SYMMETRIC_SIZE=4G.", above.getMessage());
+        assertEquals(free, s.heapFree(), "a failed align allocates nothing");
+        blocks.forEach(s::free);
+        SymmetricSegment gib = s.align(1L << 30, 100);   // the heap's base: the only multiple of 1 GiB in it
+        assertEquals(0, gib.heapOffset());
+        assertEquals(0, gib.local().address() % (1L << 30));
     }
 
     @Test
