@@ -2,8 +2,9 @@
  * jshmem_signal.h - signals (64-bit flags that carry a value), put-with-signal, and point-to-point
  * waits on symmetric variables.
  *
- * A signal word is a symmetric uint64_t, 8-byte aligned. Operations: JSHMEM_SIGNAL_SET (store
- * the value) and JSHMEM_SIGNAL_ADD (atomic add), both atomic with respect to each other.
+ * A signal word is a symmetric uint64_t, 8-byte aligned, and compares unsigned, as OpenSHMEM 1.5
+ * defines it (2^64-1 is greater than 0). Operations: JSHMEM_SIGNAL_SET (store the value) and
+ * JSHMEM_SIGNAL_ADD (atomic add), both atomic with respect to each other.
  *
  * Memory ordering (system scope):
  *   jshmem_signal_op           release: the calling thread's earlier loads/stores/atomics (to

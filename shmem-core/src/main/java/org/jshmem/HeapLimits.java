@@ -4,24 +4,33 @@ import java.lang.management.ManagementFactory;
 import org.jshmem.spi.Backend;
 
 /**
- * What the symmetric heap can promise, as its errors say it: the largest alignment
- * {@link Shmem#align} accepts (the alignment of the heap's base address on every PE, agreed at
- * start-up by {@link org.jshmem.runtime.ShmemRuntime}), and the largest heap a
- * {@code JSHMEM_SYMMETRIC_SIZE} suggestion may name (the memory of the machine or of the GPU).
+ * What the symmetric heap can promise: the largest alignment {@link Shmem#align} meets (the
+ * alignment of the heap's base address on every PE, agreed at start-up by
+ * {@link org.jshmem.runtime.ShmemRuntime}), and the
+ * largest heap a {@code JSHMEM_SYMMETRIC_SIZE} suggestion may name (the memory of the machine or
+ * of the GPU).
  */
 final class HeapLimits {
     private HeapLimits() {
     }
 
-    /** The error for an alignment above {@code max}, or null when it is accepted. */
-    static String alignmentError(String call, long alignment, long max) {
-        if (alignment <= max) {
-            return null;
+    /**
+     * The message of an align whose alignment is above {@code agreed}, the alignment of the heap's
+     * base address on every PE: no block of the heap can be promised it. A heap of at least
+     * {@code alignment + bytes} would be aligned enough, unless the backend never aligns a heap that
+     * far ({@code maxAligned}).
+     */
+    static String alignmentAboveBase(String call, int pe, long alignment, long bytes, long agreed, long maxAligned) {
+        String why = call + " on PE " + pe + ": no block of the symmetric heap is at a multiple of "
+                + Shmem.sizeText(alignment) + " on every PE: the heap's base address is " + Shmem.sizeText(agreed)
+                + "-aligned on every PE (a heap is placed at a multiple of the largest power of two not above its"
+                + " size" + (maxAligned < 1L << 62 ? ", at most " + Shmem.sizeText(maxAligned) + " here" : "") + "). ";
+        if (alignment > maxAligned) {
+            return why + "Use an alignment of at most " + Shmem.sizeText(maxAligned) + ".";
         }
-        return call + ": alignments above " + Shmem.sizeText(max) + " are not supported: the heap's base address is "
-                + Shmem.sizeText(max) + "-aligned on every PE, so a larger alignment of the heap offset would not align"
-                + " the address that local() or deviceAddress() returns. Use an alignment of at most "
-                + Shmem.sizeText(max) + ".";
+        long needed = Math.min(1L << 62, alignment + Math.max(bytes, 0));
+        return why + "Use a smaller alignment, or a larger heap (at least " + needed + " bytes), e.g."
+                + " JSHMEM_SYMMETRIC_SIZE=" + Shmem.sizeText(suggestedSize(needed, 0)) + ".";
     }
 
     /**

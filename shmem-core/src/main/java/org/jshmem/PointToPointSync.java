@@ -21,7 +21,11 @@ public sealed interface PointToPointSync permits Shmem {
     /** Reads this PE's signal at {@code signalOffset} of {@code signal} (acquire). */
     long signalFetch(SymmetricSegment signal, long signalOffset);
 
-    /** Waits until this PE's signal satisfies {@code cmp value}; returns the signal's value then. */
+    /**
+     * Waits until this PE's signal satisfies {@code cmp value}, comparing both as unsigned 64-bit
+     * values (a signal of -1 is 2<sup>64</sup>-1, greater than any other: see {@link Cmp}); returns
+     * the signal's value then.
+     */
     long signalWaitUntil(SymmetricSegment signal, long signalOffset, Cmp cmp, long value);
 
     /** Waits until this PE's int at byte {@code offset} of {@code ivar} satisfies {@code cmp value}. */

@@ -2,9 +2,6 @@ package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.runtime.ShmemRuntime;
@@ -31,7 +28,9 @@ import org.jshmem.spi.TeamLayout;
  * atomics, state) and throws a {@link ShmemException} that says what and where before touching
  * any memory. Remote memory access, atomics and point-to-point synchronisation come from the
  * interfaces this class implements; collective calls (allocation, barriers) must be made by every
- * PE in the same order with the same arguments ({@code JSHMEM_DEBUG=1} checks that).
+ * PE in the same order with the same arguments: the allocation calls check that every time, in the
+ * barrier they make anyway, and throw {@link CollectiveMismatchException} on every PE before the
+ * heap changes; {@code JSHMEM_DEBUG=1} checks the teams' collectives too.
  *
  * <p>Threads: puts, gets, atomics and waits may be called from several threads at once;
  * collective calls (allocation, barriers, close) from one thread at a time per PE.
@@ -40,7 +39,6 @@ public final class Shmem
         implements AutoCloseable, RemoteMemoryAccess, AtomicOperations, SignalOperations, PointToPointSync,
         StreamOperations {
     private static final AtomicReference<Shmem> CURRENT = new AtomicReference<>();
-    private static final int DEBUG_RECORD = 256;
 
     private final ShmemConfig config;
     private final ShmemRuntime runtime;       // bootstrap, node shared memory, allocator, barrier, team slots
@@ -48,7 +46,7 @@ public final class Shmem
     private final int myPe;
     private final int nPes;
     private final long heapStart;
-    private final long maxAlignment;              // the largest alignment align() accepts (ShmemRuntime)
+    private final long maxAlignment;              // the largest alignment align() meets: the heap base's (ShmemRuntime)
     private final Collectives collectives;
     private final StreamCapability streams;   // GPU heaps only: the on-stream operations
     private final Team world;
@@ -283,7 +281,12 @@ public final class Shmem
 
     // ---------------------------------------------------------------- symmetric heap
 
-    /** Collective: allocates {@code bytes} of symmetric heap (the same offset on every PE); ends with a barrier. */
+    /**
+     * Collective: allocates {@code bytes} of symmetric heap (the same offset on every PE); ends with a
+     * barrier. Every PE must ask for the same size: that is checked in the barrier, and a mismatch
+     * throws {@link CollectiveMismatchException} on every PE, naming each PE's call, with nothing
+     * allocated (so for calloc, align, mallocWithHints, realloc and free).
+     */
     public SymmetricSegment malloc(long bytes) {
         return allocate("malloc(" + bytes + ")", bytes, ShmemRuntime.MIN_ALIGNMENT, false);
     }
@@ -338,8 +341,9 @@ public final class Shmem
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
         long old = segment.heapOffset();
-        checkSameEverywhere("realloc(heap offset " + old + ", " + bytes + ")");
-        barrierAll();
+        // the check's description is also the result's origin: flat, however often a block is resized
+        String origin = "realloc(heap offset " + old + ", " + bytes + ")";
+        sameCallEverywhere(origin);   // no PE still uses the old block
         long offset = old;
         if (!runtime.resizeInPlace(old, bytes)) {
             java.util.OptionalLong r = runtime.allocate(bytes, ShmemRuntime.MIN_ALIGNMENT);
@@ -357,25 +361,25 @@ public final class Shmem
             runtime.release(old);
         }
         segment.markFreed();
-        SymmetricSegment resized = new SymmetricSegment(this, offset, bytes, call);
+        SymmetricSegment resized = new SymmetricSegment(this, offset, bytes, origin);
         barrierAll();
         return resized;
     }
 
     /**
-     * Collective: like {@link #malloc} with the block's address at a multiple of {@code alignment}
-     * (a power of two of at most 2 MiB: the alignment of the heap's base address), on every PE: the
-     * address {@link SymmetricSegment#local()} and {@link #deviceAddress} return.
+     * Collective: like {@link #malloc} with the block's address at a multiple of {@code alignment},
+     * any power of two, on every PE: the address {@link SymmetricSegment#local()} and
+     * {@link #deviceAddress} return (OpenSHMEM's {@code shmem_align}). A heap's base address is at
+     * a multiple of the largest power of two not above the heap's size (at least 2 MiB; on a GPU at
+     * most 1 GiB), so any alignment that the heap has room for is met.
      *
-     * @throws IllegalArgumentException for an alignment that is not a power of two or is above 2 MiB
+     * @throws IllegalArgumentException for an alignment that is not a power of two
+     * @throws HeapExhaustedException   on every PE when no free block of the heap holds {@code bytes}
+     *                                  at such an address, the heap's base address included
      */
     public SymmetricSegment align(long alignment, long bytes) {
         if (alignment <= 0 || Long.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("align(" + alignment + ", " + bytes + "): alignment must be a power of two");
-        }
-        String error = HeapLimits.alignmentError("align(" + alignment + ", " + bytes + ")", alignment, maxAlignment);
-        if (error != null) {
-            throw new IllegalArgumentException(error);
         }
         return allocate("align(" + alignment + ", " + bytes + ")", bytes, alignment, false);
     }
@@ -394,8 +398,7 @@ public final class Shmem
         if (segment.isFreed()) {
             throw new ShmemStateException(call + ": already freed");
         }
-        checkSameEverywhere("free(heap offset " + segment.heapOffset() + ")");
-        barrierAll();
+        sameCallEverywhere("free(heap offset " + segment.heapOffset() + ")");   // no PE still uses the block
         runtime.release(segment.heapOffset());
         segment.markFreed();
     }
@@ -415,21 +418,51 @@ public final class Shmem
         if (bytes < 0) {
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
-        checkSameEverywhere(call);
-        java.util.OptionalLong r = runtime.allocate(bytes, alignment);
+        // The block is taken before the closing barrier, which checks that every PE made this call, and given
+        // back if one did not: the check costs no synchronisation of its own. calloc zeroes the block before the
+        // barrier too, so that no PE's put into it can come first. An alignment above the heap base's takes none.
+        boolean aboveBase = alignment > maxAlignment;
+        java.util.OptionalLong r = aboveBase ? java.util.OptionalLong.empty() : runtime.allocate(bytes, alignment);
+        if (zero && bytes > 0 && r.isPresent()) {
+            backend.clearLocal(r.getAsLong(), bytes);
+        }
+        try {
+            sameCallEverywhere(call);
+        } catch (CollectiveMismatchException e) {
+            if (r.isPresent()) {
+                runtime.release(r.getAsLong());
+            }
+            throw e;
+        }
+        if (aboveBase) {
+            throw new HeapExhaustedException(HeapLimits.alignmentAboveBase(call, myPe, alignment, bytes, maxAlignment,
+                    backend.maxHeapAlignment()), bytes, runtime.heapFree());
+        }
         if (r.isEmpty()) {
+            boolean aligned = alignment > ShmemRuntime.MIN_ALIGNMENT;
+            // what a heap needs for it at worst (alignment <= maxAlignment <= 2^62: no overflow)
+            long room = !aligned ? bytes : bytes > (1L << 62) - alignment ? 1L << 62 : bytes + alignment;
             throw new HeapExhaustedException(String.format(
-                    "%s on PE %d: the symmetric heap is exhausted: %d bytes asked, %d bytes free (largest free block %d)"
-                    + " of %d. %s", call, myPe, bytes, runtime.heapFree(), runtime.largestFreeBlock(), runtime.heapSize(),
-                    HeapLimits.advice(bytes, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, runtime.heapFree());
+                    "%s on PE %d: the symmetric heap is exhausted: %d bytes asked%s, %d bytes free (largest free block"
+                    + " %d) of %d. %s", call, myPe, bytes, aligned ? " at a multiple of " + sizeText(alignment) : "",
+                    runtime.heapFree(), runtime.largestFreeBlock(), runtime.heapSize(),
+                    HeapLimits.advice(room, config.symmetricSize(), HeapLimits.memoryOf(backend))), bytes, runtime.heapFree());
         }
-        long offset = r.getAsLong();
-        SymmetricSegment segment = new SymmetricSegment(this, offset, bytes, call);
-        if (zero && bytes > 0) {
-            backend.clearLocal(offset, bytes);
+        return new SymmetricSegment(this, r.getAsLong(), bytes, call);
+    }
+
+    /**
+     * The barrier of a symmetric allocation call ({@link #barrierAll()}: quiet, then the world's
+     * synchronisation), which also checks that every PE is making the same call with the same
+     * arguments ({@code call} describes it): if not, throws the same
+     * {@link CollectiveMismatchException} on every PE, naming what each PE called.
+     */
+    private void sameCallEverywhere(String call) {
+        backend.quiet();
+        String mismatch = runtime.allocationMismatch(world.layout(), call);
+        if (mismatch != null) {
+            throw new CollectiveMismatchException(mismatch);
         }
-        barrierAll();
-        return segment;
     }
 
     static String sizeText(long bytes) {
@@ -558,7 +591,7 @@ public final class Shmem
         Args.nonNull("signalWaitUntil", "signal", signal, "cmp", cmp);
         long at = target("signalWaitUntil", signal, signalOffset, Long.BYTES, myPe, Long.BYTES);
         long v;
-        for (int n = 0; !cmp.test(v = backend.load(myPe, at, Long.BYTES), value); ) {
+        for (int n = 0; !cmp.testUnsigned(v = backend.load(myPe, at, Long.BYTES), value); ) {
             n = runtime.idle(n, "signalWaitUntil");
         }
         return v;
@@ -662,42 +695,6 @@ public final class Shmem
                 + " segments after close()");
     }
 
-    /**
-     * With {@code JSHMEM_DEBUG=1}: checks that every PE is making the same collective call with the
-     * same arguments, else throws on every PE naming the PEs that differ.
-     */
-    void checkSameEverywhere(String call) {
-        if (!config.debug()) {
-            return;
-        }
-        byte[] mine = Arrays.copyOf(call.getBytes(StandardCharsets.UTF_8), DEBUG_RECORD);
-        byte[] all = runtime.allgather(mine);
-        List<String> calls = new ArrayList<>();
-        for (int pe = 0; pe < nPes; pe++) {
-            int end = pe * DEBUG_RECORD;
-            while (end < (pe + 1) * DEBUG_RECORD && all[end] != 0) {
-                end++;
-            }
-            calls.add(new String(all, pe * DEBUG_RECORD, end - pe * DEBUG_RECORD, StandardCharsets.UTF_8));
-        }
-        if (calls.stream().distinct().count() > 1) {
-            StringBuilder diff = new StringBuilder();
-            for (int pe = 0; pe < nPes; pe++) {
-                if (!calls.get(pe).equals(calls.get(0)) || pe == 0) {
-                    diff.append(diff.isEmpty() ? "" : ", ").append("PE ").append(pe).append(": ").append(calls.get(pe));
-                }
-            }
-            List<Integer> differ = new ArrayList<>();
-            for (int pe = 0; pe < nPes; pe++) {
-                if (!calls.get(pe).equals(calls.get(0))) {
-                    differ.add(pe);
-                }
-            }
-            throw new CollectiveMismatchException("collective call mismatch (JSHMEM_DEBUG=1): PEs " + differ
-                    + " differ from PE 0 [" + diff + "]. Every PE must make the same collective calls, in the same"
-                    + " order, with the same arguments.");
-        }
-    }
 
     MemorySegment backendLocalHeap() {
         return backend.localHeap();

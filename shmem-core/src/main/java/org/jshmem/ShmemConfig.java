@@ -14,12 +14,15 @@ import java.util.function.Function;
  * <caption>Environment variables</caption>
  * <tr><th>variable</th><th>default</th><th>meaning</th></tr>
  * <tr><td>{@code JSHMEM_SYMMETRIC_SIZE}</td><td>1G</td><td>bytes of symmetric heap per PE; accepts
- *     suffixes K, M, G, T (powers of 1024), e.g. {@code 512M}, {@code 2G}</td></tr>
+ *     suffixes K, M, G, T (powers of 1024), e.g. {@code 512M}, {@code 2G}. A GPU heap may take up to
+ *     the largest power of two not above it (at most 1 GiB) more device memory, to place its base where
+ *     {@code align} needs it</td></tr>
  * <tr><td>{@code JSHMEM_BACKEND}</td><td>auto</td><td>{@code host} (shared memory), {@code cuda},
  *     {@code hip}, or {@code auto}: a GPU when a driver and a device are present, else host</td></tr>
  * <tr><td>{@code JSHMEM_DEVICE}</td><td>node-local rank mod device count</td><td>GPU ordinal for this PE</td></tr>
  * <tr><td>{@code JSHMEM_DEBUG}</td><td>0</td><td>1: check that every PE passed the same arguments to
- *     collective calls, and check bounds in device code</td></tr>
+ *     the collective calls of teams (the allocation calls are always checked), and check bounds in device
+ *     code</td></tr>
  * <tr><td>{@code JSHMEM_BOOTSTRAP}</td><td>auto</td><td>{@code mpi} (Open MPI's Java bindings, {@code mpi.jar}),
  *     {@code mpi-native} (Open MPI's C library {@code libmpi.so.40} through FFM, no Java bindings),
  *     {@code single} (one PE, no MPI), or {@code auto}: when started by mpirun, {@code mpi} if {@code mpi.jar}

@@ -49,7 +49,10 @@ public final class SymmetricSegment {
         return heapOffset;
     }
 
-    /** The call that allocated this segment's block, e.g. {@code malloc(4096)}. */
+    /**
+     * The call that allocated this segment's block, e.g. {@code malloc(4096)}, or for a block
+     * resized by {@link Shmem#realloc} {@code realloc(heap offset 1024, 8192)}.
+     */
     public String origin() {
         return origin;
     }

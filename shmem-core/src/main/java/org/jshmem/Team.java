@@ -55,8 +55,9 @@ import org.jshmem.spi.StreamCollectives;
  * back to back, where no call waits (compare {@code perf --form on_stream reduce} with the host
  * form; docs/performance.md).
  *
- * <p>A team holds a team slot (at most 64 teams exist at once, world and shared included):
- * {@link #close()} destroys it. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
+ * <p>A team holds a team slot: a PE has 64, of which jshmem keeps three (world, shared, and one
+ * for {@link Shmem#close()}), so at most 61 split teams exist at once on a PE; {@link #close()}
+ * destroys one and frees its slot. Closing {@link Shmem#teamWorld()} or {@link Shmem#teamShared()}
  * does nothing; they live until {@link Shmem#close()}.
  */
 public final class Team implements AutoCloseable {

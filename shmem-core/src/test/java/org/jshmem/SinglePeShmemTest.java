@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.jshmem.ShmemConfig.BackendKind;
 import org.jshmem.ShmemConfig.BootstrapKind;
-import org.jshmem.runtime.ShmemRuntime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,9 +42,16 @@ class SinglePeShmemTest {
     private Shmem shmem;
 
     private ShmemConfig config(long heap) {
-        return ShmemConfig.fromMap(Map.of("JSHMEM_SYMMETRIC_SIZE", Long.toString(heap), "JSHMEM_BACKEND", "host",
-                "JSHMEM_BOOTSTRAP", "single", "JSHMEM_SHM_DIR", shmDir.toString(), "JSHMEM_LIVENESS_MS", "50",
-                "JSHMEM_SPIN", "64"));
+        return config(heap, Map.of());
+    }
+
+    /** {@link #config(long)} with {@code more} settings. */
+    private ShmemConfig config(long heap, Map<String, String> more) {
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("JSHMEM_SYMMETRIC_SIZE", Long.toString(heap),
+                "JSHMEM_BACKEND", "host", "JSHMEM_BOOTSTRAP", "single", "JSHMEM_SHM_DIR", shmDir.toString(),
+                "JSHMEM_LIVENESS_MS", "50", "JSHMEM_SPIN", "64"));
+        settings.putAll(more);
+        return ShmemConfig.fromMap(settings);
     }
 
     private Shmem start() {
@@ -324,6 +330,36 @@ class SinglePeShmemTest {
     }
 
     @Test
+    void cmpTestsSignedOrUnsigned() {
+        assertTrue(Cmp.GT.testUnsigned(-1, 0));
+        assertFalse(Cmp.GT.test(-1, 0));
+        assertTrue(Cmp.GE.testUnsigned(Long.MIN_VALUE, Long.MAX_VALUE));
+        assertFalse(Cmp.GE.test(Long.MIN_VALUE, Long.MAX_VALUE));
+        assertTrue(Cmp.LT.testUnsigned(5, -1));
+        assertFalse(Cmp.LT.test(5, -1));
+        assertTrue(Cmp.LE.testUnsigned(-1, -1) && Cmp.EQ.testUnsigned(-1, -1) && Cmp.NE.testUnsigned(-1, 1));
+        assertFalse(Cmp.LT.testUnsigned(-1, 0));
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void signalsCompareUnsigned() {
+        Shmem s = start();
+        SymmetricSegment sig = s.calloc(2, 8);
+        s.signalOp(sig, 0, -1, SignalOp.SET, 0);                  // 2^64 - 1
+        assertEquals(-1, s.signalWaitUntil(sig, 0, Cmp.GT, 0));
+        assertEquals(-1, s.signalWaitUntil(sig, 0, Cmp.GE, Long.MIN_VALUE));
+        s.signalOp(sig, 8, Long.MIN_VALUE, SignalOp.SET, 0);      // 2^63
+        assertEquals(Long.MIN_VALUE, s.signalWaitUntil(sig, 8, Cmp.GE, Long.MAX_VALUE));
+        assertEquals(Long.MIN_VALUE, s.signalWaitUntil(sig, 8, Cmp.LT, -1));
+        s.signalOp(sig, 8, Long.MAX_VALUE, SignalOp.ADD, 0);     // 2^64 - 1
+        assertEquals(-1, s.signalWaitUntil(sig, 8, Cmp.GT, Long.MIN_VALUE));
+        s.signalOp(sig, 8, 6, SignalOp.ADD, 0);                  // wraps to 5
+        assertEquals(5, s.signalWaitUntil(sig, 8, Cmp.LT, Long.MIN_VALUE));
+        assertEquals(5, s.signalWaitUntil(sig, 8, Cmp.LE, -1));
+    }
+
+    @Test
     void signalsAndWaitsOnPeZero() throws Exception {
         Shmem s = start();
         SymmetricSegment data = s.calloc(4, 8);
@@ -487,22 +523,50 @@ class SinglePeShmemTest {
     }
 
     @Test
-    void alignAlignsTheAddressUpToTwoMebibytesAndRejectsMore() {
-        shmem = Shmem.init(config(8L << 20));
+    void alignTakesAnyPowerOfTwoTheHeapHasRoomFor() {
+        // a 1 GiB heap, its pages not touched at init: its base is 1 GiB-aligned
+        shmem = Shmem.init(config(1L << 30, Map.of("JSHMEM_PREFAULT", "0")));
         Shmem s = shmem;
-        s.malloc(100);   // the next block is not at a 2 MiB boundary by accident
-        for (long alignment = 256; alignment <= ShmemRuntime.MAX_ALIGNMENT; alignment <<= 1) {
+        List<SymmetricSegment> blocks = new java.util.ArrayList<>(List.of(s.malloc(100)));   // offset 0 is taken
+        for (long alignment = 256; alignment <= 1L << 29; alignment <<= 1) {
             SymmetricSegment seg = s.align(alignment, 100);
             assertEquals(0, seg.local().address() % alignment, "align(" + alignment + ") gave address "
                     + Long.toHexString(seg.local().address()));
             assertEquals(0, seg.heapOffset() % alignment);
+            blocks.add(seg);
         }
         long free = s.heapFree();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.align(4L << 20, 100));
-        assertEquals("align(4194304, 100): alignments above 2M are not supported: the heap's base address is"
-                + " 2M-aligned on every PE, so a larger alignment of the heap offset would not align the address that"
-                + " local() or deviceAddress() returns. Use an alignment of at most 2M.", e.getMessage());
-        assertEquals(free, s.heapFree(), "a rejected align allocates nothing");
+        HeapExhaustedException full = assertThrows(HeapExhaustedException.class, () -> s.align(1L << 30, 100));
+        assertTrue(full.getMessage().startsWith("align(1073741824, 100) on PE 0: the symmetric heap is exhausted: 100"
+                + " bytes asked at a multiple of 1G, "), full.getMessage());
+        HeapExhaustedException above = assertThrows(HeapExhaustedException.class, () -> s.align(2L << 30, 100));
+        assertEquals("align(2147483648, 100) on PE 0: no block of the symmetric heap is at a multiple of 2G on every PE:"
+                + " the heap's base address is 1G-aligned on every PE (a heap is placed at a multiple of the largest"
+                + " power of two not above its size). Use a smaller alignment, or a larger heap (at least 2147483748"
+                + " bytes), e.g. JSHMEM_SYMMETRIC_SIZE=4G.", above.getMessage());
+        assertEquals(free, s.heapFree(), "a failed align allocates nothing");
+        blocks.forEach(s::free);
+        SymmetricSegment gib = s.align(1L << 30, 100);   // the heap's base: the only multiple of 1 GiB in it
+        assertEquals(0, gib.heapOffset());
+        assertEquals(0, gib.local().address() % (1L << 30));
+    }
+
+    @Test
+    void reallocKeepsTheOriginFlat() {
+        Shmem s = start();
+        SymmetricSegment seg = s.malloc(1000);
+        s.malloc(100);   // so that growing moves the block
+        long from = -1;
+        for (long bytes = 2000; bytes <= 6000; bytes += 1000) {
+            from = seg.heapOffset();
+            seg = s.realloc(seg, bytes);
+            assertEquals("realloc(heap offset " + from + ", " + bytes + ")", seg.origin());
+        }
+        assertEquals("symmetric segment [heap offset " + seg.heapOffset() + ", 6000 bytes of realloc(heap offset "
+                + from + ", 6000)]", seg.toString(), "the fifth realloc describes one call, not five");
+        SymmetricSegment last = seg;
+        String e = assertThrows(HeapExhaustedException.class, () -> s.realloc(last, 2 * HEAP)).getMessage();
+        assertEquals(1, e.split("symmetric segment").length - 1, e);
     }
 
     @Test

@@ -94,6 +94,16 @@ public final class HostBackend implements Backend {
     }
 
     @Override
+    public long heapAlignment() {
+        return NodeSharedMemory.heapAlignment(heapSize);
+    }
+
+    @Override
+    public long maxHeapAlignment() {
+        return 1L << 62;   // address space only: a larger heap is aligned further
+    }
+
+    @Override
     public void put(int pe, long offset, MemorySegment src) {
         if (isRemote(pe)) {
             remote.put(pe, at(pe, offset), src, false);

@@ -13,12 +13,13 @@ import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 
 /**
- * Shared file mappings at an address aligned to a given power of two, and pre-faulting of mapped
- * ranges (Linux, through libc). {@code FileChannel.map} maps wherever the kernel likes (often
- * only 4 KiB-aligned for small files), so a heap at a 2 MiB-aligned offset of the file is not
- * 2 MiB-aligned in memory; this reserves {@code bytes + alignment} of address space, maps the
- * file over the aligned part of it ({@code MAP_FIXED} inside the reservation) and gives back the
- * rest.
+ * Shared file mappings with a chosen offset of the file at an address aligned to a given power of
+ * two, and pre-faulting of mapped ranges (Linux, through libc). {@code FileChannel.map} maps
+ * wherever the kernel likes (often only 4 KiB-aligned for small files), so a heap at a 2 MiB-aligned
+ * offset of the file is not 2 MiB-aligned in memory; this reserves {@code bytes + alignment} of
+ * address space (address space only: a large alignment costs no memory), maps the file over the
+ * part of it that puts the offset at an aligned address ({@code MAP_FIXED} inside the reservation)
+ * and gives back the rest.
  */
 public final class AlignedMapping {
     private static final int O_RDWR = 2;
@@ -71,8 +72,20 @@ public final class AlignedMapping {
      * {@code alignment}; unmapped when {@code arena} closes.
      */
     public static MemorySegment map(Path file, long bytes, long alignment, Arena arena) throws IOException {
-        if (alignment < PAGE || Long.bitCount(alignment) != 1 || bytes <= 0) {
-            throw new IllegalArgumentException("map: alignment " + alignment + " (a power of two >= 4096), bytes " + bytes);
+        return map(file, bytes, alignment, 0, arena);
+    }
+
+    /**
+     * Maps {@code bytes} of {@code file} (read-write, shared) so that its byte {@code alignedOffset}
+     * (a multiple of 4096) is at an address that is a multiple of {@code alignment}; unmapped when
+     * {@code arena} closes.
+     */
+    public static MemorySegment map(Path file, long bytes, long alignment, long alignedOffset, Arena arena)
+            throws IOException {
+        if (alignment < PAGE || Long.bitCount(alignment) != 1 || bytes <= 0 || alignedOffset < 0
+                || alignedOffset % PAGE != 0) {
+            throw new IllegalArgumentException("map: alignment " + alignment + " (a power of two >= 4096), bytes " + bytes
+                    + ", aligned offset " + alignedOffset + " (a multiple of 4096)");
         }
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE);
@@ -88,7 +101,7 @@ public final class AlignedMapping {
                     throw new IOException("reserving " + reserve + " bytes of address space for " + file + ": "
                             + error(state));
                 }
-                long at = (r + alignment - 1) & -alignment;
+                long at = ((r + alignedOffset + alignment - 1) & -alignment) - alignedOffset;   // in [r, r + alignment)
                 long m = (long) MMAP.invokeExact(state, at, bytes, PROT_READ_WRITE, MAP_SHARED | MAP_FIXED, fd, 0L);
                 if (m != at) {
                     String why = error(state);

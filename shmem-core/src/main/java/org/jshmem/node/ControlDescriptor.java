@@ -10,7 +10,8 @@ package org.jshmem.node;
  *                 remote transport's, counted by the PE's progress thread)
  * SYNC            MAX_TEAMS x N_PES cells of SYNC_CELL bytes: a barrier generation (long) at 0,
  *                 a word a PE shares with its team's members in collectives (long) at SYNC_AUX, and
- *                 one for JSHMEM_DEBUG argument checks at SYNC_CHECK; each cell has its own cache lines
+ *                 two for argument checks (the allocation calls', JSHMEM_DEBUG's) at SYNC_CHECK, used
+ *                 by the parity of the generation; each cell has its own cache lines
  * STAGE           MAX_TEAMS x N_PES x 2 staging buffers of STAGE_BUFFER bytes: small collectives copy
  *                 their contribution here, so that they need one synchronisation instead of two
  * heap            (host backend only) the heaps of the node's PEs (in world order), HEAP_STRIDE apart,
@@ -58,9 +59,12 @@ public final class ControlDescriptor {
      * a PE that closes early would complete the others' {@code barrierAll} in its place.
      */
     public static final int CLOSE_SLOT = MAX_TEAMS - 1;
+    /** Teams a program can have made (split) at once on a PE: the slots less world's, shared's and {@link #CLOSE_SLOT}. */
+    public static final int USER_TEAMS = MAX_TEAMS - 3;
     public static final long SYNC_CELL = 128;
     public static final long SYNC_GENERATION = 0;
     public static final long SYNC_AUX = 64;
+    /** Two words, at SYNC_CHECK and SYNC_CHECK + 8: see {@link NodeBarrier#exchangeCheck}. */
     public static final long SYNC_CHECK = 72;
 
     /**

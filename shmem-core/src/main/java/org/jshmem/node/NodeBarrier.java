@@ -44,7 +44,7 @@ public final class NodeBarrier {
 
     /**
      * Shares one word with the team: writes {@code value} into this PE's {@code field}
-     * ({@link ControlDescriptor#SYNC_AUX} or {@link ControlDescriptor#SYNC_CHECK}), synchronises,
+     * ({@link ControlDescriptor#SYNC_AUX}), synchronises,
      * and returns every member's word in team order. A member may write the field again only
      * after a further {@link #sync} of the team (by then every member has read it).
      */
@@ -56,6 +56,18 @@ public final class NodeBarrier {
             all[i] = shm.syncWord(slot, pe, field);
         }
         return all;
+    }
+
+    /**
+     * Like {@link #exchange}, for argument checks: the word goes into one of the two
+     * {@link ControlDescriptor#SYNC_CHECK} words, chosen by the parity of the generation this
+     * synchronisation reaches, so that a member may share a check word again at its very next
+     * synchronisation of the team: every member reads this word before it publishes the next
+     * generation, and the next-but-one, which reuses the word, waits for that.
+     */
+    public long[] exchangeCheck(int slot, int start, int stride, int size, long value, String waitingIn) {
+        long field = ControlDescriptor.SYNC_CHECK + (nextGeneration(slot) & 1) * Long.BYTES;
+        return exchange(slot, start, stride, size, field, value, waitingIn);
     }
 
     /**

@@ -122,7 +122,11 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
         MemorySegment mapping = null;
         String mapped;
         try {
-            mapping = AlignedMapping.map(shared, total, HEAP_ALIGNMENT, arena);   // every heap 2 MiB-aligned in memory
+            // every heap 2 MiB-aligned in memory, this PE's own at a multiple of heapAlignment (for align())
+            mapping = heapBytes > 0
+                    ? AlignedMapping.map(shared, total, heapAlignment(heapBytes),
+                            controlSize(n) + nodes.indexOnNode(boot.rank()) * stride, arena)
+                    : AlignedMapping.map(shared, total, HEAP_ALIGNMENT, arena);
             boolean ours = (long) LONG.getAcquire(mapping, MAGIC_OFFSET) == MAGIC
                     && (int) INT.get(mapping, N_PES_OFFSET) == n && (long) LONG.get(mapping, HEAP_STRIDE_OFFSET) == stride;
             mapped = ours ? "OK" : "ERR " + shared + " does not hold this job's layout (another jshmem version?)";
@@ -172,6 +176,16 @@ public final class NodeSharedMemory implements PeWatch.PeTable, AutoCloseable {
                     () -> shm.markIfRunning(STATE_FAILED_AFTER_PEERS), boot.rank(), System.err);
         }
         return shm;
+    }
+
+    /**
+     * The alignment of the address of a host heap of {@code heapBytes} in its own PE's mapping: the
+     * largest power of two not above the heap's size, at least {@link ControlDescriptor#HEAP_ALIGNMENT},
+     * so that every alignment a block of the heap can have is met ({@code Shmem.align}). It costs
+     * address space only (the mapping reserves this much more while it is made).
+     */
+    public static long heapAlignment(long heapBytes) {
+        return Math.max(HEAP_ALIGNMENT, Long.highestOneBit(heapBytes));
     }
 
     /** Collective: every PE's string (at most 512 bytes of UTF-8), PE 0's first. */

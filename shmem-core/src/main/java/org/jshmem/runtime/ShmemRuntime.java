@@ -31,12 +31,6 @@ public final class ShmemRuntime {
     /** Every block of the heap starts at a multiple of this (the allocator's minimum alignment). */
     public static final long MIN_ALIGNMENT = SymmetricAllocator.MIN_ALIGNMENT;
 
-    /**
-     * The largest alignment {@code Shmem.align} accepts: 2 MiB. Host heaps are mapped 2 MiB-aligned
-     * (see {@code AlignedMapping}) and GPU heaps are allocated at the driver's 2 MiB granularity.
-     */
-    public static final long MAX_ALIGNMENT = 2L << 20;
-
     /** Bytes of a team's staging buffer that hold data (the rest of the buffer is its header). */
     public static final long STAGE_CAPACITY = ControlDescriptor.STAGE_BUFFER - ControlDescriptor.STAGE_HEADER;
 
@@ -125,9 +119,9 @@ public final class ShmemRuntime {
     }
 
     /**
-     * Collective: the largest power of two, at most {@link #MAX_ALIGNMENT}, that divides the
-     * address of heap offset 0 on every PE, so that a block at an offset that is a multiple of it is
-     * at such an address on every PE.
+     * Collective: the largest power of two, at most {@link Backend#heapAlignment()}, that divides
+     * the address of heap offset 0 on every PE, so that a block at an offset that is a multiple of
+     * it is at such an address on every PE.
      */
     private static long agreedAlignment(Bootstrap boot, Backend backend, int myPe) {
         long base;
@@ -138,7 +132,8 @@ public final class ShmemRuntime {
         } else {
             base = 0;
         }
-        long mine = base == 0 ? MAX_ALIGNMENT : Math.min(MAX_ALIGNMENT, Long.lowestOneBit(base));
+        long promised = backend.heapAlignment();
+        long mine = base == 0 ? promised : Math.min(promised, Long.lowestOneBit(base));
         if (boot.size() == 1) {
             return mine;
         }
@@ -196,7 +191,7 @@ public final class ShmemRuntime {
 
     /**
      * The largest alignment of a heap offset that aligns the address on every PE (agreed at
-     * start-up; at most {@link #MAX_ALIGNMENT}).
+     * start-up: the heap base's).
      */
     public long maxAlignment() {
         return maxAlignment;
@@ -290,6 +285,14 @@ public final class ShmemRuntime {
      */
     public void checkTeamArguments(TeamLayout t, String teamName, String call) {
         TeamArgumentCheck.check(barrier, t, teamName, call);
+    }
+
+    /**
+     * The world's synchronisation of a symmetric allocation call, which also checks that every PE is making the
+     * same call ({@code call} describes it): null if so, else the message, the same on every PE.
+     */
+    public String allocationMismatch(TeamLayout world, String call) {
+        return TeamArgumentCheck.allocationMismatch(barrier, world, call);
     }
 
     // ---------------------------------------------------------------- closing

@@ -2,13 +2,15 @@ package org.jshmem.runtime;
 
 import static org.jshmem.node.ControlDescriptor.MAX_TEAMS;
 import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
+import static org.jshmem.node.ControlDescriptor.USER_TEAMS;
 
 import org.jshmem.ShmemException;
 import org.jshmem.spi.TeamLayout;
 import org.jshmem.node.NodeBarrier;
 
 /**
- * This PE's team slots (0 .. MAX_TEAMS-1; 0 = world, 1 = node-shared), and how the members of a
+ * This PE's team slots (0 .. MAX_TEAMS-1; 0 = world, 1 = node-shared, MAX_TEAMS-1 = close(): so
+ * USER_TEAMS = 61 for split teams), and how the members of a
  * parent team agree on free slots for new teams: each publishes the mask of slots it has free in
  * its SYNC_AUX word of the parent's slot, they synchronise, and all take the lowest slots free
  * on every member. Disjoint teams made by one split (the x-teams of a 2D split) share a slot,
@@ -33,8 +35,9 @@ final class TeamSlots {
         for (int i = 0; i < count; i++) {
             if (common == 0) {
                 barrier.sync(parent.slot(), parent.start(), parent.stride(), parent.size(), call);
-                throw new ShmemException(call + ": no free team slot: at most " + MAX_TEAMS + " teams (world and"
-                        + " shared included) can exist at once on a PE, and the members of the parent team have "
+                throw new ShmemException(call + ": no free team slot: at most " + USER_TEAMS + " split teams can"
+                        + " exist at once on a PE (jshmem keeps " + (MAX_TEAMS - USER_TEAMS) + " of its " + MAX_TEAMS
+                        + " team slots, for world, shared and close()), and the members of the parent team have "
                         + Long.bitCount(~busy) + " free on this PE but " + Long.bitCount(andAll(free)) + " in common."
                         + " Destroy (close) teams you no longer need.");
             }

@@ -26,6 +26,20 @@ public interface Backend extends BackendContext, AutoCloseable {
     long heapStart();
 
     /**
+     * The alignment of the address of heap offset 0 that this backend gives this heap on every PE:
+     * a power of two, at least 2 MiB. {@link org.jshmem.Shmem#align} meets alignments up to it,
+     * where the heap has room, and no larger ones.
+     */
+    default long heapAlignment() {
+        return 2L << 20;
+    }
+
+    /** The largest {@link #heapAlignment()} this backend gives a heap of any size. */
+    default long maxHeapAlignment() {
+        return heapAlignment();
+    }
+
+    /**
      * A channel of its own for a {@link org.jshmem.ShmemContext}: its puts, gets and atomics are
      * ordered and completed by its own {@link BackendContext#fence()} and {@link BackendContext#quiet()},
      * independently of this backend's other channels. A backend whose operations complete before

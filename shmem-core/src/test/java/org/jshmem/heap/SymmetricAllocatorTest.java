@@ -127,6 +127,41 @@ class SymmetricAllocatorTest {
     }
 
     @Test
+    void alignmentsUpToOneGibibyteWhereTheHeapHasRoom() {
+        long gib = 1L << 30;
+        SymmetricAllocator a = new SymmetricAllocator(0, 2 * gib + 4 * MB);   // bookkeeping only: no memory
+        assertEquals(0, alloc(a, 100));
+        long end = 256;
+        for (long alignment = 4 * MB; alignment <= gib; alignment <<= 1) {
+            long off = alloc(a, 100, alignment);
+            assertEquals(0, off % alignment, "alignment " + alignment);
+            assertTrue(off >= end, "after the blocks before it");
+            end = off + 256;
+        }
+        assertEquals(gib, end - 256, "1 GiB: the first multiple past offset 0");
+        assertEquals(2 * gib + 4 * MB - 10 * 256, a.freeBytes(), "the padding stays free");
+        assertEquals(256, alloc(a, 3 * MB), "and is handed out: first fit");
+        assertInstanceOf(SymmetricAllocator.Exhausted.class, a.allocate(8 * MB, 2 * gib), "2 GiB has 4 MiB after it");
+        assertEquals(2 * gib, alloc(a, 4 * MB, 2 * gib));
+        assertInstanceOf(SymmetricAllocator.Exhausted.class, a.allocate(100, 4 * gib), "4 GiB: only 0, taken");
+    }
+
+    @Test
+    void alignmentCountsFromOffsetZeroNotFromTheFirstUsableOffset() {
+        long gib = 1L << 30;
+        SymmetricAllocator a = new SymmetricAllocator(10 * MB, gib);   // a GPU heap: its first 10 MiB are jshmem's
+        assertEquals(gib, alloc(a, 100, gib));
+        assertEquals(16 * MB, alloc(a, 100, 16 * MB));
+        assertInstanceOf(SymmetricAllocator.Exhausted.class, a.allocate(20 * MB, gib), "1 GiB + 20 MiB is past the end");
+        SymmetricAllocator small = new SymmetricAllocator(0, gib);
+        alloc(small, 100);
+        SymmetricAllocator.Exhausted e = assertInstanceOf(SymmetricAllocator.Exhausted.class, small.allocate(100, gib));
+        assertEquals(gib - 256, e.freeBytes());
+        assertEquals(gib - 256, e.largestFreeBlock(), "free, but not at a multiple of 1 GiB");
+        assertEquals(1, small.liveCount(), "a failed request changes nothing");
+    }
+
+    @Test
     void exhaustionSaysWhatIsFree() {
         SymmetricAllocator a = new SymmetricAllocator(0, 8192);
         long x = alloc(a, 2048);

@@ -260,7 +260,7 @@ public final class ApiProgram {
 
     static void signals(Shmem s, int me, int n, int right, int left) {
         SymmetricSegment data = s.calloc(n + 8, 8);
-        SymmetricSegment sig = s.calloc(4, 8);
+        SymmetricSegment sig = s.calloc(6, 8);
         SymmetricSegment own = s.malloc(8);
         LocalCopy.writeLong(s, own, 0, 5000L + me);
         s.barrierAll();
@@ -285,6 +285,12 @@ public final class ApiProgram {
         s.putSignal(data, 32, own, 0, 8, sig, 24, -2, SignalOp.ADD, right);
         report(me, "sigSym.wait", s.signalWaitUntil(sig, 24, Cmp.EQ, 3));
         report(me, "sigSym.data", Arrays.toString(readLongs(s, data, 24, 2)));
+        // signals are unsigned: -1 is 2^64-1, above 0; 2^63 (Long.MIN_VALUE) is above 2^63-1; left + 100 is below -1
+        s.putSignal(data, 40, MemorySegment.ofArray(new long[] {me}), sig, 32, -1, SignalOp.SET, right);
+        report(me, "sigUnsigned.gt", s.signalWaitUntil(sig, 32, Cmp.GT, 0));
+        s.putSignal(data, 48, MemorySegment.ofArray(new long[] {me}), sig, 40, Long.MIN_VALUE, SignalOp.SET, right);
+        report(me, "sigUnsigned.ge", s.signalWaitUntil(sig, 40, Cmp.GE, Long.MAX_VALUE));
+        report(me, "sigUnsigned.lt", s.signalWaitUntil(sig, 0, Cmp.LT, -1));
         s.barrierAll();
         report(me, "signalFetch", List.of(s.signalFetch(sig, 0), s.signalFetch(sig, 8), s.signalFetch(sig, 16),
                 s.signalFetch(sig, 24)));

@@ -103,6 +103,9 @@ class ApiTest {
         e.put("sigSym.wait", 3);
         e.put("sigSym.data", List.of(5000 + left, 5000 + left));
         e.put("signalFetch", List.of(left + 100L, total, right + 1L, 3L));
+        e.put("sigUnsigned.gt", -1L);
+        e.put("sigUnsigned.ge", Long.MIN_VALUE);
+        e.put("sigUnsigned.lt", left + 100L);
 
         e.put("fetchInt.seq", fetchIntSeq(me));
         e.put("fetchLong.seq", fetchLongSeq(me));

@@ -7,9 +7,11 @@ import org.jshmem.Shmem;
 import org.jshmem.SymmetricSegment;
 
 /**
- * Run with {@code JSHMEM_DEBUG=1}: collective calls with arguments that differ between PEs. The
- * last PE mallocs another size; then the odd PEs call align instead of malloc; then every PE
- * frees a different block. Each mismatch must throw on every PE; matching calls still work.
+ * Symmetric allocation calls with arguments that differ between PEs, checked on every call
+ * (without {@code JSHMEM_DEBUG}): the last PE mallocs another size; the odd PEs call align instead
+ * of malloc; the last PE callocs another count; every PE frees a different block; PE 0 reallocs to
+ * another size. Each mismatch must throw on every PE and leave the heap as it was; matching calls
+ * still work.
  */
 public final class DebugProgram {
     public static void main(String[] args) {
@@ -28,6 +30,13 @@ public final class DebugProgram {
             } catch (CollectiveMismatchException e) {
                 report(me, "mallocOrAlign", e.getMessage());
             }
+            try {
+                s.calloc(me == n - 1 ? 3 : 2, 8);
+                report(me, "callocCount", "no exception");
+            } catch (CollectiveMismatchException e) {
+                report(me, "callocCount", e.getMessage());
+            }
+            report(me, "heapFreeAfterMismatches", s.heapFree() == s.heapSize());
             SymmetricSegment a = s.malloc(1024);
             SymmetricSegment b = s.malloc(1024);
             long start = LocalCopy.heapStart(s);   // the first offset the allocator hands out (more than 0 on GPU heaps)
@@ -38,6 +47,12 @@ public final class DebugProgram {
                 report(me, "freeOther", "no exception");
             } catch (CollectiveMismatchException e) {
                 report(me, "freeOther", e.getMessage());
+            }
+            try {
+                s.realloc(a, me == 0 ? 4096 : 8192);
+                report(me, "reallocSize", "no exception");
+            } catch (CollectiveMismatchException e) {
+                report(me, "reallocSize", e.getMessage() + " | a usable: " + !a.isFreed());
             }
             s.free(a);
             s.free(b);

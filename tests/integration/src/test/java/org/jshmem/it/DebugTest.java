@@ -5,31 +5,41 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** {@code JSHMEM_DEBUG=1}: collective calls whose arguments differ fail on every PE, naming the PEs that differ. */
+/**
+ * Symmetric allocation calls whose arguments differ between PEs fail on every PE, without
+ * {@code JSHMEM_DEBUG}, with the same message naming each PE's call, and leave the heap as it was.
+ */
 class DebugTest {
 
     @Test
-    void mismatchedCollectivesNameTheDifferingPes() {
+    void mismatchedAllocationsFailOnEveryPeWithoutDebug() {
         int n = 4;
-        JobResult r = MpiJob.of(n, DebugProgram.class).env("JSHMEM_DEBUG", "1").env("JSHMEM_SYMMETRIC_SIZE", "8M").run();
+        JobResult r = MpiJob.of(n, DebugProgram.class).env("JSHMEM_SYMMETRIC_SIZE", "8M").run();
         assertTrue(r.succeeded(), r::toString);
+        long start = r.longValue(0, "heapStart");   // 0 on the host heap; heap offsets count from the backend's heap
         for (int pe = 0; pe < n; pe++) {
             String size = r.value(pe, "mallocSize");
-            assertTrue(size.startsWith("collective call mismatch (JSHMEM_DEBUG=1): PEs [3] differ from PE 0"), size);
-            assertTrue(size.contains("PE 0: malloc(1024)") && size.contains("PE 3: malloc(2048)"), size);
-            assertTrue(!size.contains("PE 1:") && !size.contains("PE 2:"), "names only PE 0 and those that differ: " + size);
-            assertTrue(size.contains("same arguments"), "says how to fix it: " + size);
-            String kind = r.value(pe, "mallocOrAlign");
-            assertTrue(kind.contains("PEs [1, 3] differ from PE 0"), kind);
-            assertTrue(kind.contains("PE 1: align(512, 100)") && kind.contains("PE 3: align(512, 100)")
-                    && kind.contains("PE 0: malloc(100)"), kind);
+            assertEquals("collective call mismatch: malloc was called with different arguments on different PEs:"
+                    + " malloc(1024) on PEs 0-2; malloc(2048) on PE 3. Every PE must make the same allocation calls"
+                    + " (malloc, calloc, align, mallocWithHints, realloc, free) in the same order with the same"
+                    + " arguments; this call allocated and freed nothing.", size);
+            assertEquals("collective call mismatch: the PEs made different symmetric allocation calls: malloc(100) on"
+                    + " PEs 0, 2; align(512, 100) on PEs 1, 3.", firstSentence(r.value(pe, "mallocOrAlign")));
+            assertTrue(r.value(pe, "callocCount").contains("calloc(2, 8) on PEs 0-2; calloc(3, 8) on PE 3."),
+                    r.value(pe, "callocCount"));
+            assertEquals("true", r.value(pe, "heapFreeAfterMismatches"), "a mismatch allocates nothing");
             assertEquals("0 1024", r.value(pe, "matching"), "matching calls after the mismatches: the heap is untouched");
-            String free = r.value(pe, "freeOther");
-            assertTrue(free.contains("PEs [1, 2, 3] differ from PE 0"), free);
-            long start = r.longValue(pe, "heapStart");   // 0 on the host heap; heap offsets count from the backend's heap
-            assertTrue(free.contains("PE 0: free(heap offset " + start + ")")
-                    && free.contains("PE 1: free(heap offset " + (start + 1024) + ")"), free);
+            assertTrue(r.value(pe, "freeOther").contains("free(heap offset " + start + ") on PE 0; free(heap offset "
+                    + (start + 1024) + ") on PEs 1-3."), r.value(pe, "freeOther"));
+            assertTrue(r.value(pe, "reallocSize").contains("realloc(heap offset " + start + ", 4096) on PE 0; realloc(heap"
+                    + " offset " + start + ", 8192) on PEs 1-3.") && r.value(pe, "reallocSize").endsWith("a usable: true"),
+                    r.value(pe, "reallocSize"));
             assertEquals("true", r.value(pe, "heapFreeAfter"));
         }
+    }
+
+    private static String firstSentence(String s) {
+        int first = s.indexOf(". ");
+        return first < 0 ? s : s.substring(0, first + 1);
     }
 }
