@@ -3,6 +3,7 @@ package org.jshmem.gemm.cli;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
@@ -29,7 +30,7 @@ import org.jshmem.gemm.TestMatrices;
  */
 public final class GemmBenchmark {
     /** What to do per case. */
-    public record Settings(boolean validate, boolean reference, int iters, int warmup, int backToBack) {
+    public record Settings(boolean validate, boolean reference, int iters, int warmup, int backToBack, boolean perPe) {
     }
 
     /** One case's outcome; times in milliseconds, NaN where not measured. */
@@ -127,13 +128,51 @@ public final class GemmBenchmark {
         return check(data, label);
     }
 
+    /**
+     * This PE's error against the reference; PE 0 prints one line for all PEs (the largest error, and the
+     * PEs past the bound), each PE its own with {@link Settings#perPe}. Returns the largest error of all PEs.
+     */
     private double check(GemmTestData data, String label) {
         GemmShape g = data.global();
         double err = data.relativeError();
         double bound = TestMatrices.errorBound(type);
-        System.out.printf("PE %d %s %s %s %s on %d PEs: rel_err %.3e bound %.3e %s%n", shmem.myPe(), label,
-                collective.cliName(), g, type, shmem.nPes(), err, bound, err <= bound ? "PASS" : "FAIL");
-        return err;
+        String what = label + " " + collective.cliName() + " " + g + " " + type + " on " + shmem.nPes() + " PEs";
+        if (settings.perPe()) {   // one write per line, so that lines of several PEs do not break into each other
+            System.out.print(String.format(Locale.ROOT, "PE %d %s: rel_err %.3e bound %.3e %s%n", shmem.myPe(), what,
+                    err, bound, err <= bound ? "PASS" : "FAIL"));
+        }
+        double[] all = everyPe(err);
+        int worst = 0;
+        List<Integer> failed = new ArrayList<>();
+        for (int pe = 0; pe < all.length; pe++) {
+            worst = all[pe] > all[worst] ? pe : worst;
+            if (!(all[pe] <= bound)) {
+                failed.add(pe);
+            }
+        }
+        if (shmem.myPe() == 0) {
+            System.out.print(String.format(Locale.ROOT, "%s: largest rel_err %.3e (PE %d), bound %.3e: %s%n", what,
+                    all[worst], worst, bound, failed.isEmpty() ? "PASS on every PE" : "FAIL on PEs " + failed));
+        }
+        return all[worst];
+    }
+
+    /** Every PE's {@code value}, on every PE. */
+    private double[] everyPe(double value) {
+        int n = shmem.nPes();
+        SymmetricSegment slots = shmem.malloc((long) n * Double.BYTES);
+        try {
+            for (int pe = 0; pe < n; pe++) {
+                shmem.put(slots, (long) shmem.myPe() * Double.BYTES, new double[] {value}, 0, 1, pe);
+            }
+            shmem.barrierAll();
+            double[] all = new double[n];
+            shmem.get(all, 0, n, slots, 0, shmem.myPe());
+            shmem.barrierAll();   // no PE frees the slots while another still writes
+            return all;
+        } finally {
+            shmem.free(slots);
+        }
     }
 
     /**

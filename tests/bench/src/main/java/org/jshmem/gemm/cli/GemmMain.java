@@ -49,6 +49,9 @@ public final class GemmMain implements Callable<Integer> {
     String dtype;
     @Option(names = "--validate", description = "check C against a reference (GPU: cuBLAS on the whole GEMM; CPU: double)")
     boolean validate;
+    @Option(names = "--per-pe", description = "with --validate, each PE prints its own result too (default: one line"
+            + " from PE 0 for all)")
+    boolean perPe;
     @Option(names = "--reference", description = "also time the reference path (cuBLAS + jshmem's collective; GPU)")
     boolean reference;
     @Option(names = "--iters", description = "timed calls per case (default ${DEFAULT-VALUE})", defaultValue = "20")
@@ -121,7 +124,7 @@ public final class GemmMain implements Callable<Integer> {
         GemmOptions options = options();
         try (Shmem shmem = Shmem.init()) {
             GemmBenchmark run = new GemmBenchmark(shmem, coll, type, transB ? BLayout.N_BY_K : BLayout.K_BY_N, options,
-                    new GemmBenchmark.Settings(validate, reference, iters, warmup, backToBack));
+                    new GemmBenchmark.Settings(validate, reference, iters, warmup, backToBack, perPe));
             List<GemmBenchmark.Result> results = new ArrayList<>();
             boolean bar = shmem.myPe() == 0 && cases.size() > 1;
             try (ProgressBar pb = bar ? new ProgressBar("gemm", cases.size()) : null) {

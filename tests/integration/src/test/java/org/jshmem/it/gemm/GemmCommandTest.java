@@ -9,25 +9,46 @@ import org.jshmem.gemm.cli.GemmMain;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The {@code gemm} command on the host heap, as real mpirun jobs: the CPU executor runs the kernels'
  * schedule and flag protocol, and every PE checks its C against the product computed in double.
  */
+// independent jobs: several may run at once (the parallelism of tests/integration/pom.xml)
+@Execution(ExecutionMode.CONCURRENT)
 class GemmCommandTest {
 
+    /** The command with each PE's own validation line ({@code --per-pe}) beside PE 0's summary. */
     private static JobResult gemm(int np, String... args) {
-        return MpiJob.of(np, GemmMain.class).args(args).env("JSHMEM_SPIN", "0").timeout(Duration.ofSeconds(240)).run();
+        return MpiJob.of(np, GemmMain.class).args(args).args("--per-pe").env("JSHMEM_SPIN", "0")
+                .timeout(Duration.ofSeconds(240)).run();
     }
 
+    /** Every PE's own line says PASS, and PE 0's one line for all PEs says so too. */
     private static void assertEveryPeValidated(JobResult r, int np, String label) {
         assertTrue(r.succeeded(), r::toString);
         for (int pe = 0; pe < np; pe++) {
             String v = r.value(pe, label);
             assertTrue(v != null && v.endsWith("PASS"), "PE " + pe + " " + label + ": " + v + "\n" + r);
         }
+        assertEquals(1, r.linesWith(label + " ").stream().filter(l -> l.startsWith(label + " ")
+                && l.contains(" on " + np + " PEs: largest rel_err ") && l.endsWith("PASS on every PE")).count(), r::toString);
+    }
+
+    /** Without {@code --per-pe} only PE 0 prints, one whole line per validation. */
+    @Test
+    void oneSummaryLineFromPeZero() {
+        JobResult r = MpiJob.of(3, GemmMain.class).args("-c", "all_scatter", "-m", "64", "-n", "48", "-k", "32",
+                "--validate", "--iters", "1", "--warmup", "0").env("JSHMEM_SPIN", "0").timeout(Duration.ofSeconds(240)).run();
+        assertTrue(r.succeeded(), r::toString);
+        assertEquals(java.util.List.of(), r.linesWith("PE ").stream().filter(l -> l.startsWith("PE ")).toList(),
+                "no per-PE lines without --per-pe");
+        assertEquals(1, r.linesWith("validated all_scatter 64x48x32 BF16 on 3 PEs: largest rel_err ").size(), r::toString);
     }
 
     @ParameterizedTest(name = "{0} PEs {1} {2} {3}")
@@ -101,19 +122,16 @@ class GemmCommandTest {
         assertTrue(l.output().contains("--trans-a: A is row-major m x k only"), l::toString);
     }
 
+    /** The job's heap files go to a folder of its own (JSHMEM_SHM_DIR), which must be empty after the failure. */
     @Test
-    void heapTooSmallSaysWhatToSet() throws java.io.IOException {
-        long before = shmFiles();
+    void heapTooSmallSaysWhatToSet(@TempDir java.nio.file.Path shm) throws java.io.IOException {
         JobResult r = MpiJob.of(2, GemmMain.class).args("-m", "2048", "-n", "2048", "-k", "2048")
-                .env("JSHMEM_SYMMETRIC_SIZE", "4M").timeout(Duration.ofSeconds(120)).run();
+                .env("JSHMEM_SYMMETRIC_SIZE", "4M").env("JSHMEM_SHM_DIR", shm.toString())
+                .timeout(Duration.ofSeconds(120)).run();
         assertFalse(r.succeeded());
         assertTrue(r.output().contains("JSHMEM_SYMMETRIC_SIZE"), r::toString);
-        assertEquals(before, shmFiles(), "jshmem files left in /dev/shm");
-    }
-
-    private static long shmFiles() throws java.io.IOException {
-        try (var s = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
-            return s.filter(p -> p.getFileName().toString().startsWith("jshmem-")).count();
+        try (var left = java.nio.file.Files.list(shm)) {
+            assertEquals(java.util.List.of(), left.toList(), "jshmem files left in JSHMEM_SHM_DIR");
         }
     }
 

@@ -24,7 +24,7 @@ class GemmGpuTest {
 
     /** Runs GemmMain on np PEs of the GPU heap and asserts that every PE validated; returns the job for more checks. */
     private static JobResult validates(int np, String extraEnv, String... args) {
-        MpiJob job = MpiJob.of(np, GemmMain.class).args(args).env("JSHMEM_BACKEND", "cuda")
+        MpiJob job = MpiJob.of(np, GemmMain.class).args(args).args("--per-pe").env("JSHMEM_BACKEND", "cuda")
                 .env("JSHMEM_SYMMETRIC_SIZE", "2G").timeout(Duration.ofSeconds(300));
         if (!extraEnv.isBlank()) {
             job.env(extraEnv.split("=")[0], extraEnv.split("=")[1]);
