@@ -11,9 +11,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongBinaryOperator;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every API call on jobs of 1, 2, 3 and 4 PEs ({@link ApiProgram}); the expected value of every
@@ -23,10 +26,15 @@ class ApiTest {
     private static final int N = ApiProgram.N;
     private static final long BIG = 1L << 40;
 
-    @ParameterizedTest(name = "{0} PEs")
-    @ValueSource(ints = {1, 2, 3, 4})
-    void everyCallOnEveryPe(int n) {
-        JobResult r = MpiJob.of(n, ApiProgram.class).env("JSHMEM_SYMMETRIC_SIZE", "40m")
+    /** Each transport test mode ({@link MpiJob#transportModes}) on 1 to 4 PEs. */
+    static Stream<Arguments> modesAndPes() {
+        return MpiJob.transportModes().stream().flatMap(mode -> IntStream.rangeClosed(1, 4).mapToObj(n -> Arguments.of(mode, n)));
+    }
+
+    @ParameterizedTest(name = "transport \"{0}\", {1} PEs")
+    @MethodSource("modesAndPes")
+    void everyCallOnEveryPe(String mode, int n) {
+        JobResult r = MpiJob.of(n, ApiProgram.class).transport(mode).env("JSHMEM_SYMMETRIC_SIZE", "40m")
                 .timeout(Duration.ofSeconds(120)).run();
         assertEveryCallRight(r, n);
     }

@@ -10,10 +10,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * OpenSHMEM 1.5's calls beyond the core set (contexts, direct pointers, extended and non-blocking
@@ -22,15 +21,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CompletenessTest {
 
-    @ParameterizedTest(name = "{0} PEs")
-    @ValueSource(ints = {1, 2, 3, 4})
-    void everyCallOnEveryPe(int n) {
-        JobResult r = MpiJob.of(n, CompletenessProgram.class).timeout(Duration.ofSeconds(180)).run();
+    @ParameterizedTest(name = "transport \"{0}\", {1} PEs")
+    @MethodSource("org.jshmem.it.ApiTest#modesAndPes")
+    void everyCallOnEveryPe(String mode, int n) {
+        JobResult r = MpiJob.of(n, CompletenessProgram.class).transport(mode).timeout(Duration.ofSeconds(180)).run();
         assertTrue(r.succeeded(), r::toString);
         List<Executable> checks = new ArrayList<>();
         for (int pe = 0; pe < n; pe++) {
             int me = pe;
-            Map<String, Object> e = expected(n, me, Boolean.parseBoolean(r.value(me, "gpu")));
+            Map<String, Object> e = expected(n, me, Boolean.parseBoolean(r.value(me, "gpu")), mode);
             for (Map.Entry<String, Object> x : e.entrySet()) {
                 checks.add(() -> assertEquals(String.valueOf(x.getValue()), r.value(me, x.getKey()),
                         "PE " + me + " of " + n + ": " + x.getKey()));
@@ -43,9 +42,10 @@ class CompletenessTest {
     }
 
     /** ThreadLevel.FUNNELED with JSHMEM_DEBUG=1: a call from another thread is refused on every PE. */
-    @Test
-    void funneledIsCheckedUnderDebug() {
-        JobResult r = MpiJob.of(2, CompletenessProgram.class).env("TEST_THREAD_LEVEL", "FUNNELED")
+    @ParameterizedTest(name = "transport \"{0}\"")
+    @MethodSource("org.jshmem.it.MpiJob#transportModes")
+    void funneledIsCheckedUnderDebug(String mode) {
+        JobResult r = MpiJob.of(2, CompletenessProgram.class).transport(mode).env("TEST_THREAD_LEVEL", "FUNNELED")
                 .env("JSHMEM_DEBUG", "1").timeout(Duration.ofSeconds(120)).run();
         assertTrue(r.succeeded(), r::toString);
         assertAll(() -> assertEquals("FUNNELED", r.value(0, "info.thread")),
@@ -53,7 +53,7 @@ class CompletenessTest {
                 () -> assertEquals("ShmemStateException", r.value(1, "thread.other")));
     }
 
-    private static Map<String, Object> expected(int n, int me, boolean gpu) {
+    private static Map<String, Object> expected(int n, int me, boolean gpu, String mode) {
         int right = (me + 1) % n;
         int left = (me + n - 1) % n;
         Map<String, Object> e = new LinkedHashMap<>();
@@ -76,7 +76,7 @@ class CompletenessTest {
         if (me >= first) {
             e.put("team.config", 2);
             e.put("team.ctxTeam", true);
-            e.put("team.ptr", gpu || !MpiJob.sameTestNode(me, first, n) ? -1 : (2L * 1000 + 8) * 8);
+            e.put("team.ptr", gpu || !MpiJob.sameTestNode(me, first, n, mode) ? -1 : (2L * 1000 + 8) * 8);
             e.put("team.badPe", "PeOutOfRangeException");
             e.put("team.ctxAfterTeamClose", "ShmemStateException");
         }
@@ -88,9 +88,9 @@ class CompletenessTest {
             e.put("team.ctxPut", Arrays.toString(got));
         }
 
-        boolean ptr = !gpu && MpiJob.sameTestNode(me, (me + 1) % n, n);   // no ptr to a PE of another node
+        boolean ptr = !gpu && MpiJob.sameTestNode(me, (me + 1) % n, n, mode);   // no ptr to a PE of another node
         e.put("ptr.present", ptr);
-        e.put("ptr.seen", ptr ? (MpiJob.sameTestNode(left, me, n) ? 500 + left : 0) : -1);
+        e.put("ptr.seen", ptr ? (MpiJob.sameTestNode(left, me, n, mode) ? 500 + left : 0) : -1);
         e.put("ptr.size", ptr ? 32 : -1);
         e.put("addr.accessible", true);
         e.put("addr.badPe", false);

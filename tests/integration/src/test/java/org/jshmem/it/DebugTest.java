@@ -3,7 +3,8 @@ package org.jshmem.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Symmetric allocation calls whose arguments differ between PEs fail on every PE, without
@@ -11,10 +12,11 @@ import org.junit.jupiter.api.Test;
  */
 class DebugTest {
 
-    @Test
-    void mismatchedAllocationsFailOnEveryPeWithoutDebug() {
+    @ParameterizedTest(name = "transport \"{0}\"")
+    @MethodSource("org.jshmem.it.MpiJob#transportModes")
+    void mismatchedAllocationsFailOnEveryPeWithoutDebug(String mode) {
         int n = 4;
-        JobResult r = MpiJob.of(n, DebugProgram.class).env("JSHMEM_SYMMETRIC_SIZE", "8M").run();
+        JobResult r = MpiJob.of(n, DebugProgram.class).transport(mode).env("JSHMEM_SYMMETRIC_SIZE", "8M").run();
         assertTrue(r.succeeded(), r::toString);
         long start = r.longValue(0, "heapStart");   // 0 on the host heap; heap offsets count from the backend's heap
         for (int pe = 0; pe < n; pe++) {

@@ -27,6 +27,7 @@ public final class MpiJob {
     /** How long mpirun gets to end a job past its timeout (SIGTERM) before what is left is killed. */
     private static final long STOP_GRACE_MS = 10_000;
     private Duration timeout = Duration.ofSeconds(120);
+    private String transport;
     private String classPath = defaultClassPath();
 
     private MpiJob(int np, Class<?> main) {
@@ -37,7 +38,28 @@ public final class MpiJob {
         if (backend != null && !backend.isBlank()) {
             env.put("JSHMEM_BACKEND", backend);   // run the suite on a GPU heap: -Djshmem.test.backend=cuda
         }
-        env.putAll(transportEnv(System.getProperty("jshmem.test.transport"), np));
+        transport = System.getProperty("jshmem.test.transport", "");
+    }
+
+    /**
+     * The transport test modes a suite runs its jobs in: the one {@code -Djshmem.test.transport} names when set;
+     * else on the host heap every mode ({@code ""}, the default, then {@code remote}, {@code two-nodes} and
+     * {@code remote-messages}, see {@link #transportEnv}), and on a GPU heap ({@code -Djshmem.test.backend}) the
+     * default alone.
+     */
+    public static List<String> transportModes() {
+        String mode = System.getProperty("jshmem.test.transport");
+        if (mode != null && !mode.isBlank()) {
+            return List.of(mode);
+        }
+        String backend = System.getProperty("jshmem.test.backend");
+        return backend != null && !backend.isBlank() ? List.of("") : List.of("", "remote", "two-nodes", "remote-messages");
+    }
+
+    /** Runs the job in transport test {@code mode} ({@link #transportEnv}; blank: none). */
+    public MpiJob transport(String mode) {
+        transport = mode == null ? "" : mode;
+        return this;
     }
 
     /**
@@ -45,7 +67,11 @@ public final class MpiJob {
      * one from the other) in the transport mode of {@code -Djshmem.test.transport} (see {@link #transportEnv}).
      */
     public static boolean sameTestNode(int a, int b, int np) {
-        String mode = System.getProperty("jshmem.test.transport");
+        return sameTestNode(a, b, np, System.getProperty("jshmem.test.transport"));
+    }
+
+    /** Whether PEs {@code a} and {@code b} of a job of {@code np} share a node in transport test {@code mode}. */
+    public static boolean sameTestNode(int a, int b, int np, String mode) {
         if (mode == null || mode.isBlank()) {
             return true;
         }
@@ -135,6 +161,7 @@ public final class MpiJob {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        pb.environment().putAll(transportEnv(transport, np));
         pb.environment().putAll(env);
         long t0 = System.nanoTime();
         try {
