@@ -46,21 +46,23 @@ class HygieneTest {
     }
 
     /**
-     * A job stopped at its timeout (MpiJob sends mpirun SIGTERM before anything is killed) leaves nothing in
-     * /dev/shm: neither Open MPI's shared-memory segments nor jshmem's heap files.
+     * A job stopped at its timeout (MpiJob sends mpirun SIGTERM before anything is killed) leaves no shared
+     * memory: neither Open MPI's segments nor jshmem's heap files. Both go to folders of this job's own
+     * ({@code btl_vader_backing_directory}, {@code JSHMEM_SHM_DIR}), so that other jobs running meanwhile
+     * do not count.
      */
     @Test
     void jobStoppedAtItsTimeoutLeavesNoSharedMemory() throws IOException {
         Path shm = Files.createDirectories(tmp.resolve("shm"));
-        List<Path> before = ShmFiles.all(ShmFiles.DEFAULT_DIR);
+        Path mpiShm = Files.createDirectories(tmp.resolve("mpi-shm"));
         JobResult r = MpiJob.of(2, HangProgram.class).env("JSHMEM_BACKEND", "host").env("JSHMEM_SHM_DIR", shm.toString())
+                .mpirun("--mca", "btl_vader_backing_directory", mpiShm.toString())
                 .env("JSHMEM_SYMMETRIC_SIZE", "4M").timeout(Duration.ofSeconds(30)).run();
         assertTrue(r.timedOut(), r::toString);
         for (int pe = 0; pe < 2; pe++) {
             assertEquals("waiting", r.value(pe, "state"), "PE " + pe + " reached its wait: " + r);
         }
-        List<Path> left = ShmFiles.all(ShmFiles.DEFAULT_DIR).stream().filter(p -> !before.contains(p)).toList();
-        assertEquals(List.of(), left, "left in /dev/shm by the stopped job");
+        assertEquals(List.of(), list(mpiShm), "Open MPI's shared memory left by the stopped job");
         assertEquals(List.of(), list(shm), "jshmem's files left");
     }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A PE that dies while the others wait for it, under {@code mpirun --enable-recovery} so that
@@ -16,6 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * within 20 seconds (the job's timeout); and no shared-memory file of the job may be left. The
  * same with the dead PE on another node (the remote transport, forced on this machine).
  */
+// the survivors must name the dead PE within the job's timeout: alone, so that other jobs do not slow them
+@Isolated
 class PeFailureTest {
 
     @ParameterizedTest(name = "{0} PEs, PE {2} {1}")

@@ -68,9 +68,10 @@ final class CollectivesCheck {
         int checked = 0;
         String key = java.util.Arrays.toString(members);
         for (DType type : DType.values()) {
-            for (long n : reduceSizes) {
+            for (int si = 0; si < reduceSizes.length; si++) {
+                long n = reduceSizes[si];
                 int seed = CollectivesProgram.seed("reduce", type, n);
-                for (ReduceOp op : CollectivesProgram.ops(type, ops)) {
+                for (ReduceOp op : CollectivesProgram.ops(type, ops, si, reduceSizes.length)) {
                     String want = crc(key + type + op + n, () -> Reference.reduce(type, op, members, n, seed));
                     expect(problems, pe, prefix + label + ".reduce." + type + "." + op + "." + n,
                             got.get(prefix + label + ".reduce." + type + "." + op + "." + n), want);
@@ -79,7 +80,8 @@ final class CollectivesCheck {
                     checked += 2;
                 }
             }
-            for (long n : otherSizes) {
+            for (int si = 0; si < otherSizes.length; si++) {
+                long n = otherSizes[si];
                 int seed = CollectivesProgram.seed("fcollect", type, n);
                 expect(problems, pe, prefix + label + ".fcollect." + type + "." + n, got.get(prefix + label + ".fcollect." + type + "." + n),
                         crc(key + "fc" + type + n, () -> Reference.fcollect(type, members, n, seed)));
@@ -107,7 +109,7 @@ final class CollectivesCheck {
                 // reduce-scatter: this member's block of the reduction of n * members elements
                 int rseed = CollectivesProgram.seed("reducescatter", type, n);
                 int size = type.byteSize();
-                for (ReduceOp op : CollectivesProgram.ops(type, ops)) {
+                for (ReduceOp op : CollectivesProgram.ops(type, ops, si, otherSizes.length)) {
                     expect(problems, pe, prefix + label + ".reducescatter." + type + "." + op + "." + n,
                             got.get(prefix + label + ".reducescatter." + type + "." + op + "." + n),
                             crc(key + "rs" + me + type + op + n, () -> java.util.Arrays.copyOfRange(

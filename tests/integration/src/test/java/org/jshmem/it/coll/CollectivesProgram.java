@@ -13,8 +13,8 @@ import org.jshmem.Team;
 import org.jshmem.it.LocalCopy;
 
 /**
- * Runs every collective on every type (and every reduction operation) on the teams named on the
- * command line, and reports a CRC of each result ({@code PE <n> <team>.<call> <crc>}); JUnit
+ * Runs every collective on every type (and every reduction operation, dealt round the sizes: {@link #ops(DType,
+ * List, int, int)}) on the teams named on the command line, and reports a CRC of each result ({@code PE <n> <team>.<call> <crc>}); JUnit
  * ({@link TeamCollectivesTest}) computes the expected CRCs from {@link CollData} by a plain
  * sequential reference.
  *
@@ -87,6 +87,31 @@ public final class CollectivesProgram {
         return ops;
     }
 
+    /**
+     * The operations a reduction of {@code type} runs at the size of index {@code sizeIndex} among
+     * {@code sizeCount}: the type's operations dealt round its sizes, the deal turned by one place per type,
+     * so that every operation of every type and every size of every type runs, and the pairs of operation
+     * and size differ from type to type, in a fifth of the calls of the whole product (and all of them where
+     * a job names its operations, {@code ops=}). The check computes the same list.
+     */
+    static List<ReduceOp> ops(DType type, List<ReduceOp> only, int sizeIndex, int sizeCount) {
+        List<ReduceOp> all = ops(type, only);
+        if (only.size() < ReduceOp.values().length || all.isEmpty()) {
+            return all;
+        }
+        int turn = (sizeIndex + type.ordinal()) % sizeCount;
+        List<ReduceOp> dealt = new ArrayList<>();
+        for (int j = 0; j < all.size(); j++) {
+            if (j % sizeCount == turn) {
+                dealt.add(all.get(j));
+            }
+        }
+        if (dealt.isEmpty()) {   // fewer operations than sizes: this size takes one in turn
+            dealt.add(all.get(turn % all.size()));
+        }
+        return dealt;
+    }
+
     private void run(long[] reduceSizes, long[] otherSizes, List<String> teamSpecs) {
         int n = shmem.nPes();
         long maxReduce = java.util.Arrays.stream(reduceSizes).max().orElse(1) * 8;
@@ -106,16 +131,18 @@ public final class CollectivesProgram {
     private void exercise(Team t, String label, long[] reduceSizes, long[] otherSizes) {
         for (DType type : DType.values()) {
             int size = type.byteSize();
-            for (long n : reduceSizes) {
+            for (int si = 0; si < reduceSizes.length; si++) {
+                long n = reduceSizes[si];
                 long ext = n * size;
                 int seed = seed("reduce", type, n);
                 fillSource(type, n, seed);
-                for (ReduceOp op : ops(type, onlyOps)) {
+                List<ReduceOp> ops = ops(type, onlyOps, si, reduceSizes.length);
+                for (ReduceOp op : ops) {
                     prepare(ext);
                     t.reduce(op, type, dest.asSlice(0, ext), src.asSlice(0, ext), n);
                     result(label + ".reduce." + type + "." + op + "." + n, ext);
                 }
-                for (ReduceOp op : ops(type, onlyOps)) {
+                for (ReduceOp op : ops) {
                     prepare(ext);
                     LocalCopy.copy(shmem, src, 0, dest, 0, ext);
                     SymmetricSegment d = dest.asSlice(0, ext);
@@ -123,7 +150,8 @@ public final class CollectivesProgram {
                     result(label + ".inplace." + type + "." + op + "." + n, ext);
                 }
             }
-            for (long n : otherSizes) {
+            for (int si = 0; si < otherSizes.length; si++) {
+                long n = otherSizes[si];
                 long ext = n * size;
                 int np = t.nPes();
                 // fcollect
@@ -166,7 +194,7 @@ public final class CollectivesProgram {
                 // reduce-scatter: each member's block of the reduction of n * np elements
                 seed = seed("reducescatter", type, n);
                 fillSource(type, n * np, seed);
-                for (ReduceOp op : ops(type, onlyOps)) {
+                for (ReduceOp op : ops(type, onlyOps, si, otherSizes.length)) {
                     prepare(ext);
                     t.reduceScatter(op, type, dest.asSlice(0, ext), src.asSlice(0, ext * np), n);
                     result(label + ".reducescatter." + type + "." + op + "." + n, ext);

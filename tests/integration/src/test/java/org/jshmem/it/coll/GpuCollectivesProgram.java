@@ -138,11 +138,13 @@ public final class GpuCollectivesProgram {
     private void exercise(Team t, String label, boolean onStream, long[] reduceSizes, long[] otherSizes) {
         for (DType type : DType.values()) {
             int size = type.byteSize();
-            for (long n : reduceSizes) {
+            for (int si = 0; si < reduceSizes.length; si++) {
+                long n = reduceSizes[si];
                 long ext = n * size;
                 int seed = CollectivesProgram.seed("reduce", type, n);
                 fill(src, 0, type, n, seed);
-                for (ReduceOp op : CollectivesProgram.ops(type, onlyOps)) {
+                List<ReduceOp> ops = CollectivesProgram.ops(type, onlyOps, si, reduceSizes.length);
+                for (ReduceOp op : ops) {
                     prepare(ext);
                     SymmetricSegment d = dest.asSlice(0, ext);
                     SymmetricSegment s = src.asSlice(0, ext);
@@ -154,7 +156,7 @@ public final class GpuCollectivesProgram {
                     done(onStream);
                     result(label + ".reduce." + type + "." + op + "." + n, ext);
                 }
-                for (ReduceOp op : CollectivesProgram.ops(type, onlyOps)) {
+                for (ReduceOp op : ops) {
                     prepare(ext);
                     fill(dest, 0, type, n, seed);
                     SymmetricSegment d = dest.asSlice(0, ext);
@@ -167,7 +169,8 @@ public final class GpuCollectivesProgram {
                     result(label + ".inplace." + type + "." + op + "." + n, ext);
                 }
             }
-            for (long n : otherSizes) {
+            for (int si = 0; si < otherSizes.length; si++) {
+                long n = otherSizes[si];
                 long ext = n * size;
                 int np = t.nPes();
                 // fcollect
@@ -234,7 +237,7 @@ public final class GpuCollectivesProgram {
                 // reduce-scatter: each member's block of the reduction of n * np elements
                 seed = CollectivesProgram.seed("reducescatter", type, n);
                 fill(src, 0, type, n * np, seed);
-                for (ReduceOp op : CollectivesProgram.ops(type, onlyOps)) {
+                for (ReduceOp op : CollectivesProgram.ops(type, onlyOps, si, otherSizes.length)) {
                     prepare(ext);
                     if (onStream) {
                         t.reduceScatterOnStream(op, type, dest.asSlice(0, ext), src.asSlice(0, ext * np), n, stream);

@@ -12,6 +12,8 @@ import org.jshmem.ReduceOp;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Every collective x type x operation on 1, 2, 3, 4 and 8 PEs, on the world, the shared team,
@@ -21,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * algorithms by moving the thresholds (staging off, one-shot everywhere, two-shot everywhere), and
  * the copy collectives (what heaps Java cannot read use) on the host heap.
  */
+// independent jobs: several may run at once (the parallelism of tests/integration/pom.xml)
+@Execution(ExecutionMode.CONCURRENT)
 class TeamCollectivesTest {
     /**
      * Sizes in elements, with the default thresholds (staged up to 2 KiB, one-shot while
