@@ -31,7 +31,10 @@ if [ "$quick" -eq 1 ]; then
   [ -f build/env.sh ] && [ -d build/lib ] || { echo "test.sh --quick: nothing is built yet; run scripts/test.sh once" >&2; exit 1; }
   . build/env.sh
   step "unit tests and the 2-PE smoke jobs"
-  mvn -B -q -o test -Djshmem.it.groups=smoke "${mvn_args[@]}"
+  # each module's test count, and any failure
+  mvn -B -o test -Djshmem.it.groups=smoke "${mvn_args[@]}" | grep -E '^\[(INFO|WARNING|ERROR)\] (Tests run:|Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$|BUILD|.*FAIL)|^\[ERROR\]' \
+    | grep -v ' -- in ' || true
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "[test] the quick check failed (above)" >&2; exit 1; }
   echo "[test] quick check passed"
   exit 0
 fi
