@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.jshmem.DType;
-import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemEvent;
 import org.jshmem.ShmemStream;
@@ -236,18 +235,7 @@ public final class GemmBenchmark {
      * figure alone would hide a slower GPU (two GPUs of one machine can differ by tens of us per call).
      */
     private double slowest(double median) {
-        SymmetricSegment both = shmem.malloc(2 * Double.BYTES);
-        try {
-            int me = shmem.myPe();
-            shmem.put(both, 0, new double[] {median}, 0, 1, me);
-            shmem.teamWorld().reduce(ReduceOp.MAX, DType.DOUBLE, both.asSlice(Double.BYTES, Double.BYTES),
-                    both.asSlice(0, Double.BYTES), 1);
-            double[] max = new double[1];
-            shmem.get(max, 0, 1, both, Double.BYTES, me);
-            return max[0];
-        } finally {
-            shmem.free(both);
-        }
+        return java.util.Arrays.stream(everyPe(median)).max().orElse(median);
     }
 
 }
