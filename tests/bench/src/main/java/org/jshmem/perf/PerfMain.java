@@ -153,6 +153,7 @@ public final class PerfMain implements Callable<Integer> {
             PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
             cmd.setOut(none);
             cmd.setErr(none);
+            cmd.getCommandSpec().exitCodeOnInvalidInput(0);   // see usageError
         }
         return cmd.execute(args);
     }
@@ -209,7 +210,7 @@ public final class PerfMain implements Callable<Integer> {
                 System.err.println("perf: " + e.getMessage());
                 System.err.println("Try 'perf --help'.");
             }
-            return 2;
+            return usageError();
         }
 
         long need = 0;
@@ -229,7 +230,7 @@ public final class PerfMain implements Callable<Integer> {
                         + " per PE, but JSHMEM_SYMMETRIC_SIZE=" + envSize + ". Raise it, or unset it (perf then sizes the"
                         + " heap itself), or lower --max.");
             }
-            return 2;
+            return usageError();
         }
 
         try (Shmem shmem = Shmem.init(config)) {
@@ -448,6 +449,14 @@ public final class PerfMain implements Callable<Integer> {
     }
 
     /** The MPI rank of this process before jshmem starts (0 outside mpirun). */
+    /**
+     * The exit status of a usage error, found alike on every PE before start-up. Only PE 0 reports it and
+     * fails: a PE that exits non-zero first makes mpirun kill PE 0 before its message is written.
+     */
+    private int usageError() {
+        return rank == 0 ? 2 : 0;
+    }
+
     static int rankFromEnvironment() {
         for (String v : List.of("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK")) {
             String s = System.getenv(v);
