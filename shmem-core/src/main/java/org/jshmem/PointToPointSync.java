@@ -33,8 +33,13 @@ public sealed interface PointToPointSync permits Shmem {
         Args.nonNull("waitUntilInt", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilInt", ivar, offset, 1, 4);
-        for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
-            n = s.runtime().idle(n, "waitUntilInt");
+        try {
+            for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
+                n = s.runtime().idle(n, "waitUntilInt");
+            }
+        } catch (WaitTimeoutException e) {
+            throw s.runtime().stuck(e, "waits until the int at offset " + offset + " of " + ivar + " is " + cmp
+                    + " " + value + "; it is " + s.loadLocal(at, 4));
         }
     }
 
@@ -99,8 +104,13 @@ public sealed interface PointToPointSync permits Shmem {
         Args.nonNull("waitUntilLong", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilLong", ivar, offset, 1, 8);
-        for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
-            n = s.runtime().idle(n, "waitUntilLong");
+        try {
+            for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
+                n = s.runtime().idle(n, "waitUntilLong");
+            }
+        } catch (WaitTimeoutException e) {
+            throw s.runtime().stuck(e, "waits until the long at offset " + offset + " of " + ivar + " is " + cmp
+                    + " " + value + "; it is " + s.loadLocal(at, 8));
         }
     }
 
@@ -277,11 +287,19 @@ public sealed interface PointToPointSync permits Shmem {
         if (active == 0) {
             return new int[0];
         }
-        for (int n = 0; ; n = s.runtime().idle(n, call)) {
-            int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);
-            if (want == Want.ALL ? hit.length == active : hit.length > 0) {
-                return hit;
+        try {
+            for (int n = 0; ; n = s.runtime().idle(n, call)) {
+                int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);
+                if (want == Want.ALL ? hit.length == active : hit.length > 0) {
+                    return hit;
+                }
             }
+        } catch (WaitTimeoutException e) {
+            int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);
+            throw s.runtime().stuck(e, "waits until " + want.name().toLowerCase(java.util.Locale.ROOT) + " of the "
+                    + active + " watched " + (width == 4 ? "ints" : "longs") + " from offset " + offset + " of " + ivars
+                    + " are " + cmp + " " + (ints != null || longs != null ? "their values" : Long.toString(value))
+                    + "; " + hit.length + " are (indices " + java.util.Arrays.toString(hit) + ")");
         }
     }
 

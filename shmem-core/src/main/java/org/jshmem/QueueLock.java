@@ -29,8 +29,13 @@ final class QueueLock {
         }
         s.atomicOrInt(lock, offset + NODE, me + 1, predecessor - 1);
         long at = lock.heapOffset() + offset + NODE;
-        for (int n = 0; (s.loadLocal(at, Integer.BYTES) & GRANTED) == 0; ) {
-            n = s.runtime().idle(n, "setLock");
+        try {
+            for (int n = 0; (s.loadLocal(at, Integer.BYTES) & GRANTED) == 0; ) {
+                n = s.runtime().idle(n, "setLock");
+            }
+        } catch (WaitTimeoutException e) {
+            throw s.runtime().stuck(e, "the lock at offset " + offset + " of " + lock + " is held, PE "
+                    + (predecessor - 1) + " is ahead of this PE in its queue and has not passed it on");
         }
     }
 
@@ -51,8 +56,13 @@ final class QueueLock {
             if (s.atomicCompareSwapInt(lock, offset + TAIL, me + 1, 0, HOME) == me + 1) {
                 return;   // no one queued behind this PE
             }
-            for (int n = 0; ((node = (int) s.loadLocal(at, Integer.BYTES)) & NEXT) == 0; ) {
-                n = s.runtime().idle(n, "clearLock");   // a successor swapped the tail and is about to link in
+            try {
+                for (int n = 0; ((node = (int) s.loadLocal(at, Integer.BYTES)) & NEXT) == 0; ) {
+                    n = s.runtime().idle(n, "clearLock");   // a successor swapped the tail and is about to link in
+                }
+            } catch (WaitTimeoutException e) {
+                throw s.runtime().stuck(e, "the lock at offset " + offset + " of " + lock + " has a PE queued behind"
+                        + " this one that has not linked in");
             }
         }
         s.atomicOrInt(lock, offset + NODE, GRANTED, (node & NEXT) - 1);

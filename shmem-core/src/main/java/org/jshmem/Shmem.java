@@ -591,8 +591,14 @@ public final class Shmem
         Args.nonNull("signalWaitUntil", "signal", signal, "cmp", cmp);
         long at = target("signalWaitUntil", signal, signalOffset, Long.BYTES, myPe, Long.BYTES);
         long v;
-        for (int n = 0; !cmp.testUnsigned(v = backend.load(myPe, at, Long.BYTES), value); ) {
-            n = runtime.idle(n, "signalWaitUntil");
+        try {
+            for (int n = 0; !cmp.testUnsigned(v = backend.load(myPe, at, Long.BYTES), value); ) {
+                n = runtime.idle(n, "signalWaitUntil");
+            }
+        } catch (WaitTimeoutException e) {
+            throw runtime.stuck(e, "waits until the signal at offset " + signalOffset + " of " + signal + " is " + cmp
+                    + " " + Long.toUnsignedString(value) + " (unsigned); it is "
+                    + Long.toUnsignedString(backend.load(myPe, at, Long.BYTES)));
         }
         return v;
     }

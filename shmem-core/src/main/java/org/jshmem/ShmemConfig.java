@@ -31,6 +31,9 @@ import java.util.function.Function;
  *     (and unlinked as soon as every PE has mapped them)</td></tr>
  * <tr><td>{@code JSHMEM_LIVENESS_MS}</td><td>200</td><td>how often a waiting PE checks that the others are
  *     still alive; a dead PE is reported within about this time</td></tr>
+ * <tr><td>{@code JSHMEM_WAIT_TIMEOUT}</td><td>600</td><td>seconds a blocking host call (wait, barrier,
+ *     collective, lock) may go without progress before it throws {@link WaitTimeoutException}, naming what it
+ *     waits for (as PyTorch's 10-minute collective timeout); a fraction is allowed; 0: wait forever</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>auto</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
  *     the PE it waits for needs); the node's cores are its online CPUs within the cgroup's CPU quota, not
@@ -139,12 +142,13 @@ import java.util.function.Function;
  * @param prefault      host heaps: allocate and map every heap page at init
  * @param mpiLibrary    the {@code mpi-native} bootstrap's library; blank: {@code libmpi.so.40}
  * @param remote        which peers the remote transport carries, and its progress interval
+ * @param waitTimeoutMillis how long a blocking host call may go without progress before it throws; 0: forever
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                           long smCopyMaxBytes, CollectiveTuning collectiveTuning,
                           GpuCollectiveTuning gpuCollectiveTuning, boolean prefault, String mpiLibrary,
-                          RemoteSettings remote) {
+                          RemoteSettings remote, long waitTimeoutMillis) {
 
     /** Which peers go through the remote transport. */
     public enum TransportKind {
@@ -220,6 +224,9 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** {@code spinIterations} value meaning: choose from the number of PEs per core. */
     public static final int AUTO_SPIN = -1;
 
+    /** Default {@code waitTimeoutMillis}: ten minutes, as PyTorch's collective timeout. */
+    public static final long DEFAULT_WAIT_TIMEOUT_MILLIS = 600_000;
+
     /** Default heap size per PE, as NVSHMEM's. */
     public static final long DEFAULT_SYMMETRIC_SIZE = 1L << 30;
 
@@ -237,6 +244,18 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         if (spinIterations < AUTO_SPIN) {
             throw new IllegalArgumentException("spin iterations must not be negative, got " + spinIterations);
         }
+        if (waitTimeoutMillis < 0) {
+            throw new IllegalArgumentException("wait timeout must not be negative (0: wait forever), got " + waitTimeoutMillis);
+        }
+    }
+
+    /** The settings without {@code waitTimeoutMillis} (as before it existed): the default timeout. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                       long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning,
+                       boolean prefault, String mpiLibrary, RemoteSettings remote) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, DEFAULT_WAIT_TIMEOUT_MILLIS);
     }
 
     /** The settings without {@code prefault} (as before it existed): heaps are pre-faulted. */
@@ -268,13 +287,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other remote transport settings. */
     public ShmemConfig withRemote(RemoteSettings r) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, r);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, r, waitTimeoutMillis);
+    }
+
+    /** A copy with another wait timeout in milliseconds (0: wait forever). */
+    public ShmemConfig withWaitTimeoutMillis(long millis) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, millis);
     }
 
     /** A copy with pre-faulting of host heaps at init on or off. */
     public ShmemConfig withPrefault(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary, remote);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary, remote, waitTimeoutMillis);
     }
 
     /** The settings of this process's environment. */
@@ -328,7 +353,8 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_NODE_OF_RANK", java.util.List.of(), ShmemConfig::parseNodeIds),
                         read(env, "JSHMEM_REMOTE_PROGRESS_US", RemoteSettings.DEFAULT.progressMicros(),
                                 v -> (long) parsePositive(v, "microseconds")),
-                        read(env, "JSHMEM_REMOTE_PROTOCOL", RemoteProtocol.AUTO, v -> parseEnum(RemoteProtocol.class, v))));
+                        read(env, "JSHMEM_REMOTE_PROTOCOL", RemoteProtocol.AUTO, v -> parseEnum(RemoteProtocol.class, v))),
+                read(env, "JSHMEM_WAIT_TIMEOUT", DEFAULT_WAIT_TIMEOUT_MILLIS, ShmemConfig::parseSecondsAsMillis));
     }
 
     /**
@@ -348,19 +374,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
     }
 
     /**
@@ -404,13 +430,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary, remote);
+                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
     }
 
     /** A copy with other GPU collective thresholds. */
     public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary, remote);
+                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary, remote, waitTimeoutMillis);
     }
 
     private static int parseMaxBlocks(String value) {
@@ -489,6 +515,20 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
             case "0", "false", "no", "off" -> false;
             default -> throw new IllegalArgumentException("expected 0 or 1");
         };
+    }
+
+    /** Seconds, a fraction allowed, as milliseconds; 0 stays 0 (off). */
+    private static long parseSecondsAsMillis(String value) {
+        double seconds;
+        try {
+            seconds = Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            seconds = -1;
+        }
+        if (!(seconds >= 0 && seconds <= 1e9)) {
+            throw new IllegalArgumentException("expected seconds: 0 (wait forever) or a positive number, e.g. 600 or 2.5");
+        }
+        return seconds == 0 ? 0 : Math.max(1, Math.round(seconds * 1000));
     }
 
     private static long parsePositiveMillis(String value) {

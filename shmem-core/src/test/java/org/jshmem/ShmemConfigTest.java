@@ -63,6 +63,7 @@ class ShmemConfigTest {
         assertEquals("", c.mpiLibrary());
         assertEquals(Path.of("/dev/shm"), c.shmDir());
         assertEquals(200, c.livenessMillis());
+        assertEquals(600_000, c.waitTimeoutMillis());
         assertEquals(ShmemConfig.AUTO_SPIN, c.spinIterations());
         assertEquals(4096, c.spinIterationsFor(1));
         assertEquals(0, c.spinIterationsFor(Runtime.getRuntime().availableProcessors() + 1));
@@ -79,6 +80,7 @@ class ShmemConfigTest {
                 "JSHMEM_SHM_DIR", "/tmp/x",
                 "JSHMEM_LIVENESS_MS", "50",
                 "JSHMEM_SPIN", "0",
+                "JSHMEM_WAIT_TIMEOUT", "2.5",
                 "JSHMEM_MPI_LIBRARY", "/opt/ompi/lib/libmpi.so.40"));
         assertEquals(512L << 20, c.symmetricSize());
         assertEquals(BackendKind.HOST, c.backend());
@@ -88,6 +90,8 @@ class ShmemConfigTest {
         assertEquals(Path.of("/tmp/x"), c.shmDir());
         assertEquals(50, c.livenessMillis());
         assertEquals(0, c.spinIterations());
+        assertEquals(2500, c.waitTimeoutMillis());
+        assertEquals(0, ShmemConfig.fromMap(Map.of("JSHMEM_WAIT_TIMEOUT", "0")).waitTimeoutMillis());
         assertEquals("/opt/ompi/lib/libmpi.so.40", c.mpiLibrary());
     }
 
@@ -122,6 +126,9 @@ class ShmemConfigTest {
         "JSHMEM_SPIN           | many    | non-negative integer",
         "JSHMEM_LIVENESS_MS    | 0       | positive",
         "JSHMEM_LIVENESS_MS    | soon    | integer",
+        "JSHMEM_WAIT_TIMEOUT   | -1      | wait forever",
+        "JSHMEM_WAIT_TIMEOUT   | ten     | seconds",
+        "JSHMEM_WAIT_TIMEOUT   | NaN     | seconds",
     })
     void badValuesNameTheVariableTheValueAndWhatIsExpected(String name, String value, String expected) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

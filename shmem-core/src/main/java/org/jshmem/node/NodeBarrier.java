@@ -1,5 +1,7 @@
 package org.jshmem.node;
 
+import org.jshmem.WaitTimeoutException;
+
 
 /**
  * Host-side barrier among the PEs of a team, through the control block: each member publishes
@@ -28,13 +30,34 @@ public final class NodeBarrier {
         long g = ++generation[slot];
         shm.publishSyncGeneration(slot, g);
         int me = shm.myPe();
-        for (int i = 0, pe = start; i < size; i++, pe += stride) {
-            if (pe != me) {
-                for (int n = 0; shm.syncGeneration(slot, pe) < g; ) {
-                    n = waiter.idle(n, waitingIn, start, stride, size);
+        try {
+            for (int i = 0, pe = start; i < size; i++, pe += stride) {
+                if (pe != me) {
+                    for (int n = 0; shm.syncGeneration(slot, pe) < g; ) {
+                        n = waiter.idle(n, waitingIn, start, stride, size);
+                    }
                 }
             }
+        } catch (WaitTimeoutException e) {
+            throw Waiter.stuck(e, arrivals(slot, start, stride, size, g));
         }
+    }
+
+    /** Which members have reached synchronisation {@code g} of the slot, and which have not. */
+    private String arrivals(int slot, int start, int stride, int size, long g) {
+        java.util.List<Integer> arrived = new java.util.ArrayList<>();
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        for (int i = 0, pe = start; i < size; i++, pe += stride) {
+            long reached = shm.syncGeneration(slot, pe);
+            if (reached >= g) {
+                arrived.add(pe);
+            } else {
+                missing.add(pe + " (" + (g - reached) + " behind)");
+            }
+        }
+        return "a synchronisation of the team of world PEs " + start + ", stride " + stride + ", size " + size
+                + " (slot " + slot + "); PEs " + arrived + " have reached it, PEs " + missing
+                + " have not: they are in another call, or called a different one";
     }
 
     /** The generation the next {@link #sync} of {@code slot} will publish. */

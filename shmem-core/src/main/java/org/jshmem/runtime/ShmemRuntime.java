@@ -5,6 +5,7 @@ import java.util.OptionalLong;
 import org.jshmem.BootstrapException;
 import org.jshmem.PeFailedException;
 import org.jshmem.ShmemConfig;
+import org.jshmem.WaitTimeoutException;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.bootstrap.Bootstraps;
 import org.jshmem.heap.SymmetricAllocator;
@@ -56,7 +57,7 @@ public final class ShmemRuntime {
         this.maxAlignment = agreedAlignment(bootstrap, backend, myPe);
         this.watch = new PeWatch(node, config.livenessMillis());
         this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch,
-                node.remote().isPresent() ? node::progress : null);
+                node.remote().isPresent() ? node::progress : null, myPe, config.waitTimeoutMillis());
         this.barrier = new NodeBarrier(node, waiter);
         this.collectives = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
     }
@@ -251,6 +252,14 @@ public final class ShmemRuntime {
     /** One idle step of a wait in {@code waitingIn}; returns the next step number (0 on the first call). */
     public int idle(int step, String waitingIn) {
         return waiter.idle(step, waitingIn);
+    }
+
+    /**
+     * Completes a wait's timeout with what it waited for and what it saw, prints it on standard
+     * error and returns it to throw.
+     */
+    public WaitTimeoutException stuck(WaitTimeoutException e, String detail) {
+        return Waiter.stuck(e, detail);
     }
 
     /** Whether PE {@code pe} is running: this PE, or one that has not failed, left or closed. */
