@@ -126,12 +126,58 @@ final class Endpoint {
         channel.iget(dst, dstStride * size, w, base, srcStride * size, size, nelems);
     }
 
+    void ibput(SymmetricSegment dest, long destOffset, long destStride, MemorySegment src, long srcStride,
+               ValueLayout element, long blockSize, long nblocks, int pe) {
+        int w = pe("ibput", pe);
+        long size = element.byteSize();
+        checkBlocks("ibput", destStride, srcStride, blockSize, nblocks);
+        long block = blockSize * size;
+        long span = block == 0 || nblocks == 0 ? 0 : (nblocks - 1) * destStride * size + block;
+        long base = shmem.target("ibput", dest, destOffset, span, w);
+        checkLocalBlocks("ibput", src, srcStride * size, block, nblocks);
+        if (span > 0) {
+            channel.iput(w, base, destStride * size, src, srcStride * size, block, nblocks);
+        }
+    }
+
+    void ibget(MemorySegment dst, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
+               ValueLayout element, long blockSize, long nblocks, int pe) {
+        int w = pe("ibget", pe);
+        long size = element.byteSize();
+        checkBlocks("ibget", dstStride, srcStride, blockSize, nblocks);
+        long block = blockSize * size;
+        long span = block == 0 || nblocks == 0 ? 0 : (nblocks - 1) * srcStride * size + block;
+        long base = shmem.target("ibget", src, srcOffset, span, w);
+        checkLocalBlocks("ibget", dst, dstStride * size, block, nblocks);
+        if (span > 0) {
+            channel.iget(dst, dstStride * size, w, base, srcStride * size, block, nblocks);
+        }
+    }
+
     /** Checks that {@code nelems} elements {@code stride} apart fit in {@code local}, before any element moves. */
     private static void checkLocalSpan(String call, MemorySegment local, long stride, long size, long nelems) {
         if (nelems > 0 && (nelems - 1) * stride * size + size > local.byteSize()) {
             throw new IndexOutOfBoundsException(call + ": " + nelems + " elements of " + size + " bytes, " + stride
                     + " apart, need " + ((nelems - 1) * stride * size + size) + " bytes of the local segment, which has "
                     + local.byteSize());
+        }
+    }
+
+    /** Checks that {@code count} blocks of {@code blockBytes}, {@code pitch} bytes apart, fit in {@code local}. */
+    private static void checkLocalBlocks(String call, MemorySegment local, long pitch, long blockBytes, long count) {
+        long need = blockBytes == 0 || count == 0 ? 0 : (count - 1) * pitch + blockBytes;
+        if (need > local.byteSize()) {
+            throw new IndexOutOfBoundsException(call + ": " + count + " blocks of " + blockBytes + " bytes, " + pitch
+                    + " bytes apart, need " + need + " bytes of the local segment, which has " + local.byteSize());
+        }
+    }
+
+    private static void checkBlocks(String call, long targetStride, long sourceStride, long blockSize, long nblocks) {
+        if (blockSize < 0 || nblocks < 0 || targetStride < Math.max(1, blockSize) || sourceStride < 1) {
+            throw new IllegalArgumentException(call + ": block size and count must be >= 0, the source stride >= 1 and"
+                    + " the destination stride >= max(1, block size) so that blocks do not overlap (got destination"
+                    + " stride " + targetStride + ", source stride " + sourceStride + ", block size " + blockSize
+                    + ", blocks " + nblocks + ")");
         }
     }
 

@@ -87,6 +87,30 @@ public sealed interface RemoteMemoryAccess permits Shmem, ShmemContext {
         Endpoint.of(this).iget(dst, dstStride, src, srcOffset, srcStride, element, nelems, pe);
     }
 
+    /**
+     * Blocked strided put (OpenSHMEM 1.6's {@code shmem_ibput}): {@code nblocks} blocks of
+     * {@code blockSize} contiguous elements; block {@code i} starts at element {@code i * srcStride}
+     * of {@code src} and goes to element {@code i * destStride} from byte {@code destOffset} of
+     * {@code dest} on PE {@code pe}. Strides count elements; {@code destStride >= blockSize}, so
+     * that the blocks do not overlap.
+     */
+    default void ibput(SymmetricSegment dest, long destOffset, long destStride, MemorySegment src, long srcStride,
+                       ValueLayout element, long blockSize, long nblocks, int pe) {
+        Args.nonNull("ibput", "dest", dest, "src", src, "element", element);
+        Endpoint.of(this).ibput(dest, destOffset, destStride, src, srcStride, element, blockSize, nblocks, pe);
+    }
+
+    /**
+     * Blocked strided get (OpenSHMEM 1.6's {@code shmem_ibget}), the mirror of {@link #ibput}:
+     * block {@code i} from element {@code i * srcStride} from byte {@code srcOffset} of {@code src}
+     * on PE {@code pe} to element {@code i * dstStride} of {@code dst}; {@code dstStride >= blockSize}.
+     */
+    default void ibget(MemorySegment dst, long dstStride, SymmetricSegment src, long srcOffset, long srcStride,
+                       ValueLayout element, long blockSize, long nblocks, int pe) {
+        Args.nonNull("ibget", "dst", dst, "src", src, "element", element);
+        Endpoint.of(this).ibget(dst, dstStride, src, srcOffset, srcStride, element, blockSize, nblocks, pe);
+    }
+
     /** Puts {@code count} elements of {@code src} from {@code srcIndex} to {@code dest} at byte {@code destOffset} on PE {@code pe}. */
     default void put(SymmetricSegment dest, long destOffset, byte[] src, int srcIndex, int count, int pe) {
         Args.nonNull("put", "dest", dest, "src", src);

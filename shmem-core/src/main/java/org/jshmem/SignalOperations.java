@@ -53,4 +53,16 @@ public sealed interface SignalOperations permits Shmem, ShmemContext {
         Args.nonNull("signalOp", "signal", signal, "op", op);
         Endpoint.of(this).signalOp("signalOp", signal, signalOffset, value, op, pe);
     }
+
+    /** Adds {@code value} to the signal on PE {@code pe}, without data: OpenSHMEM 1.6's {@code shmem_signal_add}. */
+    default void signalAdd(SymmetricSegment signal, long signalOffset, long value, int pe) {
+        Args.nonNull("signalAdd", "signal", signal);
+        Endpoint.of(this).signalOp("signalAdd", signal, signalOffset, value, SignalOp.ADD, pe);
+    }
+
+    /** Sets the signal on PE {@code pe} to {@code value}, without data: OpenSHMEM 1.6's {@code shmem_signal_set}. */
+    default void signalSet(SymmetricSegment signal, long signalOffset, long value, int pe) {
+        Args.nonNull("signalSet", "signal", signal);
+        Endpoint.of(this).signalOp("signalSet", signal, signalOffset, value, SignalOp.SET, pe);
+    }
 }

@@ -252,6 +252,18 @@ public final class ApiProgram {
         report(me, "iputSeg", Arrays.toString(LocalCopy.read(s, seg).toArray(ValueLayout.JAVA_INT)));
         report(me, "igetSeg", Arrays.toString(dst.toArray(ValueLayout.JAVA_INT)));
         s.barrierAll();
+        // blocked strides (OpenSHMEM 1.6): blocks of 2 ints, 3 apart in the source, 4 apart on the right
+        SymmetricSegment blocks = s.calloc(12, 4);
+        int[] nine = new int[9];
+        Arrays.setAll(nine, i -> me * 100 + i);
+        s.ibput(blocks, 0, 4, MemorySegment.ofArray(nine), 3, ValueLayout.JAVA_INT, 2, 3, right);
+        s.barrierAll();
+        MemorySegment gotBlocks = MemorySegment.ofArray(new int[10]);   // the right's ints 1-2, 5-6, 9-10, 3 apart
+        s.ibget(gotBlocks, 3, blocks, 4, 4, ValueLayout.JAVA_INT, 2, 3, right);
+        report(me, "ibput", Arrays.toString(LocalCopy.read(s, blocks).toArray(ValueLayout.JAVA_INT)));
+        report(me, "ibget", Arrays.toString(gotBlocks.toArray(ValueLayout.JAVA_INT)));
+        s.barrierAll();
+        s.free(blocks);
         s.free(seg);
         s.free(all);
     }

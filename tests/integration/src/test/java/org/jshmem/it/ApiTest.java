@@ -96,6 +96,10 @@ class ApiTest {
         e.put("bulk.get", 0L);
         e.put("iputSeg", Arrays.toString(new int[] {0, left, left + 10, left + 20, 0, 0}));
         e.put("igetSeg", Arrays.toString(new int[] {me, 0, me + 10, 0, me + 20, 0}));
+        int l = left * 100;
+        e.put("ibput", Arrays.toString(new int[] {l, l + 1, 0, 0, l + 3, l + 4, 0, 0, l + 6, l + 7, 0, 0}));
+        int m = me * 100;
+        e.put("ibget", Arrays.toString(new int[] {m + 1, 0, 0, m + 4, 0, 0, m + 7, 0, 0, 0}));
 
         long total = (long) n * (n + 1) / 2;
         e.put("sigSet.wait", left + 100);

@@ -234,6 +234,11 @@ public final class CompletenessProgram {
         s.signalOp(sig, 0, 5, SignalOp.ADD, right);
         report(me, "signalOp.wait", s.signalWaitUntil(sig, 0, Cmp.EQ, 15));
         s.barrierAll();
+        s.signalSet(sig, 0, 100, right);   // the OpenSHMEM 1.6 names
+        s.fence();
+        s.signalAdd(sig, 0, 7, right);
+        report(me, "signalSetAdd.wait", s.signalWaitUntil(sig, 0, Cmp.EQ, 107));
+        s.barrierAll();
         s.free(sig);
         s.free(a);
     }

@@ -110,6 +110,7 @@ class CompletenessTest {
         e.put("nbi.counter", left + 1);
         e.put("nbi.cas", "7,1");
         e.put("signalOp.wait", 15);
+        e.put("signalSetAdd.wait", 107);
 
         e.put("vec.allDone", true);
         e.put("vec.anyInt", 2);

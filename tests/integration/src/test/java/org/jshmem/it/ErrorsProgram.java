@@ -56,6 +56,10 @@ public final class ErrorsProgram {
         attempt(me, "negativeOffset", () -> s.get(new long[1], 0, 1, target, -8, right));
         attempt(me, "atomicPastEnd", () -> s.atomicAddLong(target, 256, 1, right));
         attempt(me, "stridedPastEnd", () -> s.iput(target, 0, 100, new int[] {1, 2, 3}, 0, 1, 3, right));
+        attempt(me, "blocksPastEnd", () -> s.ibput(target, 0, 40, MemorySegment.ofArray(new int[6]), 2,
+                ValueLayout.JAVA_INT, 2, 3, right));
+        attempt(me, "blocksOverlap", () -> s.ibput(target, 0, 1, MemorySegment.ofArray(new int[4]), 2,
+                ValueLayout.JAVA_INT, 2, 2, right));
         attempt(me, "symmetricPastEnd", () -> s.put(target, 0, after, 0, 512, right));
         attempt(me, "misalignedLong", () -> s.atomicFetchAddLong(target, 4, 1, right));
         attempt(me, "misalignedInt", () -> s.atomicCompareSwapInt(target, 2, 0, 1, right));

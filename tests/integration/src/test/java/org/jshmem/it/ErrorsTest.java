@@ -36,6 +36,10 @@ class ErrorsTest {
             expect(checks, r, me, "negativeOffset", "HeapBoundsException", "get: offset -8 + length 8 is outside");
             expect(checks, r, me, "atomicPastEnd", "HeapBoundsException", "atomicAddLong: offset 256 + length 8");
             expect(checks, r, me, "stridedPastEnd", "HeapBoundsException", "iput: offset 0 + length 804");
+            expect(checks, r, me, "blocksPastEnd", "HeapBoundsException", "ibput: offset 0 + length 328");
+            expect(checks, r, me, "blocksOverlap", "IllegalArgumentException",
+                    "ibput: block size and count must be >= 0", "destination stride >= max(1, block size)",
+                    "got destination stride 1, source stride 2, block size 2, blocks 2");
             expect(checks, r, me, "symmetricPastEnd", "HeapBoundsException", "put: offset 0 + length 512");
             expect(checks, r, me, "misalignedLong", "MisalignedAtomicException",
                     "atomicFetchAddLong: offset 4 in symmetric segment [heap offset " + target,
