@@ -699,6 +699,36 @@ public final class Team implements AutoCloseable {
         reduceScatter("Team.reduceScatterOnStream", op, type, dest, src, nelemsPerPe, stream, true);
     }
 
+    /**
+     * Collective inclusive prefix sum (OpenSHMEM 1.6's {@code shmem_<T>_sum_inscan}): on team PE
+     * {@code i}, {@code dest[k] = src_0[k] + src_1[k] + ... + src_i[k]} over the members in team
+     * order, for {@code k < nelems}. Every type of {@link #reduce}, with its rounding; {@code dest
+     * == src} (in place) is allowed.
+     */
+    public void sumInscan(DType type, SymmetricSegment dest, SymmetricSegment src, long nelems) {
+        scan("Team.sumInscan", type, dest, src, nelems, true);
+    }
+
+    /**
+     * Collective exclusive prefix sum (OpenSHMEM 1.6's {@code shmem_<T>_sum_exscan}): on team PE
+     * {@code i}, {@code dest[k] = src_0[k] + ... + src_{i-1}[k]}; on team PE 0, zeros (the sum of no
+     * member). Otherwise as {@link #sumInscan}.
+     */
+    public void sumExscan(DType type, SymmetricSegment dest, SymmetricSegment src, long nelems) {
+        scan("Team.sumExscan", type, dest, src, nelems, false);
+    }
+
+    private void scan(String method, DType type, SymmetricSegment dest, SymmetricSegment src, long nelems,
+                      boolean inclusive) {
+        Supplier<String> call = () -> method + "(" + type + ", dest " + dest + ", src " + src + ", nelems " + nelems + ")";
+        begin(method, call, null, false);
+        long bytes = extent(call, nelems, type, 1);
+        long d = range(call, method, "dest", dest, bytes);
+        long s = range(call, method, "src", src, bytes);
+        noOverlap(call, d, bytes, s, bytes, true);
+        collectives().sumScan(layout, type, d, s, nelems, inclusive);
+    }
+
     private void reduceScatter(String method, ReduceOp op, DType type, SymmetricSegment dest, SymmetricSegment src,
                                long nelemsPerPe, ShmemStream stream, boolean onStream) {
         Supplier<String> call = () -> method + "(" + op + ", " + type + ", dest " + dest + ", src " + src

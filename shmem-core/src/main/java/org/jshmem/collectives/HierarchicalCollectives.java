@@ -112,6 +112,11 @@ public final class HierarchicalCollectives implements Collectives {
     }
 
     @Override
+    public void sumScan(TeamLayout t, DType type, long dest, long src, long nelems, boolean inclusive) {
+        flat.sumScan(t, type, dest, src, nelems, inclusive);
+    }
+
+    @Override
     public void alltoall(TeamLayout t, long dest, long src, long bytesPerPe) {
         flat.alltoall(t, dest, src, bytesPerPe);
     }

@@ -128,6 +128,12 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
         barrier.sync(t.slot(), t.start(), t.stride(), t.size(), "Team.sync");
     }
 
+    /** Host-called and rare: the copy collectives' form (the members' sources fetched and summed on the host). */
+    @Override
+    public void sumScan(TeamLayout t, DType type, long dest, long src, long nelems, boolean inclusive) {
+        fallback.sumScan(t, type, dest, src, nelems, inclusive);
+    }
+
     @Override
     public void broadcast(TeamLayout t, long dest, long src, long bytes, int root) {
         if (bytes > 0) {

@@ -102,6 +102,29 @@ public final class HostCollectives implements Collectives {
         return heaps[t.worldPe(index)];
     }
 
+    // ---------------------------------------------------------------- scans
+
+    @Override
+    public void sumScan(TeamLayout t, DType type, long dest, long src, long nelems, boolean inclusive) {
+        int count = t.myIndex() + (inclusive ? 1 : 0);
+        long bytes = nelems * type.byteSize();
+        sync(t, "Team.sumScan");   // every member's source is ready
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sum = arena.allocate(Math.max(bytes, 1), 64);   // zeros: the sum of no member
+            if (count > 0 && bytes > 0) {
+                MemorySegment[] in = new MemorySegment[count];
+                long[] at = new long[count];
+                for (int k = 0; k < count; k++) {
+                    in[k] = heap(t, k);
+                    at[k] = src - heapStart;
+                }
+                Reducer.of(type, ReduceOp.SUM).reduce(sum, 0, in, at, count, nelems);
+            }
+            sync(t, "Team.sumScan");   // every member has read the sources: dest may be this PE's source
+            MemorySegment.copy(sum, 0, heap(t, t.myIndex()), dest - heapStart, bytes);
+        }
+    }
+
     // ---------------------------------------------------------------- broadcast
 
     @Override

@@ -44,6 +44,13 @@ public interface Collectives {
      */
     void reduceScatter(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelemsPerPe);
 
+    /**
+     * Prefix sum over the members in team order: on team PE {@code i}, {@code dest[k] = src_0[k] +
+     * ... + src_i[k]} ({@code inclusive}) or {@code + ... + src_{i-1}[k]} (exclusive: zeros on team
+     * PE 0), for {@code k < nelems}, with the rounding of {@link #reduce}; {@code dest == src} allowed.
+     */
+    void sumScan(TeamLayout team, DType type, long dest, long src, long nelems, boolean inclusive);
+
     /** One line about the algorithms and thresholds, for benchmark headers. */
     String describe();
 

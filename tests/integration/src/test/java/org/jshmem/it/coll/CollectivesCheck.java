@@ -117,6 +117,19 @@ final class CollectivesCheck {
                                     (int) (me * n * size), (int) ((me + 1) * n * size))));
                     checked++;
                 }
+                if (prefix.isEmpty()) {   // the scans are host-called only: CollectivesProgram's form
+                    int sseed = CollectivesProgram.seed("scan", type, n);
+                    int[] upTo = java.util.Arrays.copyOf(members, me + 1);
+                    int[] before = java.util.Arrays.copyOf(members, me);
+                    String inclusive = crc(key + "is" + me + type + n, () -> Reference.reduce(type, ReduceOp.SUM, upTo, n, sseed));
+                    String exclusive = crc(key + "es" + me + type + n, () -> me == 0 ? new byte[(int) (n * size)]
+                            : Reference.reduce(type, ReduceOp.SUM, before, n, sseed));
+                    for (String scan : new String[] {"inscan", "exscan", "inscan-inplace"}) {
+                        String k = label + "." + scan + "." + type + "." + n;
+                        expect(problems, pe, k, got.get(k), scan.equals("exscan") ? exclusive : inclusive);
+                    }
+                    checked += 3;
+                }
             }
         }
         return checked;

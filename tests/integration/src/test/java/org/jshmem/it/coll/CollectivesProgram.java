@@ -199,6 +199,19 @@ public final class CollectivesProgram {
                     t.reduceScatter(op, type, dest.asSlice(0, ext), src.asSlice(0, ext * np), n);
                     result(label + ".reducescatter." + type + "." + op + "." + n, ext);
                 }
+                // prefix sums (OpenSHMEM 1.6): inclusive, exclusive, and inclusive in place
+                seed = seed("scan", type, n);
+                fillSource(type, n, seed);
+                prepare(ext);
+                t.sumInscan(type, dest.asSlice(0, ext), src.asSlice(0, ext), n);
+                result(label + ".inscan." + type + "." + n, ext);
+                prepare(ext);
+                t.sumExscan(type, dest.asSlice(0, ext), src.asSlice(0, ext), n);
+                result(label + ".exscan." + type + "." + n, ext);
+                prepare(ext);
+                LocalCopy.copy(shmem, src, 0, dest, 0, ext);
+                t.sumInscan(type, dest.asSlice(0, ext), dest.asSlice(0, ext), n);
+                result(label + ".inscan-inplace." + type + "." + n, ext);
             }
         }
         t.barrier();
