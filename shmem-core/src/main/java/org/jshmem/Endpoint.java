@@ -267,4 +267,18 @@ final class Endpoint {
         pe(call, 0);
         channel.quiet();
     }
+
+    /** {@link #quiet} for the operations to {@code pes}: every number is checked first, then all complete. */
+    void peQuiet(String call, int[] pes) {
+        shmem.checkOpen(call);
+        int n = team == null ? shmem.nPes() : team.size();
+        for (int pe : pes) {
+            if (pe < 0 || pe >= n) {
+                throw new PeOutOfRangeException(call, pe, n, team == null ? "the job" : "team " + teamName
+                        + " (this context's team)");
+            }
+        }
+        pe(call, 0);
+        channel.quiet();
+    }
 }

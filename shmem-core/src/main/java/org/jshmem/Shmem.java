@@ -492,6 +492,18 @@ public final class Shmem
         endpoint.quiet("quiet");
     }
 
+    /**
+     * Completes this PE's puts, gets and atomics to the PEs {@code pes} issued before it (OpenSHMEM
+     * 1.6's {@code shmem_pe_quiet}). Every number is checked before anything happens; jshmem then
+     * completes all of the context's operations, which includes theirs.
+     *
+     * @throws PeOutOfRangeException if a number is not a PE of the job
+     */
+    public void peQuiet(int... pes) {
+        Args.nonNull("peQuiet", "pes", pes);
+        endpoint.peQuiet("peQuiet", pes);
+    }
+
     /** Collective: {@link #quiet()}, then waits until every PE has called it. */
     public void barrierAll() {
         checkOpen("barrierAll");

@@ -95,6 +95,15 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
     }
 
     /**
+     * {@link Shmem#peQuiet} for this context's operations ({@code shmem_ctx_pe_quiet}); on a team's
+     * context the numbers are PEs of that team.
+     */
+    public void peQuiet(int... pes) {
+        Args.nonNull("ShmemContext.peQuiet", "pes", pes);
+        endpoint.peQuiet("ShmemContext.peQuiet", pes);
+    }
+
+    /**
      * Completes this context's operations and releases it (OpenSHMEM's {@code shmem_ctx_destroy}).
      * Safe to call twice; every later call on it throws {@link ShmemStateException}.
      *

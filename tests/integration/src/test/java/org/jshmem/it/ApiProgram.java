@@ -434,6 +434,11 @@ public final class ApiProgram {
         s.atomicSetLong(seg, 24, 1, left);
         s.waitUntilLong(seg, 24, Cmp.EQ, 1);
         report(me, "quiet.data", readLongs(s, seg, 16, 1)[0]);
+        s.putNbi(seg, 32, new long[] {me + 3000L}, 0, 1, right);   // pe_quiet (OpenSHMEM 1.6) for the right only
+        s.peQuiet(right);
+        s.atomicSetLong(seg, 40, 1, right);
+        s.waitUntilLong(seg, 40, Cmp.EQ, 1);
+        report(me, "peQuiet.data", readLongs(s, seg, 32, 1)[0]);
         s.barrierAll();
         s.free(seg);
     }

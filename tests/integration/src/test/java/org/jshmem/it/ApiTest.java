@@ -128,6 +128,7 @@ class ApiTest {
 
         e.put("fence.data", left + 1000);
         e.put("quiet.data", right + 2000);
+        e.put("peQuiet.data", left + 3000);
 
         e.put("before.int", "[false, -1, [], false]");
         e.put("before.long", "[false, -1, [], false]");

@@ -52,6 +52,7 @@ public final class ErrorsProgram {
         attempt(me, "peTooHigh", () -> s.put(target, 0, new long[] {1}, 0, 1, n));
         attempt(me, "peNegative", () -> s.pInt(target, 0, 1, -1));
         attempt(me, "peAtomic", () -> s.atomicFetchAddLong(target, 0, 1, n + 5));
+        attempt(me, "peQuiet", () -> s.peQuiet(right, n));
         attempt(me, "pastEnd", () -> s.put(target, 252, new long[] {1}, 0, 1, right));
         attempt(me, "negativeOffset", () -> s.get(new long[1], 0, 1, target, -8, right));
         attempt(me, "atomicPastEnd", () -> s.atomicAddLong(target, 256, 1, right));

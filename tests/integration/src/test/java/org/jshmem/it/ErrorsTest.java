@@ -31,6 +31,7 @@ class ErrorsTest {
                     "put: PE " + n + " is out of range", range, "Pass a PE number in that range");
             expect(checks, r, me, "peNegative", "PeOutOfRangeException", "pInt: PE -1 is out of range", range);
             expect(checks, r, me, "peAtomic", "PeOutOfRangeException", "atomicFetchAddLong: PE " + (n + 5) + " is out of range");
+            expect(checks, r, me, "peQuiet", "PeOutOfRangeException", "peQuiet: PE " + n + " is out of range");
             expect(checks, r, me, "pastEnd", "HeapBoundsException", "put: offset 252 + length 8 is outside",
                     "heap offset " + target + ", 256 bytes", "malloc(256)", "valid: 0 <= offset, offset + length <= 256");
             expect(checks, r, me, "negativeOffset", "HeapBoundsException", "get: offset -8 + length 8 is outside");
