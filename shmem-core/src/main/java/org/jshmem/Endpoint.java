@@ -268,6 +268,12 @@ final class Endpoint {
         channel.quiet();
     }
 
+    /** The checks of {@link #quiet} (PE open, context usable) without completing anything. */
+    void quietCheck(String call) {
+        shmem.checkOpen(call);
+        pe(call, 0);
+    }
+
     /** {@link #quiet} for the operations to {@code pes}: every number is checked first, then all complete. */
     void peQuiet(String call, int[] pes) {
         shmem.checkOpen(call);

@@ -30,6 +30,7 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
     private final Endpoint endpoint;
     private final Team team;         // null: made by Shmem.createContext, world PE numbers
     private final Set<ContextOption> options;
+    private SessionHints session;   // the open session's hints, or null
 
     ShmemContext(Shmem shmem, Endpoint endpoint, Team team, Set<ContextOption> options) {
         this.shmem = shmem;
@@ -92,6 +93,44 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
     /** Completes (makes visible at their targets) this context's operations issued before it; other contexts' are not waited for. */
     public void quiet() {
         endpoint.quiet("ShmemContext.quiet");
+    }
+
+    /**
+     * Starts a session on this context (OpenSHMEM 1.6's {@code shmem_session_start}): a run of
+     * operations the program describes with {@code hints}, ended by {@link #sessionStop()}. The
+     * hints allow batching; jshmem issues each operation as it comes, so they change no result and
+     * no timing, and a program that follows the spec runs unchanged.
+     *
+     * @throws ShmemStateException if a session is already open on this context
+     */
+    public synchronized void sessionStart(SessionHints hints) {
+        Args.nonNull("ShmemContext.sessionStart", "hints", hints);
+        endpoint.quietCheck("ShmemContext.sessionStart");
+        if (session != null) {
+            throw new ShmemStateException("ShmemContext.sessionStart: a session is already open on this context"
+                    + " (started with " + session + "); call sessionStop() first");
+        }
+        session = hints;
+    }
+
+    /**
+     * Ends the session opened by {@link #sessionStart} ({@code shmem_session_stop}). As in the spec it
+     * does not complete the session's operations: {@link #quiet()} does.
+     *
+     * @throws ShmemStateException if no session is open on this context
+     */
+    public synchronized void sessionStop() {
+        endpoint.quietCheck("ShmemContext.sessionStop");
+        if (session == null) {
+            throw new ShmemStateException("ShmemContext.sessionStop: no session is open on this context;"
+                    + " sessionStart(hints) opens one");
+        }
+        session = null;
+    }
+
+    /** The hints of the session open on this context, or empty. */
+    public synchronized java.util.Optional<SessionHints> session() {
+        return java.util.Optional.ofNullable(session);
     }
 
     /**

@@ -7,11 +7,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.Cmp;
 import org.jshmem.ContextOption;
 import org.jshmem.DType;
 import org.jshmem.MallocHint;
+import org.jshmem.SessionHints;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemContext;
 import org.jshmem.SignalOp;
@@ -48,6 +50,16 @@ public final class CompletenessProgram {
             locks(shmem, me, n);
             heap(shmem, me);
             alltoalls(shmem, me, n);
+        }
+    }
+
+    /** The simple name of what {@code call} throws, or "none". */
+    private static String attempt(Runnable call) {
+        try {
+            call.run();
+            return "none";
+        } catch (RuntimeException e) {
+            return e.getClass().getSimpleName();
         }
     }
 
@@ -90,6 +102,24 @@ public final class CompletenessProgram {
         }
         s.barrierAll();
         report(me, "ctx.put", Arrays.toString(getLongs(s, data, 0, 2)));
+
+        // a session (OpenSHMEM 1.6) of same-operation atomics: one increment of every PE's counter
+        SymmetricSegment counter = s.calloc(1, Long.BYTES);
+        try (ShmemContext ctx = s.createContext()) {
+            ctx.sessionStart(new SessionHints(true, OptionalLong.of(n)));
+            report(me, "session.twice", attempt(() -> ctx.sessionStart(SessionHints.NONE)));
+            report(me, "session.open", ctx.session().map(SessionHints::sameAmo).orElse(false));
+            for (int k = 0; k < n; k++) {
+                ctx.atomicAddLong(counter, 0, 1, (me + k) % n);
+            }
+            ctx.sessionStop();
+            ctx.quiet();   // sessionStop does not complete the session's operations
+            report(me, "session.stopTwice", attempt(ctx::sessionStop));
+        }
+        s.barrierAll();
+        report(me, "session.counter", s.atomicFetchLong(counter, 0, me));
+        s.barrierAll();
+        s.free(counter);
 
         // two threads, a private context each, each putting its own region to the right
         Thread[] threads = new Thread[2];

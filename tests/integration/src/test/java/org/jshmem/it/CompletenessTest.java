@@ -67,6 +67,10 @@ class CompletenessTest {
         e.put("ctx.options", "[]");
         e.put("ctx.isDefault", false);
         e.put("ctx.team", true);
+        e.put("session.twice", "ShmemStateException");
+        e.put("session.open", true);
+        e.put("session.stopTwice", "ShmemStateException");
+        e.put("session.counter", n);
         e.put("ctx.threads", "ok");
         e.put("ctx.threadsWrong", 0);
         e.put("ctx.afterClose", "ShmemStateException");
