@@ -190,25 +190,9 @@ public final class CopyCollectives implements Collectives {
 
     @Override
     public void sumScan(TeamLayout t, DType type, long dest, long src, long nelems, boolean inclusive) {
-        int count = t.myIndex() + (inclusive ? 1 : 0);
-        long bytes = nelems * type.byteSize();
-        sync(t, "Team.sumScan");   // every member's source is ready
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment sum = arena.allocate(Math.max(bytes, 1), 64);   // zeros: the sum of no member
-            if (count > 0 && bytes > 0) {
-                MemorySegment[] in = new MemorySegment[count];
-                for (int k = 0; k < count; k++) {
-                    in[k] = arena.allocate(bytes, 64);
-                    backend.get(in[k], t.worldPe(k), src);
-                }
-                Reducer.of(type, ReduceOp.SUM).reduce(sum, 0, in, new long[count], count, nelems);
-            }
-            sync(t, "Team.sumScan");   // every member has read the sources: dest may be this PE's source
-            if (bytes > 0) {
-                backend.put(t.myWorldPe(), dest, sum.asSlice(0, bytes));
-            }
-            backend.quiet();
-        }
+        PrefixSum.run(t, type, nelems, inclusive, () -> sync(t, "Team.sumScan"),
+                (k, into) -> backend.get(into, t.worldPe(k), src), sum -> backend.put(t.myWorldPe(), dest, sum));
+        backend.quiet();
     }
 
     /**

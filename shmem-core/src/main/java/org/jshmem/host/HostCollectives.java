@@ -11,6 +11,7 @@ import org.jshmem.node.NodeBarrier;
 import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.spi.Backend;
 import org.jshmem.CollectiveTuning;
+import org.jshmem.collectives.PrefixSum;
 import org.jshmem.collectives.Reducer;
 import org.jshmem.spi.Collectives;
 import org.jshmem.spi.TeamLayout;
@@ -106,23 +107,9 @@ public final class HostCollectives implements Collectives {
 
     @Override
     public void sumScan(TeamLayout t, DType type, long dest, long src, long nelems, boolean inclusive) {
-        int count = t.myIndex() + (inclusive ? 1 : 0);
-        long bytes = nelems * type.byteSize();
-        sync(t, "Team.sumScan");   // every member's source is ready
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment sum = arena.allocate(Math.max(bytes, 1), 64);   // zeros: the sum of no member
-            if (count > 0 && bytes > 0) {
-                MemorySegment[] in = new MemorySegment[count];
-                long[] at = new long[count];
-                for (int k = 0; k < count; k++) {
-                    in[k] = heap(t, k);
-                    at[k] = src - heapStart;
-                }
-                Reducer.of(type, ReduceOp.SUM).reduce(sum, 0, in, at, count, nelems);
-            }
-            sync(t, "Team.sumScan");   // every member has read the sources: dest may be this PE's source
-            MemorySegment.copy(sum, 0, heap(t, t.myIndex()), dest - heapStart, bytes);
-        }
+        PrefixSum.run(t, type, nelems, inclusive, () -> sync(t, "Team.sumScan"),
+                (k, into) -> MemorySegment.copy(heap(t, k), src - heapStart, into, 0, into.byteSize()),
+                sum -> MemorySegment.copy(sum, 0, heap(t, t.myIndex()), dest - heapStart, sum.byteSize()));
     }
 
     // ---------------------------------------------------------------- broadcast
