@@ -257,26 +257,18 @@ final class Endpoint {
     // ---------------------------------------------------------------- ordering
 
     void fence(String call) {
-        shmem.checkOpen(call);
-        pe(call, 0);
+        checkCall(call);
         channel.fence();
     }
 
     void quiet(String call) {
-        shmem.checkOpen(call);
-        pe(call, 0);
+        checkCall(call);
         channel.quiet();
-    }
-
-    /** The checks of {@link #quiet} (PE open, context usable) without completing anything. */
-    void quietCheck(String call) {
-        shmem.checkOpen(call);
-        pe(call, 0);
     }
 
     /** {@link #quiet} for the operations to {@code pes}: every number is checked first, then all complete. */
     void peQuiet(String call, int[] pes) {
-        shmem.checkOpen(call);
+        checkCall(call);
         int n = team == null ? shmem.nPes() : team.size();
         for (int pe : pes) {
             if (pe < 0 || pe >= n) {
@@ -284,7 +276,12 @@ final class Endpoint {
                         + " (this context's team)");
             }
         }
-        pe(call, 0);
         channel.quiet();
+    }
+
+    /** The checks of a call on the context as a whole (fence, quiet, sessions): the PE is open, the context usable. */
+    void checkCall(String call) {
+        shmem.checkOpen(call);
+        pe(call, 0);
     }
 }

@@ -105,7 +105,7 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
      */
     public synchronized void sessionStart(SessionHints hints) {
         Args.nonNull("ShmemContext.sessionStart", "hints", hints);
-        endpoint.quietCheck("ShmemContext.sessionStart");
+        endpoint.checkCall("ShmemContext.sessionStart");
         if (session != null) {
             throw new ShmemStateException("ShmemContext.sessionStart: a session is already open on this context"
                     + " (started with " + session + "); call sessionStop() first");
@@ -120,7 +120,7 @@ public final class ShmemContext implements AutoCloseable, RemoteMemoryAccess, At
      * @throws ShmemStateException if no session is open on this context
      */
     public synchronized void sessionStop() {
-        endpoint.quietCheck("ShmemContext.sessionStop");
+        endpoint.checkCall("ShmemContext.sessionStop");
         if (session == null) {
             throw new ShmemStateException("ShmemContext.sessionStop: no session is open on this context;"
                     + " sessionStart(hints) opens one");
