@@ -103,11 +103,12 @@ void jshmem_rt_copy_strided_host(void *dst, size_t dst_pitch, const void *src, s
                                  size_t n);
 
 /* ---- stream memory operations ---- */
-/* Work queued on `stream` after this waits until *addr == value (JSHMEM_CMP_EQ) or
- * *addr >= value (JSHMEM_CMP_GE); other comparisons fail (use a wait kernel). GE is cyclic on
- * CUDA ((int64_t)(*addr - value) >= 0) and plain unsigned on HIP: the same while the two differ
- * by less than 2^63, as growing signal counters do. `addr`: 8-byte aligned device memory (e.g.
- * this PE's heap) or registered host memory. */
+/* Work queued on `stream` after this waits until *addr == value (JSHMEM_CMP_EQ) or, unsigned,
+ * *addr >= value (JSHMEM_CMP_GE, value a power of two or in 1 .. 2^63-1); other comparisons and
+ * values fail (use a wait kernel). GE of a power of two is exact everywhere (a bit at or above it
+ * is set); of another value it is cyclic on CUDA ((int64_t)(*addr - value) >= 0) and plain unsigned
+ * on HIP: the same unless *addr is 2^63 or more above value. `addr`: 8-byte aligned device memory
+ * (e.g. this PE's heap) or registered host memory. */
 int jshmem_rt_stream_wait_value64(void *stream, void *addr, uint64_t value, int cmp);
 /* Writes the low `width` bytes (4 or 8) of `value` to *addr (aligned to `width`; this PE's heap or a
  * peer's as this process maps it) once the work queued before it on `stream` has completed (and

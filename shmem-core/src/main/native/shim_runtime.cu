@@ -431,24 +431,34 @@ void jshmem_rt_copy_strided_host(void *dst, size_t dst_pitch, const void *src, s
 /* ------------------------------------------------------------------------------------------
  * Stream memory operations
  * ------------------------------------------------------------------------------------------ */
+/* EQ is exact. GE compares unsigned (signals are uint64_t): for a power of two 2^k exactly, as "a bit at or
+ * above k is set", (*addr & ~(2^k - 1)) != 0; for another value below 2^63 with the stream's own GE test,
+ * (int64_t)(*addr - value) >= 0, which agrees with the unsigned order unless *addr is 2^63 or more above
+ * value. The one-thread wait kernel (jshmem_rt_signal_wait_async) compares unsigned in every case. */
 int jshmem_rt_stream_wait_value64(void *stream, void *addr, uint64_t value, int cmp) {
-  CHECK_ARG(cmp == JSHMEM_CMP_EQ || cmp == JSHMEM_CMP_GE,
-            "jshmem_rt_stream_wait_value64: comparison %d is not supported by the stream wait (only EQ=%d and "
-            "GE=%d are): use the wait kernel form",
-            cmp, JSHMEM_CMP_EQ, JSHMEM_CMP_GE);
+  int pow2 = value != 0 && (value & (value - 1)) == 0;
+  CHECK_ARG(cmp == JSHMEM_CMP_EQ || (cmp == JSHMEM_CMP_GE && (pow2 || (value != 0 && value < (1ull << 63)))),
+            "jshmem_rt_stream_wait_value64: comparison %d with value %llu is not supported by the stream wait (only "
+            "EQ=%d, and GE=%d of a power of two or of 1 .. 2^63-1): use the wait kernel form",
+            cmp, (unsigned long long)value, JSHMEM_CMP_EQ, JSHMEM_CMP_GE);
   CHECK_ARG(addr != NULL && ((uintptr_t)addr & 7u) == 0,
             "jshmem_rt_stream_wait_value64: address %p is NULL or not 8-byte aligned", addr);
+  int by_mask = cmp == JSHMEM_CMP_GE && pow2;
+  uint64_t operand = by_mask ? ~(value - 1) : value;
   BIND_DEVICE();
 #if JSHMEM_IS_HIP
-  GPU_TRY(hipStreamWaitValue64((hipStream_t)stream, addr, value,
-                               cmp == JSHMEM_CMP_EQ ? hipStreamWaitValueEq : hipStreamWaitValueGte,
+  GPU_TRY(hipStreamWaitValue64((hipStream_t)stream, addr, operand,
+                               cmp == JSHMEM_CMP_EQ ? hipStreamWaitValueEq
+                               : by_mask           ? hipStreamWaitValueAnd
+                                                   : hipStreamWaitValueGte,
                                0xFFFFFFFFFFFFFFFFull));
 #else
   if (jshmem_drv() != 0) return -1;
-  /* GEQ is cyclic on CUDA: (int64_t)(*addr - value) >= 0. */
   CU_TRY("cuStreamWaitValue64",
-         jshmem_g_drv.streamWaitValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)addr, value,
-                                 cmp == JSHMEM_CMP_EQ ? CU_STREAM_WAIT_VALUE_EQ : CU_STREAM_WAIT_VALUE_GEQ));
+         jshmem_g_drv.streamWaitValue64((CUstream)stream, (CUdeviceptr)(uintptr_t)addr, operand,
+                                        cmp == JSHMEM_CMP_EQ ? CU_STREAM_WAIT_VALUE_EQ
+                                        : by_mask           ? CU_STREAM_WAIT_VALUE_AND
+                                                            : CU_STREAM_WAIT_VALUE_GEQ));
 #endif
   return 0;
 }

@@ -369,9 +369,9 @@ public final class Shmem
     /**
      * Collective: like {@link #malloc} with the block's address at a multiple of {@code alignment},
      * any power of two, on every PE: the address {@link SymmetricSegment#local()} and
-     * {@link #deviceAddress} return (OpenSHMEM's {@code shmem_align}). A host heap's base address is
-     * at a multiple of the largest power of two not above the heap's size (at least 2 MiB), so any
-     * alignment that the heap has room for is met; a GPU heap's is at the driver's 2 MiB.
+     * {@link #deviceAddress} return (OpenSHMEM's {@code shmem_align}). A heap's base address is at
+     * a multiple of the largest power of two not above the heap's size (at least 2 MiB; on a GPU at
+     * most 1 GiB), so any alignment that the heap has room for is met.
      *
      * @throws IllegalArgumentException for an alignment that is not a power of two
      * @throws HeapExhaustedException   on every PE when no free block of the heap holds {@code bytes}

@@ -14,7 +14,9 @@ import java.util.function.Function;
  * <caption>Environment variables</caption>
  * <tr><th>variable</th><th>default</th><th>meaning</th></tr>
  * <tr><td>{@code JSHMEM_SYMMETRIC_SIZE}</td><td>1G</td><td>bytes of symmetric heap per PE; accepts
- *     suffixes K, M, G, T (powers of 1024), e.g. {@code 512M}, {@code 2G}</td></tr>
+ *     suffixes K, M, G, T (powers of 1024), e.g. {@code 512M}, {@code 2G}. A GPU heap may take up to
+ *     the largest power of two not above it (at most 1 GiB) more device memory, to place its base where
+ *     {@code align} needs it</td></tr>
  * <tr><td>{@code JSHMEM_BACKEND}</td><td>auto</td><td>{@code host} (shared memory), {@code cuda},
  *     {@code hip}, or {@code auto}: a GPU when a driver and a device are present, else host</td></tr>
  * <tr><td>{@code JSHMEM_DEVICE}</td><td>node-local rank mod device count</td><td>GPU ordinal for this PE</td></tr>

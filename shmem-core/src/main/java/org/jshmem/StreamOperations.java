@@ -136,7 +136,15 @@ public sealed interface StreamOperations permits Shmem {
         gpu.putSignalOnStream(pe, d, f, bytes, g, value, op, stream.handle("putSignalOnStream"));
     }
 
-    /** Makes the stream wait until this PE's signal satisfies {@code cmp value}. */
+    /**
+     * Makes the stream wait until this PE's signal satisfies {@code cmp value}, compared unsigned as
+     * in {@link Shmem#signalWaitUntil}. EQ, and GE of 0 or of a power of two, wait in the stream
+     * itself, exactly; so do the other GEs of values below 2<sup>63</sup>, with the stream's own test,
+     * {@code signal - value >= 0} as a signed 64-bit number, which agrees with the unsigned order
+     * unless the signal is 2<sup>63</sup> or more above {@code value}. A wait in the stream needs no
+     * SM, so a kernel that holds every SM (a GEMM) does not hold it back. The other comparisons run a
+     * one-thread kernel that compares unsigned.
+     */
     default void signalWaitUntilOnStream(SymmetricSegment signal, long signalOffset, Cmp cmp, long value,
                                          ShmemStream stream) {
         Args.nonNull("signalWaitUntilOnStream", "signal", signal, "cmp", cmp);

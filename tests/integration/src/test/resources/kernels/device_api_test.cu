@@ -414,20 +414,24 @@ extern "C" __global__ void test_amo_contention(uint64_t *counter, int *icounter,
  *     k=4 jshmem_putmem_signal_block, SET 5000 + me
  *     k=5 jshmem_putmem_signal_nbi_block, SET 6000 + me
  *     k=6 jshmem_putmem_signal_nbi_block ADD 5 on sig 6, then thread 0: jshmem_signal_op(sig 6,
- *         7, ADD) and jshmem_signal_op(sig 7, 99, SET)
+ *         7, ADD) and jshmem_signal_op(sig 7, 99, SET), and (no data) jshmem_signal_op(sig 8,
+ *         2^64-1, SET) and jshmem_signal_op(sig 9, 2^63, SET)
  *     k=7 jshmem_putmem_nbi_block, __syncthreads, thread 0: jshmem_fence, jshmem_int_p(flag[0], 1)
  *     k=8 jshmem_putmem_nbi_block, __syncthreads, thread 0: jshmem_quiet,
  *         jshmem_int_atomic_set(flag[1], 1)
  *   Then thread 0 of the receiver: seen[k] = jshmem_signal_wait_until(sig k, EQ, 1000*(k+1) +
  *   left) for k = 0..5; seen[6] = wait_until(sig 6, GE, 12); seen[7] = wait_until(sig 7, EQ, 99);
  *   seen[8] = jshmem_signal_fetch(sig 0); jshmem_int_wait_until(flag[0], EQ, 1);
- *   jshmem_int_wait_until(flag[1], EQ, 1); seen[9] = jshmem_int_test(flag, EQ, 1);
+ *   jshmem_int_wait_until(flag[1], EQ, 1); seen[9] = jshmem_int_test(flag, EQ, 1); signals are
+ *   unsigned: seen[10] = wait_until(sig 8, GT, 0); seen[11] = wait_until(sig 9, GE, 2^63-1);
+ *   seen[12] = wait_until(sig 9, LT, 2^64-1).
  *   __syncthreads; then the block checks sections 0..8 against PATTERN(left, k, i) (the data
  *   must be there as soon as the signal / flag is: ordering test) into errors[k].
  *   Ends with jshmem_barrier_all_block.
  *   Expected on PE me: seen = {1000+left, 2000+left, 3000+left, 4000+left, 5000+left,
- *   6000+left, 12, 99, 1000+left, 1, 0...}; errors[0..15] == 0; sig[16*k] == 1000*(k+1)+left for
- *   k=0..5, sig[96] == 12, sig[112] == 99; flag == {1, 1}; dst section k (k = 0..8) ==
+ *   6000+left, 12, 99, 1000+left, 1, 2^64-1, 2^63, 2^63, 0...}; errors[0..15] == 0; sig[16*k] ==
+ *   1000*(k+1)+left for k=0..5, sig[96] == 12, sig[112] == 99, sig[128] == 2^64-1, sig[144] ==
+ *   2^63; flag == {1, 1}; dst section k (k = 0..8) ==
  *   PATTERN(left, k, i) for i < nbytes, the rest of dst 0.
  *   Suggested nbytes: 8, 4096, 65536, 1048576 (big sections make a missing fence visible).
  * ========================================================================================== */
@@ -457,6 +461,8 @@ extern "C" __global__ void test_signal(char *dst, char *src, size_t nbytes, uint
   if (tid() == 0) {
     jshmem_signal_op(SIG(6), 7, JSHMEM_SIGNAL_ADD, right);
     jshmem_signal_op(SIG(7), 99, JSHMEM_SIGNAL_SET, right);
+    jshmem_signal_op(SIG(8), ~0ull, JSHMEM_SIGNAL_SET, right);
+    jshmem_signal_op(SIG(9), 1ull << 63, JSHMEM_SIGNAL_SET, right);
   }
   jshmem_putmem_nbi_block(D(7), SRC(7), nbytes, right);
   __syncthreads();
@@ -479,6 +485,9 @@ extern "C" __global__ void test_signal(char *dst, char *src, size_t nbytes, uint
     jshmem_int_wait_until(&flag[0], JSHMEM_CMP_EQ, 1);
     jshmem_int_wait_until(&flag[1], JSHMEM_CMP_EQ, 1);
     seen[9] = (uint64_t)jshmem_int_test(&flag[0], JSHMEM_CMP_EQ, 1);
+    seen[10] = jshmem_signal_wait_until(SIG(8), JSHMEM_CMP_GT, 0);
+    seen[11] = jshmem_signal_wait_until(SIG(9), JSHMEM_CMP_GE, (1ull << 63) - 1);
+    seen[12] = jshmem_signal_wait_until(SIG(9), JSHMEM_CMP_LT, ~0ull);
   }
   __syncthreads();
   for (int k = 0; k < 9; ++k)

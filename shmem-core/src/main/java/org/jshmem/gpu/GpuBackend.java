@@ -54,6 +54,14 @@ import org.jshmem.spi.TeamLayout;
  * table, teams) is kept here and pushed to the shim and to every loaded user module.
  */
 public final class GpuBackend implements Backend, StreamCapability {
+    /**
+     * The most a GPU heap's base address is aligned to ({@link #heapAlignment()}). Placing the heap
+     * there costs up to that much device memory less 2 MiB (see {@link #allocateHeap()}), so it
+     * stops at 1 GiB.
+     */
+    public static final long MAX_HEAP_ALIGNMENT = 1L << 30;
+    /** The alignment the driver gives large allocations (at least; less is handled). */
+    private static final long DEVICE_GRANULE = 2L << 20;
     private static final long HANDLE_BYTES = 256;
     private static final int PCI_ADDRESS_BYTES = 32;
 
@@ -68,7 +76,12 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final boolean[] onMyDevice;
     private final boolean nodeSharesDevices;
     private final long heapBytes;
+    /** What this PE's heap base is aligned to where the device allows it: see {@link #allocateHeap()}. */
+    private final long heapAlignment;
+    /** Each PE's heap offset 0 in this process (0: not mapped), where its PE placed it in {@code rawBase[pe]}'s allocation. */
     private final long[] peerBase;
+    /** What the heap allocation or IPC import returned for each PE, which free and close take. */
+    private final long[] rawBase;
     private final MemorySegment stream;       // the default channel's: collectives and set-up work run on it too
     private final GpuChannel main;
     /** The calls made on {@code Shmem}: {@link #main}, or with PEs on other nodes a {@link RemoteRouting} over it. */
@@ -125,8 +138,10 @@ public final class GpuBackend implements Backend, StreamCapability {
         timeSlicingWarning(myPe, onMyDevice, same > 1 && Shim.runsProcessesTogether(device), deviceInfo)
                 .ifPresent(System.err::println);
         this.heapBytes = INTERNAL_SIZE + roundUp(config.symmetricSize(), 2L << 20);
+        this.heapAlignment = Math.min(MAX_HEAP_ALIGNMENT, Math.max(DEVICE_GRANULE, Long.highestOneBit(heapBytes)));
         this.smCopyMax = config.smCopyMaxBytes();
         this.peerBase = new long[nPes];
+        this.rawBase = new long[nPes];
         this.main = new GpuChannel(this, Shim.streamCreate());
         GpuHeapTarget target = null;
         try {
@@ -176,8 +191,8 @@ public final class GpuBackend implements Backend, StreamCapability {
             },
             this::closePeers,
             () -> {
-                if (peerBase[myPe] != 0) {
-                    Shim.heapFree(address(myPe, 0));
+                if (rawBase[myPe] != 0) {
+                    Shim.heapFree(MemorySegment.ofAddress(rawBase[myPe]));
                 }
             },
             main::close}) {
@@ -190,18 +205,22 @@ public final class GpuBackend implements Backend, StreamCapability {
         arena.close();
     }
 
-    /** Allocates this PE's heap, shares its IPC handle and opens every peer's of this node. */
+    /**
+     * Allocates this PE's heap, shares its IPC handle and where in the allocation the heap starts,
+     * and opens every peer's of this node. Returns this PE's heap (offset 0).
+     */
     private MemorySegment allocateAndExchange(Bootstrap boot) {
         MemorySegment heap = null;
         String error = null;
-        byte[] record = new byte[(int) HANDLE_BYTES];
+        byte[] record = new byte[(int) HANDLE_BYTES];   // handle length, heap's shift in the allocation, handle
         try (Arena a = Arena.ofConfined()) {
-            heap = Shim.heapAlloc(heapBytes);
-            MemorySegment handle = a.allocate(HANDLE_BYTES - 8);
-            long len = Shim.ipcExport(heap, handle);
+            heap = allocateHeap();
+            MemorySegment handle = a.allocate(HANDLE_BYTES - 16);
+            long len = Shim.ipcExport(MemorySegment.ofAddress(rawBase[myPe]), handle);
             MemorySegment rec = MemorySegment.ofArray(record);
             rec.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, len);
-            MemorySegment.copy(handle, 0, rec, 8, len);
+            rec.set(ValueLayout.JAVA_LONG_UNALIGNED, 8, heap.address() - rawBase[myPe]);
+            MemorySegment.copy(handle, 0, rec, 16, len);
         } catch (RuntimeException e) {
             error = e.getMessage();
             record[0] = -1;
@@ -215,13 +234,14 @@ public final class GpuBackend implements Backend, StreamCapability {
             }
         }
         if (!failed.isEmpty()) {
-            if (heap != null) {
-                Shim.heapFree(heap);
+            if (rawBase[myPe] != 0) {
+                Shim.heapFree(MemorySegment.ofAddress(rawBase[myPe]));
+                rawBase[myPe] = 0;
+                peerBase[myPe] = 0;
             }
             throw new BootstrapException("allocating the GPU heap (" + heapBytes + " bytes per PE) failed on PE(s) " + failed
                     + (error != null ? "; here: " + error : "") + ". Lower JSHMEM_SYMMETRIC_SIZE or check the devices.");
         }
-        peerBase[myPe] = heap.address();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment allSeg = MemorySegment.ofArray(all);
             for (int pe = 0; pe < nPes; pe++) {
@@ -230,12 +250,41 @@ public final class GpuBackend implements Backend, StreamCapability {
                 }
                 long off = (long) pe * HANDLE_BYTES;
                 long len = allSeg.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
+                long shift = allSeg.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 8);
                 MemorySegment handle = a.allocate(len);
-                MemorySegment.copy(allSeg, off + 8, handle, 0, len);
-                peerBase[pe] = Shim.ipcImport(handle, len, "PE " + pe + "'s heap").address();
+                MemorySegment.copy(allSeg, off + 16, handle, 0, len);
+                rawBase[pe] = Shim.ipcImport(handle, len, "PE " + pe + "'s heap").address();
+                peerBase[pe] = rawBase[pe] + shift;
             }
         }
         return heap;
+    }
+
+    /**
+     * This PE's heap, its offset 0 at a multiple of {@link #heapAlignment} (so that {@code align}
+     * meets every alignment the heap has room for): the plain allocation when the driver placed it
+     * there, else one of {@code heapAlignment} less the driver's alignment (2 MiB) more, with the
+     * heap at the first such multiple in it, which costs up to that much device memory. Where that
+     * cannot be had (no memory for it), the heap as it comes: {@code HeapLimits} then agrees on the
+     * alignment the PEs' heaps have.
+     */
+    private MemorySegment allocateHeap() {
+        MemorySegment raw = Shim.heapAlloc(heapBytes);
+        long slack = 0;
+        if ((raw.address() & (heapAlignment - 1)) != 0) {
+            long more = heapAlignment - Math.min(DEVICE_GRANULE, Long.lowestOneBit(raw.address()));
+            Shim.heapFree(raw);
+            try {
+                raw = Shim.heapAlloc(heapBytes + more);
+                slack = more;
+            } catch (RuntimeException noRoom) {
+                raw = Shim.heapAlloc(heapBytes);
+            }
+        }
+        rawBase[myPe] = raw.address();
+        long shift = -raw.address() & (heapAlignment - 1);
+        peerBase[myPe] = raw.address() + (shift <= slack ? shift : 0);
+        return MemorySegment.ofAddress(peerBase[myPe]);
     }
 
     private void fillState(boolean debug) {
@@ -472,6 +521,20 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public long heapStart() {
         return INTERNAL_SIZE;
+    }
+
+    /**
+     * The largest power of two not above the heap (its internal part included), from 2 MiB to
+     * {@link #MAX_HEAP_ALIGNMENT}: see {@link #allocateHeap()}.
+     */
+    @Override
+    public long heapAlignment() {
+        return heapAlignment;
+    }
+
+    @Override
+    public long maxHeapAlignment() {
+        return MAX_HEAP_ALIGNMENT;
     }
 
     // ---------------------------------------------------------------- host-called operations: the default channel
@@ -738,13 +801,18 @@ public final class GpuBackend implements Backend, StreamCapability {
     public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {
         if (remote != null) {
             Shim.streamSynchronize(onStream);
-            for (int step = 0; !cmp.test(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
+            for (int step = 0; !cmp.testUnsigned(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
                 step = waiter.idle(step, "signalWaitUntilOnStream");
             }
             return;
         }
         MemorySegment sig = address(myPe, sigOffset);
-        if (cmp == Cmp.EQ || cmp == Cmp.GE) {
+        if (cmp == Cmp.GE && value == 0) {
+            return;   // every signal is at least 0
+        }
+        // In the stream, no kernel (see StreamOperations.signalWaitUntilOnStream): EQ; GE of a power of two, which
+        // the shim tests exactly as "a bit at or above it is set"; other GE below 2^63 with the stream's cyclic test
+        if (cmp == Cmp.EQ || cmp == Cmp.GE && value > 0) {
             Shim.streamWaitValue64(onStream, sig, value, cmp.code());
         } else {
             Shim.signalWaitAsync(sig, cmp.code(), value, onStream);
@@ -905,7 +973,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             this::stopServing,
             Shim::collRelease,
             this::closePeers,
-            () -> Shim.heapFree(address(myPe, 0)),
+            () -> Shim.heapFree(MemorySegment.ofAddress(rawBase[myPe])),
             main::close}) {
             try {
                 step.run();
@@ -921,8 +989,8 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     private void closePeers() {
         for (int pe = 0; pe < nPes; pe++) {
-            if (pe != myPe && !remotePe[pe] && peerBase[pe] != 0) {   // 0: not mapped (a start that failed)
-                Shim.ipcClose(address(pe, 0));
+            if (pe != myPe && !remotePe[pe] && rawBase[pe] != 0) {   // 0: not mapped (a start that failed)
+                Shim.ipcClose(MemorySegment.ofAddress(rawBase[pe]));
             }
         }
     }

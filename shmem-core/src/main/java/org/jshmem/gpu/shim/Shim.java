@@ -435,7 +435,11 @@ public final class Shim {
         }
     }
 
-    /** Makes the stream wait until the 64-bit word at {@code addr} is EQ or GE {@code value} (cmp code). */
+    /**
+     * Makes the stream wait until the 64-bit word at {@code addr} is EQ, or (unsigned) GE, {@code value}
+     * (cmp code): GE of a power of two exactly, of another value in 1 .. 2<sup>63</sup>-1 with the
+     * stream's cyclic test ({@code jshmem_rt_stream_wait_value64}).
+     */
     public static void streamWaitValue64(MemorySegment stream, MemorySegment addr, long value, int cmp) {
         callStreamValue(WAIT_VALUE64, stream, addr, value, cmp, "stream wait value");
     }

@@ -331,6 +331,9 @@ final class DeviceApiExpected {
         s[7] = 99;
         s[8] = 1000L + l;
         s[9] = 1;
+        s[10] = -1;               // 2^64 - 1
+        s[11] = Long.MIN_VALUE;   // 2^63
+        s[12] = Long.MIN_VALUE;
         return s;
     }
 
@@ -342,6 +345,8 @@ final class DeviceApiExpected {
         }
         sig[96] = 12;
         sig[112] = 99;
+        sig[128] = -1;
+        sig[144] = Long.MIN_VALUE;
         return sig;
     }
 

@@ -231,9 +231,9 @@ class DeviceApiExpectedTest {
 
     @Test
     void signalAndBarrierExpectations() {
-        assertEquals("1001,2001,3001,4001,5001,6001,12,99,1001,1,0,0,0,0,0,0",
+        assertEquals("1001,2001,3001,4001,5001,6001,12,99,1001,1,-1,-9223372036854775808,-9223372036854775808,0,0,0",
                 DeviceApiExpected.join(DeviceApiExpected.signalSeen(0, 2)));
-        assertEquals("0:1000,16:2000,32:3000,48:4000,64:5000,80:6000,96:12,112:99",
+        assertEquals("0:1000,16:2000,32:3000,48:4000,64:5000,80:6000,96:12,112:99,128:-1,144:-9223372036854775808",
                 DeviceApiExpected.nonZero(DeviceApiExpected.signalSig(1, 2)));
         assertEquals("0:1000,1:1000", DeviceApiExpected.nonZero(DeviceApiExpected.barrierSlots(new Team(0, 0, 1, 2), 1000)));
         assertEquals("0:100", DeviceApiExpected.nonZero(DeviceApiExpected.barrierSlots(new Team(4, 1, 1, 1), 100)));

@@ -49,6 +49,7 @@ class GpuStreamOpsTest {
             assertEquals((1L << 40) + left, r.longValue(pe, "p.long"));
             assertEquals(String.valueOf(left + 0.25), r.value(pe, "p.double"));
             assertEquals(7 + left + 1, r.longValue(pe, "signalOp.onStream"));
+            assertEquals("-1," + Long.MIN_VALUE, r.value(pe, "unsigned.signals"), "2^64-1 and 2^63 met GT/GE/LT waits");
         }
         assertEquals((long) np * (np + 1) / 2, r.longValue(0, "add.signal"));
     }

@@ -84,6 +84,18 @@ public final class StreamOpsProgram {
             stream.synchronize();
             shmem.barrierAll();
             report(me, "add.signal", shmem.signalFetch(sig, 8));
+            // signals are unsigned on the stream too: the left sets 2^64-1 and 2^63, above every value below them
+            shmem.signalOpOnStream(sig, 16, -1, SignalOp.SET, right, stream);
+            shmem.signalOpOnStream(sig, 24, Long.MIN_VALUE, SignalOp.SET, right, stream);
+            shmem.signalWaitUntilOnStream(sig, 16, Cmp.GT, 0, stream);                   // a kernel
+            shmem.signalWaitUntilOnStream(sig, 16, Cmp.GE, 4, stream);                   // in the stream, by mask
+            shmem.signalWaitUntilOnStream(sig, 16, Cmp.GE, Long.MIN_VALUE + 1, stream);  // a kernel (2^63 + 1)
+            shmem.signalWaitUntilOnStream(sig, 24, Cmp.GE, 3, stream);                   // in the stream, cyclic
+            shmem.signalWaitUntilOnStream(sig, 24, Cmp.GE, Long.MAX_VALUE, stream);      // in the stream, cyclic
+            shmem.signalWaitUntilOnStream(sig, 24, Cmp.LT, -1, stream);                  // a kernel
+            stream.synchronize();
+            shmem.barrierAll();
+            report(me, "unsigned.signals", shmem.signalFetch(sig, 16) + "," + shmem.signalFetch(sig, 24));
             // p and signalOp on the stream: the values are taken at enqueue, written when the stream gets there
             SymmetricSegment words = shmem.calloc(4, Long.BYTES);
             shmem.pIntOnStream(words, 0, 1000 + me, right, stream);
