@@ -57,10 +57,15 @@ junit() {
 # JUnit console with JVM options $1 (e.g. the test backend): the selection under MPS less the trap
 # tests, then the trap tests without MPS (see one-gpu.sh). MPS on several GPUs too: the suite runs
 # 3-PE jobs, and two of their PEs then share a GPU (time-sliced without MPS, a 3-PE all-gather + GEMM
-# on 2 GPUs runs past its test's time limit).
+# on 2 GPUs runs past its test's time limit). Test classes run GPU_TEST_PARALLELISM at a time (default 4):
+# a job keeps this machine's cores and GPU busy a fraction of its time, as on the 2-core machine
+# (tests/integration/pom.xml); the classes that must run alone say so (@Isolated).
 suite() {
   local props=($1); shift
-  local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=${JUNIT_DETAILS:-tree} --disable-banner)
+  local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=${JUNIT_DETAILS:-tree} --disable-banner
+    --config=junit.jupiter.execution.parallel.enabled=true --config=junit.jupiter.execution.parallel.mode.default=same_thread
+    --config=junit.jupiter.execution.parallel.mode.classes.default=concurrent --config=junit.jupiter.execution.parallel.config.strategy=fixed
+    --config=junit.jupiter.execution.parallel.config.fixed.parallelism=${GPU_TEST_PARALLELISM:-4})
   mps_start
   junit "${launcher[@]}" --exclude-tag debug-trap "$@"; local rc=$?
   mps_stop

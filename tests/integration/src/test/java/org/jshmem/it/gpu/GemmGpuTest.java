@@ -9,6 +9,8 @@ import org.jshmem.gemm.cli.GemmMain;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,6 +21,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * to back without a reset, and a run with {@code JSHMEM_DEBUG=1}. Tag "gpu": run on the GPU machine
  * (PEs sharing one GPU run under MPS there).
  */
+// independent jobs: several may run at once (the GPU suite's parallelism, scripts/device/gpu-run.sh)
+@Execution(ExecutionMode.CONCURRENT)
 @Tag("gpu")
 class GemmGpuTest {
 
