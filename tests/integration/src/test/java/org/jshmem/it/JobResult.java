@@ -80,7 +80,13 @@ public record JobResult(int np, int exitCode, boolean timedOut, String output, D
 
     @Override
     public String toString() {
-        return "job of " + np + " PEs " + (timedOut ? "TIMED OUT" : "exited " + exitCode) + " after "
-                + elapsed.toMillis() + " ms; output:\n" + output;
+        StringBuilder s = new StringBuilder("job of " + np + " PEs " + (timedOut ? "TIMED OUT" : "exited " + exitCode)
+                + " after " + elapsed.toMillis() + " ms; output:\n" + output);
+        if (timedOut) {   // mpirun's own output of a stopped job can be empty: what each PE wrote says where it stopped
+            for (int pe = 0; pe < peOutput.size(); pe++) {
+                s.append("\n--- PE ").append(pe).append(":\n").append(peOutput.get(pe));
+            }
+        }
+        return s.toString();
     }
 }
