@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks the layering of shmem-core and shmem-device (docs/architecture.md). From the top:
-API (org.jshmem, org.jshmem.device) -> runtime (runtime) -> backends (host, gpu, gpu.shim, collectives)
+API (org.jshmem, org.jshmem.device) -> runtime (runtime, trace) -> backends (host, gpu, gpu.shim, collectives)
 -> SPI (spi) -> node (node, bootstrap, heap, remote). Every import of an org.jshmem type goes to the same
 layer or a lower one; the API and the runtime do not reach past the SPI into a backend (they see backends
 only through the SPI); and the API does not import node, bootstrap, heap or remote: start-up goes through
@@ -14,6 +14,7 @@ root = pathlib.Path(__file__).resolve().parent.parent
 LAYER = {
     'org.jshmem': 5, 'org.jshmem.device': 5,                       # API
     'org.jshmem.runtime': 4,                                         # start-up: assembles a PE from the layers below
+    'org.jshmem.trace': 4,                                           # the timeline: a traced layer over the SPI
     'org.jshmem.host': 3, 'org.jshmem.gpu': 3, 'org.jshmem.gpu.shim': 3,
     'org.jshmem.collectives': 3,                                     # backends, shared collective algorithms
     'org.jshmem.spi': 2,                                             # backend contract

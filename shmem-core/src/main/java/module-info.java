@@ -1,7 +1,7 @@
 /**
  * jshmem's core: PEs, the symmetric heap, one-sided communication, atomics, signals,
  * synchronisation, teams and collectives, on the host or a GPU backend. Exports the API
- * ({@code org.jshmem}) only; the GPU backend and its FFM bindings are exported to the device
+ * ({@code org.jshmem}) and the timeline ({@code org.jshmem.trace}: spans of your own, reading a trace); the GPU backend and its FFM bindings are exported to the device
  * library alone. The runtime ({@code org.jshmem.runtime}), the backend contract
  * ({@code org.jshmem.spi}), the backends and the node control plane are internal (see
  * docs/architecture.md). On the class path (bin/jshmemrun, the tests)
@@ -15,6 +15,7 @@ module org.jshmem.core {
     requires jdk.management;
 
     exports org.jshmem;
+    exports org.jshmem.trace;
     exports org.jshmem.gpu to org.jshmem.device;
     exports org.jshmem.gpu.shim to org.jshmem.device;
 

@@ -2,6 +2,7 @@ package org.jshmem;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.jshmem.runtime.TracedChannel;
 import org.jshmem.spi.BackendContext;
 import org.jshmem.spi.TeamLayout;
 
@@ -14,7 +15,8 @@ import org.jshmem.spi.TeamLayout;
  */
 final class Endpoint {
     private final Shmem shmem;
-    private final BackendContext channel;
+    private final BackendContext channel;  // the backend's, or with tracing on the traced layer over it
+    private final BackendContext backendChannel;
     private final TeamLayout team;          // PE numbers are this team's; null: world PE numbers
     private final String teamName;
     private final Thread owner;             // non-null: the only thread allowed (checked with JSHMEM_DEBUG=1)
@@ -23,7 +25,8 @@ final class Endpoint {
 
     Endpoint(Shmem shmem, BackendContext channel, TeamLayout team, String teamName, Thread owner, String ownerRule) {
         this.shmem = shmem;
-        this.channel = channel;
+        this.backendChannel = channel;
+        this.channel = shmem.trace().enabled() ? new TracedChannel(channel, shmem.trace(), shmem.myPe()) : channel;
         this.team = team;
         this.teamName = teamName;
         this.owner = owner;
@@ -35,8 +38,9 @@ final class Endpoint {
         return api instanceof Shmem s ? s.endpoint() : ((ShmemContext) api).endpoint();
     }
 
+    /** The backend's channel, as the backend made it (to close it). */
     BackendContext channel() {
-        return channel;
+        return backendChannel;
     }
 
     void markClosed() {

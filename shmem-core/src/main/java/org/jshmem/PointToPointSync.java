@@ -33,10 +33,12 @@ public sealed interface PointToPointSync permits Shmem {
         Args.nonNull("waitUntilInt", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilInt", ivar, offset, 1, 4);
+        long t = s.trace().begin();
         try {
             for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
                 n = s.runtime().idle(n, "waitUntilInt");
             }
+            s.trace().end("waitUntilInt", "wait", t);
         } catch (WaitTimeoutException e) {
             throw s.runtime().stuck(e, "waits until the int at offset " + offset + " of " + ivar + " is " + cmp
                     + " " + value + "; it is " + s.loadLocal(at, 4));
@@ -104,10 +106,12 @@ public sealed interface PointToPointSync permits Shmem {
         Args.nonNull("waitUntilLong", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilLong", ivar, offset, 1, 8);
+        long t = s.trace().begin();
         try {
             for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
                 n = s.runtime().idle(n, "waitUntilLong");
             }
+            s.trace().end("waitUntilLong", "wait", t);
         } catch (WaitTimeoutException e) {
             throw s.runtime().stuck(e, "waits until the long at offset " + offset + " of " + ivar + " is " + cmp
                     + " " + value + "; it is " + s.loadLocal(at, 8));
@@ -287,10 +291,12 @@ public sealed interface PointToPointSync permits Shmem {
         if (active == 0) {
             return new int[0];
         }
+        long t = s.trace().begin();
         try {
             for (int n = 0; ; n = s.runtime().idle(n, call)) {
                 int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);
                 if (want == Want.ALL ? hit.length == active : hit.length > 0) {
+                    s.trace().end(call, "wait", t);
                     return hit;
                 }
             }

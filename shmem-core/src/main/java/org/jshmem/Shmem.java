@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jshmem.runtime.ShmemRuntime;
+import org.jshmem.trace.Trace;
 import org.jshmem.spi.Backend;
 import org.jshmem.spi.Collectives;
 import org.jshmem.spi.StreamCapability;
@@ -51,6 +52,7 @@ public final class Shmem
     private final StreamCapability streams;   // GPU heaps only: the on-stream operations
     private final Team world;
     private final Team shared;
+    private final Trace trace;                // Trace.OFF unless JSHMEM_TRACE is set
     private final Endpoint endpoint;          // the default context's: the calls made on this object
     private final ShmemContext defaultContext;
     private final java.util.Set<ShmemContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -71,6 +73,7 @@ public final class Shmem
         this.streams = backend.streams().orElse(null);
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true, TeamConfig.DEFAULT);
         this.shared = new Team(this, runtime.sharedTeam(), "shared", true, TeamConfig.DEFAULT);
+        this.trace = runtime.trace();
         this.endpoint = new Endpoint(this, backend, null, "world", null, null);
         this.defaultContext = new ShmemContext(this, endpoint, null, java.util.Set.of());
     }
@@ -398,9 +401,11 @@ public final class Shmem
         if (segment.isFreed()) {
             throw new ShmemStateException(call + ": already freed");
         }
+        long t = trace.begin();
         sameCallEverywhere("free(heap offset " + segment.heapOffset() + ")");   // no PE still uses the block
         runtime.release(segment.heapOffset());
         segment.markFreed();
+        trace.end("free", "alloc", t, -1, segment.byteSize(), -1);
     }
 
     /** Heap bytes per PE ({@code JSHMEM_SYMMETRIC_SIZE}). */
@@ -414,6 +419,15 @@ public final class Shmem
     }
 
     private SymmetricSegment allocate(String call, long bytes, long alignment, boolean zero) {
+        long t = trace.begin();
+        SymmetricSegment segment = allocateBlock(call, bytes, alignment, zero);
+        if (trace.enabled()) {
+            trace.end(call.substring(0, call.indexOf('(')), "alloc", t, -1, bytes, -1);
+        }
+        return segment;
+    }
+
+    private SymmetricSegment allocateBlock(String call, long bytes, long alignment, boolean zero) {
         checkOpen(call);
         if (bytes < 0) {
             throw new IllegalArgumentException(call + ": size must not be negative");
@@ -507,14 +521,18 @@ public final class Shmem
     /** Collective: {@link #quiet()}, then waits until every PE has called it. */
     public void barrierAll() {
         checkOpen("barrierAll");
+        long t = trace.begin();
         backend.quiet();
         runtime.sync(0, 0, 1, nPes, "barrierAll");
+        trace.end("barrierAll", "barrier", t, -1, -1, 0);
     }
 
     /** Collective: waits until every PE has called it (does not complete outstanding puts: see {@link #barrierAll()}). */
     public void syncAll() {
         checkOpen("syncAll");
+        long t = trace.begin();
         runtime.sync(0, 0, 1, nPes, "syncAll");
+        trace.end("syncAll", "barrier", t, -1, -1, 0);
     }
 
     // ---------------------------------------------------------------- distributed locks
@@ -603,10 +621,12 @@ public final class Shmem
         Args.nonNull("signalWaitUntil", "signal", signal, "cmp", cmp);
         long at = target("signalWaitUntil", signal, signalOffset, Long.BYTES, myPe, Long.BYTES);
         long v;
+        long t = trace.begin();
         try {
             for (int n = 0; !cmp.testUnsigned(v = backend.load(myPe, at, Long.BYTES), value); ) {
                 n = runtime.idle(n, "signalWaitUntil");
             }
+            trace.end("signalWaitUntil", "wait", t);
         } catch (WaitTimeoutException e) {
             throw runtime.stuck(e, "waits until the signal at offset " + signalOffset + " of " + signal + " is " + cmp
                     + " " + Long.toUnsignedString(value) + " (unsigned); it is "
@@ -754,6 +774,14 @@ public final class Shmem
                 + " this PE runs on " + backend.describe());
     }
 
+    /**
+     * This PE's trace ({@code JSHMEM_TRACE}): {@link Trace#OFF} when the job does not trace. Programs
+     * add their own spans to it; see {@link Trace}.
+     */
+    public Trace trace() {
+        return trace;
+    }
+
     // ---------------------------------------------------------------- lifecycle
 
     /**
@@ -779,8 +807,10 @@ public final class Shmem
                 throw new PeFailedException(death.getMessage(), death.failedPes());
             }
             runtime.closeBarrier();
+            runtime.writeTrace();
         } catch (RuntimeException e) {
             runtime.markFailed(e);
+            runtime.writeOwnTrace();
             failure = e;
         }
         closed = true;

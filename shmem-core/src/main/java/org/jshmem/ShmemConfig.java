@@ -3,6 +3,7 @@ package org.jshmem;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
 
@@ -36,6 +37,9 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_WAIT_TIMEOUT}</td><td>600</td><td>seconds a blocking host call (wait, barrier,
  *     collective, lock) may go without progress before it throws {@link WaitTimeoutException}, naming what it
  *     waits for (as PyTorch's 10-minute collective timeout); a fraction is allowed; 0: wait forever</td></tr>
+ * <tr><td>{@code JSHMEM_TRACE}</td><td>unset</td><td>a file: every PE records its jshmem calls, and at
+ *     {@code close} the job writes one timeline there (Chrome trace-event JSON, for Perfetto); see
+ *     {@code org.jshmem.trace.Trace}</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>auto</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
  *     the PE it waits for needs); the node's cores are its online CPUs within the cgroup's CPU quota, not
@@ -145,12 +149,13 @@ import java.util.function.Function;
  * @param mpiLibrary    the {@code mpi-native} bootstrap's library; blank: {@code libmpi.so.40}
  * @param remote        which peers the remote transport carries, and its progress interval
  * @param waitTimeoutMillis how long a blocking host call may go without progress before it throws; 0: forever
+ * @param traceFile     where the job writes its timeline at close (Chrome trace-event JSON); empty: no trace
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                           long smCopyMaxBytes, CollectiveTuning collectiveTuning,
                           GpuCollectiveTuning gpuCollectiveTuning, boolean prefault, String mpiLibrary,
-                          RemoteSettings remote, long waitTimeoutMillis) {
+                          RemoteSettings remote, long waitTimeoutMillis, Optional<Path> traceFile) {
 
     /** Which peers go through the remote transport. */
     public enum TransportKind {
@@ -249,6 +254,16 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
         if (waitTimeoutMillis < 0) {
             throw new IllegalArgumentException("wait timeout must not be negative (0: wait forever), got " + waitTimeoutMillis);
         }
+        traceFile = traceFile == null ? Optional.empty() : traceFile;
+    }
+
+    /** The settings without {@code traceFile} (as before it existed): no trace. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                       long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning,
+                       boolean prefault, String mpiLibrary, RemoteSettings remote, long waitTimeoutMillis) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, Optional.empty());
     }
 
     /** The settings without {@code waitTimeoutMillis} (as before it existed): the default timeout. */
@@ -289,19 +304,26 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other remote transport settings. */
     public ShmemConfig withRemote(RemoteSettings r) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, r, waitTimeoutMillis);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, r, waitTimeoutMillis, traceFile);
+    }
+
+    /** A copy that traces the job into {@code file} (see {@code JSHMEM_TRACE}), or, with null, does not. */
+    public ShmemConfig withTraceFile(Path file) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis,
+                Optional.ofNullable(file));
     }
 
     /** A copy with another wait timeout in milliseconds (0: wait forever). */
     public ShmemConfig withWaitTimeoutMillis(long millis) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, millis);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, millis, traceFile);
     }
 
     /** A copy with pre-faulting of host heaps at init on or off. */
     public ShmemConfig withPrefault(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary, remote, waitTimeoutMillis);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary, remote, waitTimeoutMillis, traceFile);
     }
 
     /** The settings of this process's environment. */
@@ -356,7 +378,8 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                         read(env, "JSHMEM_REMOTE_PROGRESS_US", RemoteSettings.DEFAULT.progressMicros(),
                                 v -> (long) parsePositive(v, "microseconds")),
                         read(env, "JSHMEM_REMOTE_PROTOCOL", RemoteProtocol.AUTO, v -> parseEnum(RemoteProtocol.class, v))),
-                read(env, "JSHMEM_WAIT_TIMEOUT", DEFAULT_WAIT_TIMEOUT_MILLIS, ShmemConfig::parseSecondsAsMillis));
+                read(env, "JSHMEM_WAIT_TIMEOUT", DEFAULT_WAIT_TIMEOUT_MILLIS, ShmemConfig::parseSecondsAsMillis),
+                read(env, "JSHMEM_TRACE", Optional.<Path>empty(), v -> Optional.of(Path.of(v).toAbsolutePath())));
     }
 
     /**
@@ -376,19 +399,19 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
     }
 
     /**
@@ -432,13 +455,13 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis);
+                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
     }
 
     /** A copy with other GPU collective thresholds. */
     public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary, remote, waitTimeoutMillis);
+                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
     }
 
     private static int parseMaxBlocks(String value) {

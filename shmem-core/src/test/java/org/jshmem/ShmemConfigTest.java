@@ -92,6 +92,10 @@ class ShmemConfigTest {
         assertEquals(0, c.spinIterations());
         assertEquals(2500, c.waitTimeoutMillis());
         assertEquals(0, ShmemConfig.fromMap(Map.of("JSHMEM_WAIT_TIMEOUT", "0")).waitTimeoutMillis());
+        assertEquals(java.util.Optional.empty(), c.traceFile());
+        assertEquals(java.util.Optional.of(Path.of("job.json").toAbsolutePath()),
+                ShmemConfig.fromMap(Map.of("JSHMEM_TRACE", "job.json")).traceFile(), "relative to where the PE starts");
+        assertEquals(java.util.Optional.of(Path.of("/tmp/t.json")), c.withTraceFile(Path.of("/tmp/t.json")).traceFile());
         assertEquals("/opt/ompi/lib/libmpi.so.40", c.mpiLibrary());
     }
 

@@ -15,6 +15,7 @@ import org.jshmem.DType;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
+import org.jshmem.trace.Trace;
 
 /**
  * Runs the fused GEMM on a host heap with the kernels' schedule and flag protocol: one thread per
@@ -41,6 +42,7 @@ final class CpuExecutor implements GemmExecutor {
     private final int colOffset;
     private final long ldc;
     private final ExecutorService workGroups;
+    private final Trace trace;   // tile and publication spans beside the calls' own, when the job traces
 
     CpuExecutor(Shmem shmem, StreamKSchedule schedule, Epilogue epilogue, GemmWorkspace ws, DType type,
                 ShardLayout layout) {
@@ -53,9 +55,11 @@ final class CpuExecutor implements GemmExecutor {
         this.gather = layout.collective() == GemmCollective.ALL_GATHER_GEMM;
         this.colOffset = layout.cColumnOffset(shmem.myPe());
         this.ldc = layout.ldc(shmem.myPe());
-        // one more thread: the all-gather's
+        this.trace = shmem.trace();
+        // one more thread: the all-gather's. Numbered: each is a track of its own in a trace
+        java.util.concurrent.atomic.AtomicInteger threads = new java.util.concurrent.atomic.AtomicInteger();
         this.workGroups = Executors.newFixedThreadPool(schedule.grid() + 1, r -> {
-            Thread t = new Thread(r, "jshmem-gemm-wg");
+            Thread t = new Thread(r, "jshmem-gemm-wg-" + threads.getAndIncrement());
             t.setDaemon(true);
             return t;
         });
@@ -170,7 +174,9 @@ final class CpuExecutor implements GemmExecutor {
                 if (gather) {
                     waitRows(u.tile());
                 }
+                long t = trace.begin();
                 compute(u, acc);
+                trace.end("tile", "compute", t);
                 finish(u, w, acc);
             }
             if (epilogue.ownsRows()) {
@@ -232,7 +238,9 @@ final class CpuExecutor implements GemmExecutor {
             for (int i = 0; i < tileElems; i++) {
                 tile[i] = Elements.fromFloat(acc[i], type);
             }
+            long t = trace.begin();
             publish(u.tile(), tile);
+            trace.end("publish", "comm", t);
         }
 
         private void publish(int t, short[] tile) {

@@ -45,6 +45,7 @@ public final class FusedGemm implements AutoCloseable {
     private final StreamKSchedule schedule;
     private final GemmWorkspace workspace;
     private final GemmExecutor executor;
+    private final String traceName;       // its calls' span in a trace, e.g. "gemm all_scatter fused"
     private long generation;
     private boolean closed;
 
@@ -57,6 +58,8 @@ public final class FusedGemm implements AutoCloseable {
         this.local = layout.local(shmem.myPe());
         GemmPlatform platform = GemmPlatform.of(shmem, options, layout);
         this.path = platform.choosePath(options, collective, global, shmem.nPes(), type);
+        this.traceName = "gemm " + collective.name().toLowerCase(java.util.Locale.ROOT) + " "
+                + path.name().toLowerCase(java.util.Locale.ROOT);
         Epilogue epilogue = Epilogue.of(collective, allReduce(options, global, type));
         if (path == GemmPath.REFERENCE) {
             this.schedule = null;
@@ -154,7 +157,9 @@ public final class FusedGemm implements AutoCloseable {
      */
     public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c) {
         check("run", a, b, c);
+        long t = shmem.trace().begin();
         executor.run(a, b, c, null, ++generation);
+        shmem.trace().end(traceName, "gemm", t);
     }
 
     /**
@@ -168,7 +173,9 @@ public final class FusedGemm implements AutoCloseable {
             throw new ShmemStateException("FusedGemm.runOnStream needs a GPU heap (JSHMEM_BACKEND=cuda or hip); on a"
                     + " host heap call run()");
         }
+        long t = shmem.trace().begin();
         executor.run(a, b, c, stream, ++generation);
+        shmem.trace().end(traceName, "gemm", t);   // the queuing: the GPU's work is not in the host's timeline
     }
 
     private void check(String call, SymmetricSegment a, SymmetricSegment b, SymmetricSegment c) {

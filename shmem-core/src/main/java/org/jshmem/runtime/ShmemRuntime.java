@@ -20,6 +20,9 @@ import org.jshmem.spi.BackendFactory;
 import org.jshmem.spi.CollectiveContext;
 import org.jshmem.spi.Collectives;
 import org.jshmem.spi.TeamLayout;
+import org.jshmem.trace.Clocks;
+import org.jshmem.trace.Trace;
+import org.jshmem.trace.TraceOutput;
 
 /**
  * A PE's machinery under the API: {@link #start} assembles it from the layers below (the
@@ -46,6 +49,7 @@ public final class ShmemRuntime {
     private final NodeBarrier barrier;
     private final Collectives collectives;
     private final TeamSlots teamSlots = new TeamSlots();
+    private final Trace trace;
 
     private ShmemRuntime(ShmemConfig config, Bootstrap bootstrap, NodeSharedMemory node, Backend backend) {
         this.config = config;
@@ -59,7 +63,58 @@ public final class ShmemRuntime {
         this.waiter = new Waiter(config.spinIterationsFor(bootstrap.localSize()), watch,
                 node.remote().isPresent() ? node::progress : null, myPe, config.waitTimeoutMillis());
         this.barrier = new NodeBarrier(node, waiter);
-        this.collectives = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
+        this.trace = startTrace(config, bootstrap, node.nodes());
+        Collectives plain = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
+        this.collectives = trace.enabled() ? new TracedCollectives(plain, trace) : plain;
+    }
+
+    /**
+     * Collective: this PE's trace. Every PE must trace or none (they write the file together at
+     * close): one exchange checks that. Tracing PEs then map their clocks onto PE 0's.
+     */
+    private static Trace startTrace(ShmemConfig config, Bootstrap boot, NodeMap nodes) {
+        boolean on = config.traceFile().isPresent();
+        if (boot.size() > 1) {
+            byte[] all = boot.allgather(new byte[] {(byte) (on ? 1 : 0)});
+            java.util.List<Integer> with = new java.util.ArrayList<>();
+            java.util.List<Integer> without = new java.util.ArrayList<>();
+            for (int pe = 0; pe < all.length; pe++) {
+                (all[pe] != 0 ? with : without).add(pe);
+            }
+            if (!with.isEmpty() && !without.isEmpty()) {
+                throw new BootstrapException("JSHMEM_TRACE is set on PE(s) " + with + " but not on PE(s) " + without
+                        + ": the PEs write one trace together at close. Set it for every PE (bin/jshmemrun --trace FILE"
+                        + " does), or for none.");
+            }
+        }
+        if (!on) {
+            return Trace.OFF;
+        }
+        Trace t = Trace.recording(boot.rank(), boot.size());
+        Clocks.align(t, boot::allgather, boot::barrier, nodes.spansNodes(), pe -> nodes.nodeOf(pe) == nodes.nodeOf(0));
+        return t;
+    }
+
+    /** This PE's trace: {@link Trace#OFF} unless {@code JSHMEM_TRACE} is set. */
+    public Trace trace() {
+        return trace;
+    }
+
+    /** Collective, after {@link #closeBarrier()}: PE 0 writes the job's trace file (nothing when not tracing). */
+    public void writeTrace() {
+        if (trace.enabled()) {
+            TraceOutput.writeJob(trace, bootstrap::allgather, config.traceFile().orElseThrow());
+        }
+    }
+
+    /** When the PEs cannot close together: this PE writes its own events beside the trace file. */
+    public void writeOwnTrace() {
+        if (trace.enabled()) {
+            java.nio.file.Path own = TraceOutput.writeOwn(trace, config.traceFile().orElseThrow());
+            if (own != null) {
+                System.err.println("jshmem: PE " + myPe() + ": the job did not close together; its trace is in " + own);
+            }
+        }
     }
 
     /**

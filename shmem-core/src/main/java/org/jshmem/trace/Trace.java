@@ -1,0 +1,132 @@
+package org.jshmem.trace;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * This PE's timeline of jshmem calls, recorded when the job runs with {@code JSHMEM_TRACE=file}
+ * ({@code Shmem.trace()}); at {@code close} the PEs write one file together (Chrome trace-event
+ * JSON: a process per PE, a track per thread; open it in Perfetto or chrome://tracing).
+ *
+ * <p>jshmem records allocation, barriers, collectives, waits and transfers (puts, gets, atomics,
+ * signals, fence and quiet) with their peer, team and size. Transfers below
+ * {@link #SMALL_BYTES} are counted per peer rather than recorded one by one. Programs add their
+ * own spans:
+ *
+ * <pre>{@code
+ * Trace trace = shmem.trace();
+ * long t = trace.begin();
+ * compute(tile);
+ * trace.end("tile", "compute", t);
+ * }</pre>
+ *
+ * When tracing is off, {@code begin} returns 0 and {@code end} returns at once. Times are
+ * {@link System#nanoTime()}, which PEs on one node share; PEs on other nodes are mapped onto PE
+ * 0's clock by offsets measured at start-up ({@link #clockOffsetNanos()},
+ * {@link #clockErrorNanos()}).
+ */
+public final class Trace {
+    /** Transfers of fewer bytes are counted per peer, not recorded one by one. */
+    public static final long SMALL_BYTES = 4096;
+
+    /** The trace of a PE that does not trace: every call returns at once. */
+    public static final Trace OFF = new Trace(false, 0, 1);
+
+    private final boolean on;
+    private final int myPe;
+    private final int nPes;
+    private final ThreadLocal<Track> local;
+    private final List<Track> tracks = new CopyOnWriteArrayList<>();
+    private volatile long epochNanos;
+    private volatile long offsetNanos;
+    private volatile long errorNanos;
+
+    private Trace(boolean on, int myPe, int nPes) {
+        this.on = on;
+        this.myPe = myPe;
+        this.nPes = nPes;
+        this.local = ThreadLocal.withInitial(() -> {
+            Track t = new Track(Thread.currentThread(), this.nPes);
+            tracks.add(t);
+            return t;
+        });
+    }
+
+    /** A recording trace for PE {@code myPe} of {@code nPes}; its clock is set by {@link #setClock}. */
+    public static Trace recording(int myPe, int nPes) {
+        return new Trace(true, myPe, nPes);
+    }
+
+    /** Whether this PE records. */
+    public boolean enabled() {
+        return on;
+    }
+
+    /** The start of a span: now, or 0 when tracing is off. */
+    public long begin() {
+        return on ? System.nanoTime() : 0;
+    }
+
+    /** Records a span of the calling thread from {@code begin} until now. */
+    public void end(String name, String category, long begin) {
+        if (on) {
+            local.get().span(name, category, begin, System.nanoTime(), -1, -1, -1);
+        }
+    }
+
+    /** Records a span with its peer (world PE, or -1), size in bytes (or -1) and team slot (or -1). */
+    public void end(String name, String category, long begin, int peer, long bytes, int team) {
+        if (on) {
+            local.get().span(name, category, begin, System.nanoTime(), peer, bytes, team);
+        }
+    }
+
+    /** Records a transfer to or from {@code peer}: a span from {@link #SMALL_BYTES} up, else counted. */
+    public void transfer(String name, long begin, int peer, long bytes) {
+        if (on) {
+            long now = System.nanoTime();
+            if (bytes >= SMALL_BYTES) {
+                local.get().span(name, "rma", begin, now, peer, bytes, -1);
+            } else {
+                local.get().count(name, begin, now, peer, bytes);
+            }
+        }
+    }
+
+    /**
+     * Sets how this PE's clock maps onto PE 0's: {@code epoch} is the job's time zero on PE 0's
+     * clock, {@code offset} what this PE's clock reads above PE 0's, {@code error} the bound on it.
+     */
+    public void setClock(long epoch, long offset, long error) {
+        this.epochNanos = epoch;
+        this.offsetNanos = offset;
+        this.errorNanos = error;
+    }
+
+    /** What this PE's clock reads above PE 0's, as measured at start-up (0 on PE 0's node). */
+    public long clockOffsetNanos() {
+        return offsetNanos;
+    }
+
+    /** The bound on the error of {@link #clockOffsetNanos()} (0 on PE 0's node: one clock). */
+    public long clockErrorNanos() {
+        return errorNanos;
+    }
+
+    int myPe() {
+        return myPe;
+    }
+
+    int nPes() {
+        return nPes;
+    }
+
+    List<Track> tracks() {
+        return tracks;
+    }
+
+    /** Microseconds since the job's epoch on PE 0's clock, for a time of this PE's clock. */
+    double micros(long nanos) {
+        return (nanos - offsetNanos - epochNanos) / 1e3;
+    }
+}
