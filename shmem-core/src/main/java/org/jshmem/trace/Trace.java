@@ -81,14 +81,24 @@ public final class Trace {
         }
     }
 
-    /** Records a transfer to or from {@code peer}: a span from {@link #SMALL_BYTES} up, else counted. */
+    /**
+     * The start of a transfer of {@code bytes}: now, or 0 without reading the clock when tracing is
+     * off or the transfer is small (counted, not timed: {@link #transfer}).
+     */
+    public long beginTransfer(long bytes) {
+        return on && bytes >= SMALL_BYTES ? System.nanoTime() : 0;
+    }
+
+    /**
+     * Records a transfer to or from {@code peer} that began at {@link #beginTransfer}: a span from
+     * {@link #SMALL_BYTES} up; a smaller one adds to the count and bytes of its name and peer.
+     */
     public void transfer(String name, long begin, int peer, long bytes) {
         if (on) {
-            long now = System.nanoTime();
             if (bytes >= SMALL_BYTES) {
-                local.get().span(name, "rma", begin, now, peer, bytes, -1);
+                local.get().span(name, "rma", begin, System.nanoTime(), peer, bytes, -1);
             } else {
-                local.get().count(name, begin, now, peer, bytes);
+                local.get().count(name, peer, bytes);
             }
         }
     }

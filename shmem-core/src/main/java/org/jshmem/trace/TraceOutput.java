@@ -156,16 +156,15 @@ public final class TraceOutput {
                     flush(s, out);
                 }
             }
+            String end = String.format(java.util.Locale.ROOT, "%.3f", trace.micros(System.nanoTime()));
             for (Map.Entry<String, long[]> e : t.small.entrySet()) {
                 long[] c = e.getValue();
                 for (int peer = 0; peer < trace.nPes(); peer++) {
-                    if (c[3 * peer] > 0) {
+                    if (c[2 * peer] > 0) {   // one instant at the end of the track: the counts of the whole run
                         s.append("{\"name\":").append(quote(e.getKey())).append(",\"cat\":\"rma-small\",\"ph\":\"i\",\"s\":\"t\",\"pid\":")
-                                .append(pe).append(",\"tid\":").append(t.threadId).append(",\"ts\":")
-                                .append(String.format(java.util.Locale.ROOT, "%.3f", trace.micros(t.lastEnd)))
-                                .append(",\"args\":{\"peer\":").append(peer).append(",\"count\":").append(c[3 * peer])
-                                .append(",\"bytes\":").append(c[3 * peer + 1]).append(",\"total_us\":")
-                                .append(String.format(java.util.Locale.ROOT, "%.3f", c[3 * peer + 2] / 1e3)).append("}},\n");
+                                .append(pe).append(",\"tid\":").append(t.threadId).append(",\"ts\":").append(end)
+                                .append(",\"args\":{\"peer\":").append(peer).append(",\"count\":").append(c[2 * peer])
+                                .append(",\"bytes\":").append(c[2 * peer + 1]).append("}},\n");
                     }
                 }
             }

@@ -62,19 +62,18 @@ public final class TraceSummary {
         rows.forEach((name, r) -> out.printf(Locale.ROOT, "%-28s %-10s %9d %12s %12.3f %10.1f%n", name, r.category(),
                 r.callsBytes()[0], bytes(r.callsBytes()[1]), r.micros()[0] / 1e3, r.micros()[0] / r.callsBytes()[0]));
 
-        Map<String, double[]> small = new TreeMap<>();
+        Map<String, long[]> small = new TreeMap<>();
         for (TraceFile.Event e : trace.events()) {
             if (e.category().equals("rma-small")) {
-                double[] s = small.computeIfAbsent(e.name(), k -> new double[3]);
+                long[] s = small.computeIfAbsent(e.name(), k -> new long[2]);
                 s[0] += e.arg("count");
                 s[1] += e.arg("bytes");
-                s[2] += e.args().get("total_us") instanceof Double d ? d : 0;
             }
         }
         if (!small.isEmpty()) {
-            out.printf(Locale.ROOT, "%nsmall transfers (under %d bytes each, counted per peer):%n", Trace.SMALL_BYTES);
-            small.forEach((name, s) -> out.printf(Locale.ROOT, "%-28s %-10s %9d %12s %12.3f %10.1f%n", name, "rma",
-                    (long) s[0], bytes((long) s[1]), s[2] / 1e3, s[2] / s[0]));
+            out.printf(Locale.ROOT, "%nsmall transfers (under %d bytes each, counted per peer, not timed):%n",
+                    Trace.SMALL_BYTES);
+            small.forEach((name, s) -> out.printf(Locale.ROOT, "%-28s %-10s %9d %12s%n", name, "rma", s[0], bytes(s[1])));
         }
         gemms(trace, out);
     }

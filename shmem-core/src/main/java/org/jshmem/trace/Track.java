@@ -24,9 +24,8 @@ final class Track {
     int[] teams = new int[256];
     int count;
     long dropped;
-    /** Per name: count, bytes and nanoseconds of the small transfers to each PE, {@code [3 * pe + k]}. */
+    /** Per name: count and bytes of the small transfers to each PE, {@code [2 * pe]} and {@code [2 * pe + 1]}. */
     final Map<String, long[]> small = new HashMap<>();
-    long lastEnd;
 
     Track(Thread thread, int nPes) {
         this.threadId = thread.threadId();
@@ -49,17 +48,15 @@ final class Track {
         teams[i] = team;
     }
 
-    void count(String name, long start, long end, int peer, long size) {
+    void count(String name, int peer, long size) {
         long[] c = small.get(name);
         if (c == null) {
-            c = new long[3 * nPes];
+            c = new long[2 * nPes];
             small.put(name, c);
         }
-        int at = 3 * Math.max(0, Math.min(peer, nPes - 1));
+        int at = 2 * Math.max(0, Math.min(peer, nPes - 1));
         c[at]++;
         c[at + 1] += size;
-        c[at + 2] += end - start;
-        lastEnd = Math.max(lastEnd, end);
     }
 
     private boolean grow() {

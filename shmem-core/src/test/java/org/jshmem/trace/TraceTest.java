@@ -22,6 +22,7 @@ class TraceTest {
         assertFalse(Trace.OFF.enabled());
         assertEquals(0, Trace.OFF.begin());
         Trace.OFF.end("x", "compute", 0);
+        assertEquals(0, Trace.OFF.beginTransfer(1 << 20));
         Trace.OFF.transfer("put", 0, 0, 1 << 20);
         assertTrue(Trace.OFF.tracks().isEmpty());
     }
@@ -32,10 +33,12 @@ class TraceTest {
         long epoch = System.nanoTime();
         trace.setClock(epoch, 0, 0);
         long outer = trace.begin();
-        long inner = trace.begin();
-        trace.transfer("put", inner, 1, 8192);   // recorded: at least SMALL_BYTES
+        long inner = trace.beginTransfer(8192);
+        assertTrue(inner != 0, "a transfer of at least SMALL_BYTES is timed");
+        trace.transfer("put", inner, 1, 8192);
         for (int i = 0; i < 3; i++) {
-            trace.transfer("put", trace.begin(), 1, 16);   // counted
+            assertEquals(0, trace.beginTransfer(16), "a small one is counted, not timed");
+            trace.transfer("put", 0, 1, 16);
         }
         trace.end("reduce", "collective", outer, -1, 64, 0);
         Path file = dir.resolve("t.json");
