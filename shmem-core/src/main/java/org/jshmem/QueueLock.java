@@ -22,9 +22,11 @@ final class QueueLock {
     static void set(Shmem s, SymmetricSegment lock, long offset) {
         int me = s.myPe();
         check(s, "setLock", lock, offset);
+        long t = s.trace().begin();
         s.atomicSetInt(lock, offset + NODE, 0, me);   // no one knows this node before the swap below
         int predecessor = s.atomicSwapInt(lock, offset + TAIL, me + 1, HOME);
         if (predecessor == 0) {
+            s.trace().end("setLock", "wait", t);
             return;
         }
         s.atomicOrInt(lock, offset + NODE, me + 1, predecessor - 1);
@@ -33,6 +35,7 @@ final class QueueLock {
             for (int n = 0; (s.loadLocal(at, Integer.BYTES) & GRANTED) == 0; ) {
                 n = s.runtime().idle(n, "setLock");
             }
+            s.trace().end("setLock", "wait", t, predecessor - 1, -1, -1);   // peer: the PE that passed it on
         } catch (WaitTimeoutException e) {
             throw s.runtime().stuck(e, "the lock at offset " + offset + " of " + lock + " is held, PE "
                     + (predecessor - 1) + " is ahead of this PE in its queue and has not passed it on");

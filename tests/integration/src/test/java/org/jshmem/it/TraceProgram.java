@@ -9,8 +9,8 @@ import org.jshmem.trace.Trace;
 
 /**
  * Traced calls of every kind on each PE (run with JSHMEM_TRACE): allocation, barriers, a put of
- * 8 KiB and {@link #SMALL_PUTS} puts of 8 bytes to the right neighbour, a wait, a reduce and a
- * broadcast, and a span of the program's own around them.
+ * 8 KiB and {@link #SMALL_PUTS} puts of 8 bytes to the right neighbour, a lock taken in turn, a wait,
+ * a reduce and a broadcast, and a span of the program's own around them.
  */
 public final class TraceProgram {
     static final int BARRIERS = 5;
@@ -31,6 +31,11 @@ public final class TraceProgram {
             for (int i = 0; i < SMALL_PUTS; i++) {
                 s.put(data, 8192 + 8L * i, MemorySegment.ofArray(new long[] {i}), right);
             }
+            SymmetricSegment lock = s.calloc(1, 8);
+            s.setLock(lock, 0);
+            s.clearLock(lock, 0);
+            s.barrierAll();
+            s.free(lock);
             s.atomicSetLong(flag, 0, 1, right);
             s.waitUntilLong(flag, 0, org.jshmem.Cmp.EQ, 1);
             s.teamWorld().reduce(ReduceOp.SUM, DType.INT, data.asSlice(1024, 64), data.asSlice(0, 64), 16);

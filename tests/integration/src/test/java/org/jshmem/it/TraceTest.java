@@ -47,8 +47,9 @@ class TraceTest {
             Event program = only(spans, "program");
             assertEquals("app", program.category());
             assertEquals(1, count(spans, "malloc"));
-            assertEquals(1, count(spans, "calloc"));
-            assertEquals(2, count(spans, "free"));
+            assertEquals(2, count(spans, "calloc"));
+            assertEquals(3, count(spans, "free"));
+            assertEquals("wait", only(spans, "setLock").category());
             assertTrue(count(spans, "barrierAll") >= TraceProgram.BARRIERS + 1, "PE " + pe + " barriers");
             Event put = only(spans, "put");
             assertEquals(8192, put.arg("bytes"));
@@ -78,9 +79,10 @@ class TraceTest {
         TraceFile t = traced(MpiJob.of(3, TraceProgram.class).env("JSHMEM_NODE_OF_RANK", "0,0,1"));
         assertEquals(0, t.clocks().get(1).offsetNanos(), "PE 1 shares PE 0's node and clock");
         TraceFile.Clock other = t.clocks().get(2);
-        // one machine: the true offset is 0, so the measured one is within its error (and a barrier's time)
+        // One machine: the true offset is 0, so the measured one is within its error, give or take the
+        // scheduling of a loaded test machine (a PE that leaves the barriers late by a steady 1 ms shifts the median)
         assertTrue(Math.abs(other.offsetNanos()) <= other.errorNanos() + 5_000_000, other.toString());
-        assertBarriersOverlap(t, other.errorNanos() / 1e3);
+        assertBarriersOverlap(t, other.errorNanos() / 1e3 + 5_000);
     }
 
     @Test
