@@ -72,7 +72,7 @@ public final class TraceOutput {
         if (root) {
             try (OutputStream o = out) {
                 if (failed == null && o != null) {
-                    o.write(footer(trace.nPes()));
+                    o.write(footer(0, trace.nPes()));
                 }
             } catch (IOException e) {
                 failed = e.toString();
@@ -99,7 +99,7 @@ public final class TraceOutput {
         try (OutputStream o = Files.newOutputStream(own)) {
             o.write(header());
             o.write(events(trace));
-            o.write(footer(trace.nPes()));
+            o.write(footer(trace.myPe(), trace.nPes()));
             return own;
         } catch (IOException e) {
             System.err.println("jshmem: PE " + trace.myPe() + ": could not write its trace to " + own + ": " + e);
@@ -111,9 +111,9 @@ public final class TraceOutput {
         return "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n".getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The last event (no comma after it): the job's own record, then the end of the file. */
-    private static byte[] footer(int nPes) {
-        return ("{\"name\":\"jshmem_job\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"pes\":" + nPes
+    /** The last event (no comma after it): the job's own record, on PE {@code pe}, then the end of the file. */
+    private static byte[] footer(int pe, int nPes) {
+        return ("{\"name\":\"jshmem_job\",\"ph\":\"M\",\"pid\":" + pe + ",\"tid\":0,\"args\":{\"pes\":" + nPes
                 + ",\"small_bytes\":" + Trace.SMALL_BYTES + "}}\n]}\n").getBytes(StandardCharsets.UTF_8);
     }
 

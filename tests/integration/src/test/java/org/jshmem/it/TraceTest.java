@@ -86,6 +86,23 @@ class TraceTest {
     }
 
     @Test
+    void whenAPeDiesEachSurvivorKeepsItsOwnEvents() throws Exception {
+        Path file = dir.resolve("job.json");
+        JobResult r = MpiJob.of(3, KillProgram.class).args("kill9", "2").mpirun("--enable-recovery")
+                .env("JSHMEM_BACKEND", "host").env("JSHMEM_SYMMETRIC_SIZE", "8M").env("JSHMEM_TRACE", file.toString())
+                .timeout(java.time.Duration.ofSeconds(30)).run();
+        assertTrue(!r.timedOut() && r.value(0, "failed").startsWith("PE 2 died"), r::toString);
+        assertEquals(List.of(dir.resolve("job.json.pe0"), dir.resolve("job.json.pe1")), Files.list(dir).sorted().toList());
+        for (int pe = 0; pe < 2; pe++) {
+            TraceFile own = TraceFile.read(dir.resolve("job.json.pe" + pe));
+            assertEquals(List.of(pe), own.pes());
+            assertEquals(1, count(own.spans(pe), "calloc"), "PE " + pe);
+            assertEquals(1, r.linesWith("jshmem: PE " + pe + ": the job did not close together; its trace is in "
+                    + dir.resolve("job.json.pe" + pe)).size(), r::toString);
+        }
+    }
+
+    @Test
     void theFusedGemmsTilesAndPublicationsGiveTheHiddenShare() throws Exception {
         TraceFile t = traced(MpiJob.of(3, GemmMain.class).args("-c", "all_scatter", "-m", "96", "-n", "96", "-k", "64",
                 "--iters", "2", "--warmup", "1").env("JSHMEM_SPIN", "0"));
