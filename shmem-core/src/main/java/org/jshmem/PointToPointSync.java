@@ -38,10 +38,11 @@ public sealed interface PointToPointSync permits Shmem {
             for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
                 n = s.runtime().idle(n, "waitUntilInt");
             }
-            s.trace().end("waitUntilInt", "wait", t);
         } catch (WaitTimeoutException e) {
             throw s.runtime().stuck(e, "waits until the int at offset " + offset + " of " + ivar + " is " + cmp
                     + " " + value + "; it is " + s.loadLocal(at, 4));
+        } finally {
+            s.trace().end("waitUntilInt", "wait", t);   // a wait that failed too
         }
     }
 
@@ -111,10 +112,11 @@ public sealed interface PointToPointSync permits Shmem {
             for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
                 n = s.runtime().idle(n, "waitUntilLong");
             }
-            s.trace().end("waitUntilLong", "wait", t);
         } catch (WaitTimeoutException e) {
             throw s.runtime().stuck(e, "waits until the long at offset " + offset + " of " + ivar + " is " + cmp
                     + " " + value + "; it is " + s.loadLocal(at, 8));
+        } finally {
+            s.trace().end("waitUntilLong", "wait", t);   // a wait that failed too
         }
     }
 
@@ -296,7 +298,6 @@ public sealed interface PointToPointSync permits Shmem {
             for (int n = 0; ; n = s.runtime().idle(n, call)) {
                 int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);
                 if (want == Want.ALL ? hit.length == active : hit.length > 0) {
-                    s.trace().end(call, "wait", t);
                     return hit;
                 }
             }
@@ -306,6 +307,8 @@ public sealed interface PointToPointSync permits Shmem {
                     + active + " watched " + (width == 4 ? "ints" : "longs") + " from offset " + offset + " of " + ivars
                     + " are " + cmp + " " + (ints != null || longs != null ? "their values" : Long.toString(value))
                     + "; " + hit.length + " are (indices " + java.util.Arrays.toString(hit) + ")");
+        } finally {
+            s.trace().end(call, "wait", t);   // a wait that failed too
         }
     }
 

@@ -35,10 +35,11 @@ final class QueueLock {
             for (int n = 0; (s.loadLocal(at, Integer.BYTES) & GRANTED) == 0; ) {
                 n = s.runtime().idle(n, "setLock");
             }
-            s.trace().end("setLock", "wait", t, predecessor - 1, -1, -1);   // peer: the PE that passed it on
         } catch (WaitTimeoutException e) {
             throw s.runtime().stuck(e, "the lock at offset " + offset + " of " + lock + " is held, PE "
                     + (predecessor - 1) + " is ahead of this PE in its queue and has not passed it on");
+        } finally {
+            s.trace().end("setLock", "wait", t, predecessor - 1, -1, -1);   // peer: the PE that passed it on
         }
     }
 

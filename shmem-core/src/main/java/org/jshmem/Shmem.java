@@ -626,11 +626,12 @@ public final class Shmem
             for (int n = 0; !cmp.testUnsigned(v = backend.load(myPe, at, Long.BYTES), value); ) {
                 n = runtime.idle(n, "signalWaitUntil");
             }
-            trace.end("signalWaitUntil", "wait", t);
         } catch (WaitTimeoutException e) {
             throw runtime.stuck(e, "waits until the signal at offset " + signalOffset + " of " + signal + " is " + cmp
                     + " " + Long.toUnsignedString(value) + " (unsigned); it is "
                     + Long.toUnsignedString(backend.load(myPe, at, Long.BYTES)));
+        } finally {
+            trace.end("signalWaitUntil", "wait", t);   // a wait that failed too: the timeline of a hang
         }
         return v;
     }

@@ -51,6 +51,9 @@ public final class TraceOutput {
                     take--;   // whole lines only: each round's pieces are valid JSON between them
                 }
             }
+            if (take == 0 && pos < mine.length) {
+                throw new IllegalStateException("a trace line is longer than " + CHUNK + " bytes");   // names are cut short
+            }
             ByteBuffer piece = ByteBuffer.allocate(8 + CHUNK).putInt(take).putInt(pos + take < mine.length ? 1 : 0);
             piece.put(mine, pos, take);
             pos += take;
@@ -183,7 +186,13 @@ public final class TraceOutput {
         s.setLength(0);
     }
 
+    /** Longest name or thread name written: a line stays far below a gathering round's {@link #CHUNK}. */
+    static final int MAX_NAME = 1000;
+
     static String quote(String text) {
+        if (text.length() > MAX_NAME) {
+            text = text.substring(0, MAX_NAME) + "...";
+        }
         StringBuilder q = new StringBuilder(text.length() + 2).append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

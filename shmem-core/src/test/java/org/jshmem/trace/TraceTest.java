@@ -76,6 +76,7 @@ class TraceTest {
         Path own = TraceOutput.writeOwn(trace, dir.resolve("t.json"));
         assertEquals(dir.resolve("t.json.pe3"), own);
         assertEquals("tile \"a\"\n", TraceFile.read(own).spans(3).getFirst().name(), "names are escaped and read back");
+        assertEquals(TraceOutput.MAX_NAME + 5, TraceOutput.quote("x".repeat(5000)).length(), "long names are cut short");
     }
 
     @Test

@@ -97,6 +97,9 @@ class TraceTest {
             TraceFile own = TraceFile.read(dir.resolve("job.json.pe" + pe));
             assertEquals(List.of(pe), own.pes());
             assertEquals(1, count(own.spans(pe), "calloc"), "PE " + pe);
+            if (pe == 1) {
+                assertEquals(1, count(own.spans(pe), "waitUntilLong"), "the wait that the death ended is there too");
+            }
             assertEquals(1, r.linesWith("jshmem: PE " + pe + ": the job did not close together; its trace is in "
                     + dir.resolve("job.json.pe" + pe)).size(), r::toString);
         }
