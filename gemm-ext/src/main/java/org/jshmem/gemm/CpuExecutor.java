@@ -73,15 +73,12 @@ final class CpuExecutor implements GemmExecutor {
             int me = shmem.myPe();
             af = new float[Math.toIntExact((long) sh.m() * sh.k())];
             long own = (long) layout.rows(me) * sh.k();
-            float[] mine = widen(a.local(), 0, own);
+            float[] mine = HostMatrices.widen(a.local(), 0, own, type);
             System.arraycopy(mine, 0, af, Math.toIntExact((long) layout.rowOffset(me) * sh.k()), mine.length);
         } else {
-            af = widen(a.local(), 0, (long) sh.m() * sh.k());
+            af = HostMatrices.widen(a.local(), 0, (long) sh.m() * sh.k(), type);
         }
-        float[] bf = widen(b.local(), 0, (long) sh.k() * sh.n());
-        if (layout.bLayout() == BLayout.N_BY_K) {
-            bf = transpose(bf, sh.n(), sh.k());   // the work-groups read B by rows of k
-        }
+        float[] bf = HostMatrices.bByRowsOfK(b.local(), sh, layout.bLayout(), type);   // the work-groups read B by rows of k
         Call call = new Call(af, bf, c, generation);
         List<Future<?>> done = new ArrayList<>();
         if (gather) {
@@ -114,29 +111,6 @@ final class CpuExecutor implements GemmExecutor {
         }
     }
 
-    /** The cols x rows transpose of a rows x cols matrix. */
-    private static float[] transpose(float[] x, int rows, int cols) {
-        float[] t = new float[x.length];
-        for (int r = 0; r < rows; r++) {
-            for (int c = 0; c < cols; c++) {
-                t[c * rows + r] = x[r * cols + c];
-            }
-        }
-        return t;
-    }
-
-    private float[] widen(MemorySegment seg, long first, long count) {
-        float[] out = new float[Math.toIntExact(count)];
-        widenInto(out, seg, first, count);
-        return out;
-    }
-
-    private void widenInto(float[] out, MemorySegment seg, long first, long count) {
-        for (long i = first; i < first + count; i++) {
-            out[(int) i] = Elements.toFloat(seg.getAtIndex(JAVA_SHORT_UNALIGNED, i), type);
-        }
-    }
-
     /** One call's state shared by its work-groups. */
     private final class Call {
         private final float[] a;
@@ -162,7 +136,7 @@ final class CpuExecutor implements GemmExecutor {
                 long first = (long) layout.rowOffset(q) * k, count = (long) layout.rows(q) * k;
                 shmem.get(ws.gathered(), first * 2, a, 0, count * 2, q);
                 if (q != me) {   // own rows are in place already
-                    widenInto(this.a, ws.gathered().local(), first, count);
+                    HostMatrices.widenInto(this.a, ws.gathered().local(), first, count, type);
                 }
                 shmem.atomicSetLong(ws.aReady(), (long) q * Long.BYTES, gen, me);
             }

@@ -30,7 +30,8 @@ import org.jshmem.SymmetricSegment;
  * <p>Creating, running and closing are collective: every PE calls them, in the same order, with the
  * same global shape. On a GPU heap the fused kernel (the Hopper kernel on sm_90, the portable one
  * elsewhere) or the reference path (cuBLAS + jshmem's collective) runs; on a host heap the CPU
- * executor runs the same schedule and flag protocol. Back-to-back calls need no barrier in between
+ * executor runs the same schedule and flag protocol (or, asked for, the reference path of a CPU GEMM
+ * and jshmem's blocking collective). Back-to-back calls need no barrier in between
  * (stamps are generations); but a PE's next call may write into the others' C (all-scatter,
  * all-reduce) as soon as it starts, so synchronise (e.g. {@code barrierAll}) before reading C
  * while peers may already run the next call.
@@ -46,6 +47,7 @@ public final class FusedGemm implements AutoCloseable {
     private final GemmWorkspace workspace;
     private final GemmExecutor executor;
     private final String traceName;       // its calls' span in a trace, e.g. "gemm all_scatter fused"
+    private final boolean hostHeap;       // the CPU paths: no streams
     private long generation;
     private boolean closed;
 
@@ -57,6 +59,7 @@ public final class FusedGemm implements AutoCloseable {
         this.layout = new ShardLayout(collective, global, shmem.nPes(), bLayout);
         this.local = layout.local(shmem.myPe());
         GemmPlatform platform = GemmPlatform.of(shmem, options, layout);
+        this.hostHeap = platform instanceof HostPlatform;
         this.path = platform.choosePath(options, collective, global, shmem.nPes(), type);
         this.traceName = "gemm " + collective.name().toLowerCase(java.util.Locale.ROOT) + " "
                 + path.name().toLowerCase(java.util.Locale.ROOT);
@@ -169,7 +172,7 @@ public final class FusedGemm implements AutoCloseable {
     public void runOnStream(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c, ShmemStream stream) {
         check("runOnStream", a, b, c);
         Objects.requireNonNull(stream, "FusedGemm.runOnStream: stream is null");
-        if (executor instanceof CpuExecutor) {
+        if (hostHeap) {
             throw new ShmemStateException("FusedGemm.runOnStream needs a GPU heap (JSHMEM_BACKEND=cuda or hip); on a"
                     + " host heap call run()");
         }

@@ -13,8 +13,9 @@ import java.util.function.Function;
  * <table>
  * <caption>gemm-ext environment variables</caption>
  * <tr><th>variable</th><th>default</th><th>meaning</th></tr>
- * <tr><td>{@code JSHMEM_GEMM_PATH}</td><td>auto</td><td>{@code fused}, {@code reference} (cuBLAS + jshmem's
- *     collective), or {@code auto} (the measured winner, see GpuPlatform)</td></tr>
+ * <tr><td>{@code JSHMEM_GEMM_PATH}</td><td>auto</td><td>{@code fused}, {@code reference} (the GEMM, then
+ *     jshmem's collective: cuBLAS on a GPU heap, the CPU on a host heap), or {@code auto} (on a GPU the measured
+ *     winner, see GpuPlatform; on a host heap fused)</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_KERNEL}</td><td>auto</td><td>{@code hopper}, {@code portable}, {@code cpu} or
  *     {@code auto} (hopper on sm_90, portable on other GPUs, cpu on host heaps)</td></tr>
  * <tr><td>{@code JSHMEM_GEMM_TILE}</td><td>per kernel</td><td>output tile and K-step, {@code MxNxK}</td></tr>

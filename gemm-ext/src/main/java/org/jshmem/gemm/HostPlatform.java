@@ -4,7 +4,7 @@ import org.jshmem.DType;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemStateException;
 
-/** Host heaps: the CPU executor only (there is no vendor GEMM to compare with). */
+/** Host heaps: the CPU executor, and the reference path of a CPU GEMM and jshmem's blocking collective. */
 final class HostPlatform implements GemmPlatform {
     /** Small tiles: CI's shapes then have many tiles, ragged edges and Stream-K splits. */
     static final TileShape DEFAULT_TILE = new TileShape(32, 32, 16);
@@ -20,11 +20,7 @@ final class HostPlatform implements GemmPlatform {
 
     @Override
     public GemmPath choosePath(GemmOptions options, GemmCollective collective, GemmShape global, int nPes, DType type) {
-        if (options.path() == GemmPath.REFERENCE) {
-            throw new ShmemStateException("the reference GEMM path (cuBLAS + jshmem's collective) needs a GPU heap"
-                    + " (JSHMEM_BACKEND=cuda); on a host heap use path fused or auto");
-        }
-        return GemmPath.FUSED;
+        return options.path() == GemmPath.REFERENCE ? GemmPath.REFERENCE : GemmPath.FUSED;   // auto: the fused path
     }
 
     @Override
@@ -50,6 +46,6 @@ final class HostPlatform implements GemmPlatform {
 
     @Override
     public GemmExecutor reference(Shmem shmem, ShardLayout layout, DType type) {
-        throw new IllegalStateException("unreachable: choosePath never picks the reference path on a host heap");
+        return new HostReferenceExecutor(shmem, layout, type);
     }
 }

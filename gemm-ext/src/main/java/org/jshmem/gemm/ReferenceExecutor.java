@@ -22,6 +22,7 @@ final class ReferenceExecutor implements GemmExecutor {
     private final VendorGemm blas = new VendorGemm();
     private final UtilKernels util;
     private final ShmemStream own;
+    private final ReferenceBuffers buffers;
     private final SymmetricSegment partial;
     private final SymmetricSegment gathered;
     private final SymmetricSegment reduced;   // GEMM + reduce-scatter with unequal row blocks: the whole sum
@@ -30,22 +31,11 @@ final class ReferenceExecutor implements GemmExecutor {
         this.shmem = shmem;
         this.layout = layout;
         this.type = type;
-        GemmShape g = layout.global();
-        long es = type.byteSize();
         this.util = layout.collective() == GemmCollective.ALL_SCATTER ? new UtilKernels(shmem, type) : null;
-        long widest = layout.local(0).n();   // PE 0 has the widest shard
-        this.partial = switch (layout.collective()) {
-            case NONE, ALL_GATHER_GEMM -> null;
-            case ALL_REDUCE, GEMM_REDUCE_SCATTER -> shmem.malloc((long) g.m() * g.n() * es);
-            case ALL_SCATTER -> shmem.malloc((long) g.m() * widest * es);
-        };
-        this.gathered = switch (layout.collective()) {
-            case ALL_SCATTER -> shmem.malloc((long) g.m() * g.n() * es);
-            case ALL_GATHER_GEMM -> shmem.malloc((long) g.m() * g.k() * es);
-            default -> null;
-        };
-        boolean unequalBlocks = layout.collective() == GemmCollective.GEMM_REDUCE_SCATTER && g.m() % shmem.nPes() != 0;
-        this.reduced = unequalBlocks ? shmem.malloc((long) g.m() * g.n() * es) : null;
+        this.buffers = ReferenceBuffers.allocate(shmem, layout, type);
+        this.partial = buffers.partial();
+        this.gathered = buffers.gathered();
+        this.reduced = buffers.reduced();
         this.own = shmem.createStream();
     }
 
@@ -62,18 +52,12 @@ final class ReferenceExecutor implements GemmExecutor {
             }
             case ALL_SCATTER -> {
                 gemm(on, l, a, b, partial);
-                long[] counts = new long[shmem.nPes()];
-                for (int pe = 0; pe < counts.length; pe++) {
-                    counts[pe] = (long) g.m() * layout.local(pe).n();
-                }
+                long[] counts = ReferenceBuffers.collectCounts(layout, shmem.nPes());
                 shmem.teamWorld().collectOnStream(gathered, partial, counts, type, on);
                 util.unpackColumns(gathered, c, g.m(), g.n(), shmem.nPes(), on);
             }
             case ALL_GATHER_GEMM -> {
-                long[] counts = new long[shmem.nPes()];
-                for (int pe = 0; pe < counts.length; pe++) {
-                    counts[pe] = (long) layout.rows(pe) * g.k();
-                }
+                long[] counts = ReferenceBuffers.collectCounts(layout, shmem.nPes());
                 shmem.teamWorld().collectOnStream(gathered, a, counts, type, on);
                 gemm(on, l, gathered, b, c);
             }
@@ -102,15 +86,7 @@ final class ReferenceExecutor implements GemmExecutor {
 
     @Override
     public String describe() {
-        return "reference path: cuBLAS GEMM and jshmem's "
-                + switch (layout.collective()) {
-                    case NONE -> "nothing";
-                    case ALL_REDUCE -> "reduceOnStream (sum)";
-                    case ALL_SCATTER -> "collectOnStream + column unpacking";
-                    case ALL_GATHER_GEMM -> "collectOnStream of A before the GEMM";
-                    case GEMM_REDUCE_SCATTER -> reduced == null ? "reduceScatterOnStream (sum)"
-                            : "reduceOnStream (sum) and a copy of the own rows (m is not a multiple of the PE count)";
-                };
+        return "reference path: cuBLAS GEMM and jshmem's " + buffers.describe(layout.collective(), true);
     }
 
     @Override
@@ -121,15 +97,6 @@ final class ReferenceExecutor implements GemmExecutor {
             util.close();
         }
         blas.close();
-        shmem.barrierAll();
-        if (gathered != null) {
-            shmem.free(gathered);
-        }
-        if (partial != null) {
-            shmem.free(partial);
-        }
-        if (reduced != null) {
-            shmem.free(reduced);
-        }
+        buffers.free(shmem);
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * JSHMEM_TRACE on 3 PEs: the one file the job writes holds each PE's calls with their peers and
  * sizes, spans nest on each thread, the PEs' clocks agree (every PE's k-th barrier starts before
  * any PE's k-th barrier ends), and the fused GEMM's tiles and publications are there for
- * trace-summary's hidden-communication figure.
+ * trace-summary's hidden-communication figure, beside the reference path's.
  */
 class TraceTest {
     @TempDir
@@ -108,7 +108,7 @@ class TraceTest {
     @Test
     void theFusedGemmsTilesAndPublicationsGiveTheHiddenShare() throws Exception {
         TraceFile t = traced(MpiJob.of(3, GemmMain.class).args("-c", "all_scatter", "-m", "96", "-n", "96", "-k", "64",
-                "--iters", "2", "--warmup", "1").env("JSHMEM_SPIN", "0"));
+                "--iters", "2", "--warmup", "1", "--reference").env("JSHMEM_SPIN", "0"));
         for (int pe = 0; pe < 3; pe++) {
             List<Event> spans = t.spans(pe);
             List<Event> gemms = spans.stream().filter(e -> e.name().equals("gemm all_scatter fused")).toList();
@@ -124,6 +124,12 @@ class TraceTest {
                 assertTrue(spans.stream().anyMatch(e -> e.name().equals("publish") && e.start() >= g.start()
                         && e.end() <= g.end() + 0.002), "PE " + pe + ": publications inside the call");
             }
+            List<Event> references = spans.stream().filter(e -> e.name().equals("gemm all_scatter reference")).toList();
+            assertTrue(references.size() >= 3, "PE " + pe + ": the reference path's calls too");
+            for (Event g : references) {
+                assertEquals(1, spans.stream().filter(e -> e.name().equals("local gemm") && e.start() >= g.start()
+                        && e.end() <= g.end() + 0.002).count(), "PE " + pe + ": one CPU GEMM per reference call");
+            }
             assertNested(spans);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -132,6 +138,8 @@ class TraceTest {
         assertTrue(summary.contains("trace " + dir.resolve("job.json")), summary);
         assertTrue(summary.matches("(?s).*\\n  0  gemm all_scatter fused +\\d+ .*%\\n.*"), summary);
         assertTrue(summary.matches("(?s).*\\nhidden, fused path: \\d+% of its communication time\\n.*"), summary);
+        // the reference path computes, then communicates: nothing of its collective hides
+        assertTrue(summary.contains("\nhidden, reference path: 0% of its communication time\n"), summary);
         assertTrue(summary.contains("\ntile "), summary);
     }
 

@@ -73,10 +73,6 @@ public final class GemmBenchmark {
         this.options = options;
         this.settings = settings;
         this.device = DeviceInfo.find(shmem);
-        if (settings.reference() && device.isEmpty()) {
-            throw new IllegalArgumentException("--reference needs a GPU heap (cuBLAS + jshmem's collective); this PE's"
-                    + " heap is in host memory");
-        }
     }
 
     /** Plans, fills, validates (if asked) and times one shape. */

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
                 "the PEs: all_scatter (B by columns, C replicated), all_reduce (B by rows, A by columns, C replicated),",
                 "all_gather_gemm (A by rows, gathered while the GEMM runs; B and C by columns),",
                 "gemm_reduce_scatter (B by rows, A by columns; C by rows, each PE's reduced as tiles finish).",
-                "Prints time and TFLOP/s per PE (2mnk / PEs / time); --reference adds cuBLAS + jshmem's collective."})
+                "Prints time and TFLOP/s per PE (2mnk / PEs / time); --reference adds the GEMM alone + jshmem's collective."})
 public final class GemmMain implements Callable<Integer> {
     @Option(names = {"-c", "--collective"}, description = "all_scatter, all_reduce, all_gather_gemm, gemm_reduce_scatter or none (default ${DEFAULT-VALUE})",
             defaultValue = "all_scatter")
@@ -52,7 +52,8 @@ public final class GemmMain implements Callable<Integer> {
     @Option(names = "--per-pe", description = "with --validate, each PE prints its own result too (default: one line"
             + " from PE 0 for all)")
     boolean perPe;
-    @Option(names = "--reference", description = "also time the reference path (cuBLAS + jshmem's collective; GPU)")
+    @Option(names = "--reference", description = "also time the reference path: the GEMM alone, then jshmem's collective"
+            + " (GPU: cuBLAS; host heap: a CPU GEMM)")
     boolean reference;
     @Option(names = "--iters", description = "timed calls per case (default ${DEFAULT-VALUE})", defaultValue = "20")
     int iters;

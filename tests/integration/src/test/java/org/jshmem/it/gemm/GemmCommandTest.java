@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import org.jshmem.gemm.cli.GemmMain;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
@@ -57,24 +58,33 @@ class GemmCommandTest {
         assertEquals(1, r.linesWith("validated all_scatter 64x48x32 BF16 on 3 PEs: largest rel_err ").size(), r::toString);
     }
 
-    @ParameterizedTest(name = "{0} PEs {1} {2} {3}")
+    /** With reference: the reference path too (a CPU GEMM, then jshmem's blocking collective), validated alike. */
+    @ParameterizedTest(name = "{0} PEs {1} {2} {3}{4}")
     @CsvSource({
-        "3, all_scatter, bf16, auto",       // the default collective, as CI runs it
-        "3, all_reduce, bf16, auto",        // one-shot (C is small)
-        "3, all_reduce, fp16, two_shot",     // row blocks straddle tiles: two owners sum parts of one
-        "4, all_reduce, bf16, two_shot",
-        "4, all_scatter, fp16, auto",
-        "2, all_reduce, bf16, one_shot",
-        "3, all_gather_gemm, bf16, auto",   // row blocks of A straddle tiles; gathered while the GEMM runs
-        "4, all_gather_gemm, fp16, auto",
-        "3, gemm_reduce_scatter, fp16, auto",   // tiles straddling two PEs' rows go to both
-        "4, gemm_reduce_scatter, bf16, auto",
-        "1, none, bf16, auto"})
-    void raggedShapeValidatesOnEveryPe(int np, String collective, String dtype, String allReduce) {
-        JobResult r = gemm(np, "-c", collective, "-m", "333", "-n", "257", "-k", "190", "--dtype", dtype,
-                "--allreduce", allReduce, "--validate", "--back-to-back", "20", "--iters", "2", "--warmup", "1");
+        "3, all_scatter, bf16, auto, ' with reference'",       // the default collective, as CI runs it
+        "3, all_reduce, bf16, auto, ''",        // one-shot (C is small)
+        "3, all_reduce, fp16, two_shot, ' with reference'",     // row blocks straddle tiles: two owners sum parts of one
+        "4, all_reduce, bf16, two_shot, ''",
+        "4, all_scatter, fp16, auto, ''",
+        "2, all_reduce, bf16, one_shot, ''",
+        "3, all_gather_gemm, bf16, auto, ' with reference'",   // row blocks of A straddle tiles; gathered while the GEMM runs
+        "4, all_gather_gemm, fp16, auto, ''",
+        "3, gemm_reduce_scatter, fp16, auto, ' with reference'",   // tiles straddling two PEs' rows go to both
+        "4, gemm_reduce_scatter, bf16, auto, ' with reference'",   // 333 rows in unequal blocks: reduce, not reduce-scatter
+        "1, none, bf16, auto, ''"})
+    void raggedShapeValidatesOnEveryPe(int np, String collective, String dtype, String allReduce, String reference) {
+        List<String> args = new java.util.ArrayList<>(List.of("-c", collective, "-m", "333", "-n", "257", "-k", "190",
+                "--dtype", dtype, "--allreduce", allReduce, "--validate", "--back-to-back", "20", "--iters", "2",
+                "--warmup", "1"));
+        if (!reference.isEmpty()) {
+            args.add("--reference");
+        }
+        JobResult r = gemm(np, args.toArray(String[]::new));
         assertEveryPeValidated(r, np, "validated");
         assertEveryPeValidated(r, np, "validated-after-20-calls");
+        if (!reference.isEmpty()) {
+            assertEveryPeValidated(r, np, "validated-reference");
+        }
     }
 
     /** B stored n x k (--trans-b): each PE's shard is its block of W = B^T, and the product checked is A x W^T. */
