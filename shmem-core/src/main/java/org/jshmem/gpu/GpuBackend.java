@@ -21,6 +21,7 @@ import org.jshmem.Cmp;
 import org.jshmem.CollectiveTuning;
 import org.jshmem.ShmemConfig;
 import org.jshmem.SignalOp;
+import org.jshmem.WaitTimeoutException;
 import org.jshmem.bootstrap.Bootstrap;
 import org.jshmem.collectives.CopyCollectives;
 import org.jshmem.collectives.HierarchicalCollectives;
@@ -801,8 +802,14 @@ public final class GpuBackend implements Backend, StreamCapability {
     public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {
         if (remote != null) {
             Shim.streamSynchronize(onStream);
-            for (int step = 0; !cmp.testUnsigned(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
-                step = waiter.idle(step, "signalWaitUntilOnStream");
+            try {
+                for (int step = 0; !cmp.testUnsigned(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
+                    step = waiter.idle(step, "signalWaitUntilOnStream");
+                }
+            } catch (WaitTimeoutException e) {
+                throw Waiter.stuck(e, "waits until the signal at heap offset " + sigOffset + " is " + cmp + " "
+                        + Long.toUnsignedString(value) + " (unsigned); it is "
+                        + Long.toUnsignedString(channel.load(myPe, sigOffset, Long.BYTES)));
             }
             return;
         }

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
+import org.jshmem.WaitTimeoutException;
 import org.jshmem.spi.Collectives;
 import org.jshmem.spi.StreamCollectives;
 import org.jshmem.collectives.CopyCollectives;
@@ -101,7 +102,18 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
 
     /** Queues {@code work} on the internal stream and waits for it (a dead member ends the wait). */
     private void blocking(TeamLayout t, String call, Consumer<MemorySegment> work) {
-        gpu.runAndWait(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
+        try {
+            gpu.runAndWait(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
+        } catch (WaitTimeoutException e) {
+            throw stuck(e, t);
+        }
+    }
+
+    /** A GPU collective's host wait that timed out, named: it cannot see which members the kernel waits for. */
+    private static WaitTimeoutException stuck(WaitTimeoutException e, TeamLayout t) {
+        return Waiter.stuck(e, "waits for its kernels and copies on the GPU to end (the team of world PEs "
+                + t.start() + ", stride " + t.stride() + ", size " + t.size() + "): a member has not made the same call,"
+                + " or the GPU's work does not end");
     }
 
     /**
@@ -110,7 +122,11 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
      */
     private void blocking(TeamLayout t, String call, boolean oneBlock, Consumer<MemorySegment> work) {
         if (oneBlock) {
-            gpu.runAndWaitServed(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
+            try {
+                gpu.runAndWaitServed(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
+            } catch (WaitTimeoutException e) {
+                throw stuck(e, t);
+            }
         } else {
             blocking(t, call, work);
         }
