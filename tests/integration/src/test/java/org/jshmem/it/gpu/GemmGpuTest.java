@@ -167,7 +167,7 @@ class GemmGpuTest {
     void thousandCallsBackToBack(String collective, String allReduce, String scatter) {
         JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", "1024x1024x1024", "--path",
                 "fused", "--validate", "--back-to-back", "1000", "--iters", "2", "--warmup", "1", "--allreduce", allReduce,
-                "--scatter", scatter)
+                "--scatter", scatter, "--per-pe")
                 .env("JSHMEM_BACKEND", "cuda").env("JSHMEM_SYMMETRIC_SIZE", "1G").timeout(Duration.ofSeconds(300)).run();
         assertTrue(r.succeeded(), r::toString);
         for (int pe = 0; pe < 2; pe++) {
@@ -186,7 +186,7 @@ class GemmGpuTest {
         "all_scatter, 2048x2048x2048, hopper"})
     void autoPathWherePesShareAGpu(String collective, String shape, String path) {
         JobResult r = MpiJob.of(2, GemmMain.class).args("-c", collective, "--shapes", shape, "--dtype", "bf16",
-                "--validate", "--iters", "2", "--warmup", "1").env("JSHMEM_BACKEND", "cuda").env("JSHMEM_DEVICE", "0")
+                "--validate", "--iters", "2", "--warmup", "1", "--per-pe").env("JSHMEM_BACKEND", "cuda").env("JSHMEM_DEVICE", "0")
                 .env("JSHMEM_SYMMETRIC_SIZE", "2G").timeout(Duration.ofSeconds(180)).run();
         assertTrue(r.succeeded(), r::toString);
         assertTrue(r.output().contains(" on 2 PEs: " + path), "auto should take the " + path + "\n" + r);
