@@ -343,6 +343,7 @@ public final class Shmem
         if (bytes < 0) {
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
+        long t = trace.begin();
         long old = segment.heapOffset();
         // the check's description is also the result's origin: flat, however often a block is resized
         String origin = "realloc(heap offset " + old + ", " + bytes + ")";
@@ -366,6 +367,7 @@ public final class Shmem
         segment.markFreed();
         SymmetricSegment resized = new SymmetricSegment(this, offset, bytes, origin);
         barrierAll();
+        trace.end("realloc", "alloc", t, -1, bytes, -1);
         return resized;
     }
 

@@ -8,7 +8,7 @@ import org.jshmem.SymmetricSegment;
 import org.jshmem.trace.Trace;
 
 /**
- * Traced calls of every kind on each PE (run with JSHMEM_TRACE): allocation, barriers, a put of
+ * Traced calls of every kind on each PE (run with JSHMEM_TRACE): allocation (a realloc too), barriers, a put of
  * 8 KiB and {@link #SMALL_PUTS} puts of 8 bytes to the right neighbour, a lock taken in turn, a wait,
  * a reduce and a broadcast, and a span of the program's own around them.
  */
@@ -22,7 +22,7 @@ public final class TraceProgram {
             long mine = trace.begin();
             int me = s.myPe();
             int right = (me + 1) % s.nPes();
-            SymmetricSegment data = s.malloc(16 << 10);
+            SymmetricSegment data = s.realloc(s.malloc(8 << 10), 16 << 10);
             SymmetricSegment flag = s.calloc(1, 8);
             for (int i = 0; i < BARRIERS; i++) {
                 s.barrierAll();

@@ -47,6 +47,7 @@ class TraceTest {
             Event program = only(spans, "program");
             assertEquals("app", program.category());
             assertEquals(1, count(spans, "malloc"));
+            assertEquals(16 << 10, only(spans, "realloc").arg("bytes"));
             assertEquals(2, count(spans, "calloc"));
             assertEquals(3, count(spans, "free"));
             assertEquals("wait", only(spans, "setLock").category());
