@@ -291,7 +291,7 @@ public final class Shmem
      * allocated (so for calloc, align, mallocWithHints, realloc and free).
      */
     public SymmetricSegment malloc(long bytes) {
-        return allocate("malloc(" + bytes + ")", bytes, ShmemRuntime.MIN_ALIGNMENT, false);
+        return allocate("malloc", "malloc(" + bytes + ")", bytes, ShmemRuntime.MIN_ALIGNMENT, false);
     }
 
     /** Collective: like {@link #malloc} for {@code count * size} bytes, zeroed on every PE. */
@@ -299,7 +299,7 @@ public final class Shmem
         if (count < 0 || size < 0) {
             throw new IllegalArgumentException("calloc(" + count + ", " + size + "): count and size must not be negative");
         }
-        return allocate("calloc(" + count + ", " + size + ")", count != 0 && size > Long.MAX_VALUE / count ? Long.MAX_VALUE : count * size,
+        return allocate("calloc", "calloc(" + count + ", " + size + ")", count != 0 && size > Long.MAX_VALUE / count ? Long.MAX_VALUE : count * size,
                 ShmemRuntime.MIN_ALIGNMENT, true);
     }
 
@@ -314,7 +314,7 @@ public final class Shmem
             Args.nonNull("mallocWithHints", "a hint", h);
             set.add(h);
         }
-        return allocate("mallocWithHints(" + bytes + ", " + set + ")", bytes, ShmemRuntime.MIN_ALIGNMENT, false);
+        return allocate("mallocWithHints", "mallocWithHints(" + bytes + ", " + set + ")", bytes, ShmemRuntime.MIN_ALIGNMENT, false);
     }
 
     /**
@@ -386,7 +386,7 @@ public final class Shmem
         if (alignment <= 0 || Long.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("align(" + alignment + ", " + bytes + "): alignment must be a power of two");
         }
-        return allocate("align(" + alignment + ", " + bytes + ")", bytes, alignment, false);
+        return allocate("align", "align(" + alignment + ", " + bytes + ")", bytes, alignment, false);
     }
 
     /** Collective: starts with a barrier, then returns the block to the heap. The segment and its slices become unusable. */
@@ -420,12 +420,11 @@ public final class Shmem
         return runtime.heapFree();
     }
 
-    private SymmetricSegment allocate(String call, long bytes, long alignment, boolean zero) {
+    /** {@code name}: the call's name in a trace; {@code call}: the call with its arguments, for messages. */
+    private SymmetricSegment allocate(String name, String call, long bytes, long alignment, boolean zero) {
         long t = trace.begin();
         SymmetricSegment segment = allocateBlock(call, bytes, alignment, zero);
-        if (trace.enabled()) {
-            trace.end(call.substring(0, call.indexOf('(')), "alloc", t, -1, bytes, -1);
-        }
+        trace.end(name, "alloc", t, -1, bytes, -1);
         return segment;
     }
 

@@ -6,6 +6,7 @@ import static org.jshmem.node.ControlDescriptor.SYNC_AUX;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
+import java.util.function.IntUnaryOperator;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
 import org.jshmem.WaitTimeoutException;
@@ -102,33 +103,26 @@ public final class GpuCollectives implements Collectives, StreamCollectives {
 
     /** Queues {@code work} on the internal stream and waits for it (a dead member ends the wait). */
     private void blocking(TeamLayout t, String call, Consumer<MemorySegment> work) {
-        try {
-            gpu.runAndWait(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
-        } catch (WaitTimeoutException e) {
-            throw stuck(e, t);
-        }
-    }
-
-    /** A GPU collective's host wait that timed out, named: it cannot see which members the kernel waits for. */
-    private static WaitTimeoutException stuck(WaitTimeoutException e, TeamLayout t) {
-        return Waiter.stuck(e, "waits for its kernels and copies on the GPU to end (the team of world PEs "
-                + t.start() + ", stride " + t.stride() + ", size " + t.size() + "): a member has not made the same call,"
-                + " or the GPU's work does not end");
+        blocking(t, call, false, work);
     }
 
     /**
      * Like {@link #blocking}, for a collective that runs as one block: on the service kernel where this PE has
-     * one ({@link GpuBackend#runAndWaitServed}).
+     * one ({@link GpuBackend#runAndWaitServed}). A wait that times out is named: the host cannot see which
+     * members the kernel waits for, so the message says what can hold it.
      */
     private void blocking(TeamLayout t, String call, boolean oneBlock, Consumer<MemorySegment> work) {
-        if (oneBlock) {
-            try {
-                gpu.runAndWaitServed(work, step -> waiter.idle(step, call, t.start(), t.stride(), t.size()));
-            } catch (WaitTimeoutException e) {
-                throw stuck(e, t);
+        IntUnaryOperator idle = step -> waiter.idle(step, call, t.start(), t.stride(), t.size());
+        try {
+            if (oneBlock) {
+                gpu.runAndWaitServed(work, idle);
+            } else {
+                gpu.runAndWait(work, idle);
             }
-        } else {
-            blocking(t, call, work);
+        } catch (WaitTimeoutException e) {
+            throw Waiter.stuck(e, "waits for its kernels and copies on the GPU to end (the team of world PEs "
+                    + t.start() + ", stride " + t.stride() + ", size " + t.size() + "): a member has not made the same"
+                    + " call, or the GPU's work does not end");
         }
     }
 

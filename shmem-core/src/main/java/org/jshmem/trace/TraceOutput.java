@@ -139,8 +139,8 @@ public final class TraceOutput {
             for (int i = 0; i < t.count; i++) {
                 s.append("{\"name\":").append(quote(t.names[i])).append(",\"cat\":").append(quote(t.categories[i]))
                         .append(",\"ph\":\"X\",\"pid\":").append(pe).append(",\"tid\":").append(t.threadId)
-                        .append(",\"ts\":").append(String.format(java.util.Locale.ROOT, "%.3f", trace.micros(t.starts[i])))
-                        .append(",\"dur\":").append(String.format(java.util.Locale.ROOT, "%.3f", (t.ends[i] - t.starts[i]) / 1e3))
+                        .append(",\"ts\":").append(micros(trace.micros(t.starts[i])))
+                        .append(",\"dur\":").append(micros((t.ends[i] - t.starts[i]) / 1e3))
                         .append(",\"args\":{");
                 String sep = "";
                 if (t.peers[i] >= 0) {
@@ -159,7 +159,7 @@ public final class TraceOutput {
                     flush(s, out);
                 }
             }
-            String end = String.format(java.util.Locale.ROOT, "%.3f", trace.micros(System.nanoTime()));
+            String end = micros(trace.micros(System.nanoTime()));
             for (Map.Entry<String, long[]> e : t.small.entrySet()) {
                 long[] c = e.getValue();
                 for (int peer = 0; peer < trace.nPes(); peer++) {
@@ -174,6 +174,11 @@ public final class TraceOutput {
         }
         flush(s, out);
         return out.toByteArray();
+    }
+
+    /** Microseconds to the nanosecond, as the trace-event format takes them. */
+    private static String micros(double us) {
+        return String.format(java.util.Locale.ROOT, "%.3f", us);
     }
 
     private static void meta(StringBuilder s, String name, int pe, long tid, String args) {
