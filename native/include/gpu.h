@@ -70,6 +70,23 @@ typedef hipIpcMemHandle_t gpuIpcMemHandle_t;
 #define gpuEventRecord hipEventRecord
 #define gpuEventSynchronize hipEventSynchronize
 #define gpuEventElapsedTime hipEventElapsedTime
+typedef hipGraph_t gpuGraph_t;
+typedef hipGraphExec_t gpuGraphExec_t;
+typedef hipStreamCaptureStatus gpuStreamCaptureStatus;
+#define gpuStreamBeginCapture hipStreamBeginCapture
+#define gpuStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
+#define gpuStreamEndCapture hipStreamEndCapture
+#define gpuStreamIsCapturing hipStreamIsCapturing
+#define gpuStreamCaptureStatusActive hipStreamCaptureStatusActive
+#define gpuGraphInstantiate(exec, graph) hipGraphInstantiate((exec), (graph), NULL, NULL, 0)
+#define gpuGraphLaunch hipGraphLaunch
+#define gpuGraphExecDestroy hipGraphExecDestroy
+#define gpuGraphDestroy hipGraphDestroy
+#define gpuGraphGetNodes hipGraphGetNodes
+#define gpuErrorStreamCaptureUnsupported hipErrorStreamCaptureUnsupported
+#define gpuErrorStreamCaptureInvalidated hipErrorStreamCaptureInvalidated
+#define gpuErrorStreamCaptureImplicit hipErrorStreamCaptureImplicit
+#define gpuErrorStreamCaptureWrongThread hipErrorStreamCaptureWrongThread
 #else
 #include <cuda_runtime.h>
 #define JSHMEM_IS_HIP 0
@@ -132,6 +149,23 @@ typedef cudaIpcMemHandle_t gpuIpcMemHandle_t;
 #define gpuEventRecord cudaEventRecord
 #define gpuEventSynchronize cudaEventSynchronize
 #define gpuEventElapsedTime cudaEventElapsedTime
+typedef cudaGraph_t gpuGraph_t;
+typedef cudaGraphExec_t gpuGraphExec_t;
+typedef cudaStreamCaptureStatus gpuStreamCaptureStatus;
+#define gpuStreamBeginCapture cudaStreamBeginCapture
+#define gpuStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#define gpuStreamEndCapture cudaStreamEndCapture
+#define gpuStreamIsCapturing cudaStreamIsCapturing
+#define gpuStreamCaptureStatusActive cudaStreamCaptureStatusActive
+#define gpuGraphInstantiate(exec, graph) cudaGraphInstantiate((exec), (graph), 0)
+#define gpuGraphLaunch cudaGraphLaunch
+#define gpuGraphExecDestroy cudaGraphExecDestroy
+#define gpuGraphDestroy cudaGraphDestroy
+#define gpuGraphGetNodes cudaGraphGetNodes
+#define gpuErrorStreamCaptureUnsupported cudaErrorStreamCaptureUnsupported
+#define gpuErrorStreamCaptureInvalidated cudaErrorStreamCaptureInvalidated
+#define gpuErrorStreamCaptureImplicit cudaErrorStreamCaptureImplicit
+#define gpuErrorStreamCaptureWrongThread cudaErrorStreamCaptureWrongThread
 #endif
 
 #endif /* JSHMEM_GPU_H */

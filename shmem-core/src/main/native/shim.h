@@ -88,6 +88,20 @@ int jshmem_rt_event_elapsed_ms(void *start, void *end, float *ms);
 /* Work queued on `stream` after this waits for `event`. */
 int jshmem_rt_stream_wait_event(void *stream, void *event);
 
+/* ---- graphs (stream capture) ---- */
+/* Starts recording `stream` (not the legacy default stream): work queued on it from now on, and on the
+ * streams that wait for its events, goes into a graph instead of running. Thread-local mode: this
+ * thread's calls that cannot be captured (blocking copies, allocations, synchronisations) fail. */
+int jshmem_rt_stream_begin_capture(void *stream);
+/* Ends the capture begun on `stream` and instantiates the graph: *graph_exec, replayed by
+ * jshmem_rt_graph_launch; *nodes = how many operations it holds. */
+int jshmem_rt_stream_end_capture(void *stream, void **graph_exec, size_t *nodes);
+/* *capturing = 1 while `stream` is being captured (by jshmem or by anyone else), else 0. */
+int jshmem_rt_stream_capturing(void *stream, int *capturing);
+/* Queues one replay of the graph on `stream`. */
+int jshmem_rt_graph_launch(void *graph_exec, void *stream);
+int jshmem_rt_graph_destroy(void *graph_exec);
+
 /* ---- copies (any direction, unified addressing) ---- */
 /* Returns when the copy is complete, also device-to-device (unlike cudaMemcpy). */
 int jshmem_rt_memcpy(void *dst, const void *src, size_t n);

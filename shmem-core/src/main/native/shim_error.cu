@@ -18,7 +18,20 @@ extern "C" int jshmem_rt_fail(const char *fmt, ...) {
 
 extern "C" const char *jshmem_rt_last_error(void) { return t_message; }
 
+/* Why a call failed because a stream of this thread is being captured, or "". */
+static const char *capture_hint(gpuError_t err) {
+  if (err == gpuErrorStreamCaptureUnsupported || err == gpuErrorStreamCaptureImplicit)
+    return "; a stream capture is under way on this thread and this call cannot be part of a graph:"
+           " make it before beginCapture or after endCapture";
+  if (err == gpuErrorStreamCaptureInvalidated)
+    return "; an earlier call broke this stream capture: end it and capture again without that call";
+  if (err == gpuErrorStreamCaptureWrongThread)
+    return "; end a capture on the thread that began it";
+  return "";
+}
+
 int jshmem_rt_fail_gpu(const char *call_text, gpuError_t err) {
   int n = (int)strcspn(call_text, "( ");
-  return jshmem_rt_fail("%.*s: %s (%s)", n, call_text, gpuGetErrorString(err), gpuGetErrorName(err));
+  return jshmem_rt_fail("%.*s: %s (%s)%s", n, call_text, gpuGetErrorString(err), gpuGetErrorName(err),
+                        capture_hint(err));
 }

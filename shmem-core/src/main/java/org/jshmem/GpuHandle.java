@@ -4,11 +4,11 @@ import java.lang.foreign.MemorySegment;
 import org.jshmem.spi.StreamCapability;
 
 /**
- * What {@link ShmemStream} and {@link ShmemEvent} share: a native handle of the backend's
+ * What {@link ShmemStream}, {@link ShmemEvent} and {@link ShmemGraph} share: a native handle of the backend's
  * {@link StreamCapability}, usable while neither it nor its PE is closed, destroyed once.
  */
-abstract sealed class GpuHandle implements AutoCloseable permits ShmemStream, ShmemEvent {
-    private final Shmem owner;
+abstract sealed class GpuHandle implements AutoCloseable permits ShmemStream, ShmemEvent, ShmemGraph {
+    final Shmem owner;
     final StreamCapability streams;
     private final MemorySegment handle;
     private final String what;
@@ -28,6 +28,11 @@ abstract sealed class GpuHandle implements AutoCloseable permits ShmemStream, Sh
         }
         owner.checkOpen(call);
         return handle;
+    }
+
+    /** Whether {@link #close()} was called. */
+    final boolean isClosed() {
+        return closed;
     }
 
     /** Destroys the native handle. */

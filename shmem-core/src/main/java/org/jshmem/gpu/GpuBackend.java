@@ -20,6 +20,7 @@ import org.jshmem.BootstrapException;
 import org.jshmem.Cmp;
 import org.jshmem.CollectiveTuning;
 import org.jshmem.ShmemConfig;
+import org.jshmem.ShmemStateException;
 import org.jshmem.SignalOp;
 import org.jshmem.WaitTimeoutException;
 import org.jshmem.bootstrap.Bootstrap;
@@ -665,8 +666,21 @@ public final class GpuBackend implements Backend, StreamCapability {
         if (!remotePe[pe]) {
             return false;
         }
+        refuseCapture("an on-stream operation with PE " + pe + ", which is on another node,", onStream);
         Shim.streamSynchronize(onStream);
         return true;
+    }
+
+    /**
+     * Throws if {@code onStream} is being captured into a graph: work that reaches PEs of other nodes
+     * runs on the host, which a graph cannot hold.
+     */
+    private static void refuseCapture(String what, MemorySegment onStream) {
+        if (Shim.capturing(onStream)) {
+            throw new ShmemStateException(what + " cannot be captured in a graph: jshmem reaches PEs of other nodes"
+                    + " from the host, which a graph cannot replay; capture only work among this node's PEs, or"
+                    + " queue this call outside the capture");
+        }
     }
 
     /** Enqueues a copy between heaps: see {@link #copy}. */
@@ -801,6 +815,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public void signalWaitOnStream(long sigOffset, Cmp cmp, long value, MemorySegment onStream) {
         if (remote != null) {
+            refuseCapture("signalWaitUntilOnStream in a job across nodes", onStream);
             Shim.streamSynchronize(onStream);
             try {
                 for (int step = 0; !cmp.testUnsigned(channel.load(myPe, sigOffset, Long.BYTES), value); ) {
@@ -846,6 +861,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public void barrierOnStream(int teamSlot, MemorySegment onStream) {
         if (remote != null) {
+            refuseCapture("barrierOnStream in a job across nodes", onStream);
             collectives().barrierOnStream(teams[teamSlot], onStream);
         } else {
             Shim.barrierAsync(teamSlot, onStream);
@@ -855,6 +871,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public void syncOnStream(int teamSlot, MemorySegment onStream) {
         if (remote != null) {
+            refuseCapture("syncOnStream in a job across nodes", onStream);
             collectives().syncOnStream(teams[teamSlot], onStream);
         } else {
             Shim.syncAsync(teamSlot, onStream);
@@ -931,6 +948,8 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     @Override
     public void streamSynchronize(MemorySegment s) {
+        // the on-stream collectives of teams across nodes wait here first (StagedStreamCollectives)
+        refuseCapture("an on-stream collective in a job across nodes", s);
         Shim.streamSynchronize(s);
     }
 
@@ -962,6 +981,31 @@ public final class GpuBackend implements Backend, StreamCapability {
     @Override
     public float eventElapsedMillis(MemorySegment start, MemorySegment end) {
         return Shim.eventElapsedMillis(start, end);
+    }
+
+    @Override
+    public void beginCapture(MemorySegment s) {
+        Shim.beginCapture(s);
+    }
+
+    @Override
+    public Graph endCapture(MemorySegment s) {
+        return Shim.endCapture(s);
+    }
+
+    @Override
+    public boolean capturing(MemorySegment s) {
+        return Shim.capturing(s);
+    }
+
+    @Override
+    public void graphLaunch(MemorySegment graph, MemorySegment s) {
+        Shim.graphLaunch(graph, s);
+    }
+
+    @Override
+    public void graphDestroy(MemorySegment graph) {
+        Shim.graphDestroy(graph);
     }
 
     @Override

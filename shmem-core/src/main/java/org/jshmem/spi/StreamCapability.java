@@ -41,6 +41,26 @@ public interface StreamCapability {
     /** Milliseconds between two completed events. */
     float eventElapsedMillis(MemorySegment start, MemorySegment end);
 
+    /**
+     * Starts recording {@code stream}: its work from now on goes into a graph instead of running, until
+     * {@link #endCapture}. Calls of this thread that cannot be recorded fail meanwhile.
+     */
+    void beginCapture(MemorySegment stream);
+
+    /** A recorded graph, ready to replay: its native handle and how many operations it holds. */
+    record Graph(MemorySegment handle, long operations) {}
+
+    /** Ends the recording begun on {@code stream} and instantiates its graph. */
+    Graph endCapture(MemorySegment stream);
+
+    /** Whether {@code stream} is being captured into a graph (by jshmem or anyone else). */
+    boolean capturing(MemorySegment stream);
+
+    /** Queues one replay of {@code graph} on {@code stream}. */
+    void graphLaunch(MemorySegment graph, MemorySegment stream);
+
+    void graphDestroy(MemorySegment graph);
+
     /** Queues a copy of {@code bytes} between two heaps (one of them this PE's). */
     void copyOnStream(int dstPe, long dstOffset, int srcPe, long srcOffset, long bytes, MemorySegment stream);
 

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import org.jshmem.GpuException;
+import org.jshmem.spi.StreamCapability;
 
 /**
  * The native shim ({@code libjshmem_cuda.so} or {@code libjshmem_hip.so}, one C source):
@@ -89,6 +90,14 @@ public final class Shim {
     private static final MethodHandle BARRIER_ASYNC = h("jshmem_rt_barrier_async",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle SYNC_ASYNC = h("jshmem_rt_sync_async", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle BEGIN_CAPTURE = h("jshmem_rt_stream_begin_capture", INT_ADDR);
+    private static final MethodHandle END_CAPTURE = h("jshmem_rt_stream_end_capture",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle CAPTURING = h("jshmem_rt_stream_capturing",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle GRAPH_LAUNCH = h("jshmem_rt_graph_launch",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle GRAPH_DESTROY = h("jshmem_rt_graph_destroy", INT_ADDR);
     private static final MethodHandle STREAM_QUERY = h("jshmem_rt_stream_query", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle SERVICE_OPEN = h("jshmem_rt_service_open",
             FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS));
@@ -405,6 +414,40 @@ public final class Shim {
 
     public static void streamWaitEvent(MemorySegment stream, MemorySegment event) {
         callPtrs(STREAM_WAIT_EVENT, stream, event, "stream wait event");
+    }
+
+    // ---------------------------------------------------------------- graphs (stream capture)
+
+    /** Starts capturing {@code stream} into a graph (thread-local capture mode). */
+    public static void beginCapture(MemorySegment stream) {
+        callPtr(BEGIN_CAPTURE, stream, "begin stream capture");
+    }
+
+    /** Ends the capture of {@code stream} and instantiates its graph. */
+    public static StreamCapability.Graph endCapture(MemorySegment stream) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment exec = a.allocate(ADDRESS);
+            MemorySegment nodes = a.allocate(JAVA_LONG);
+            call("end stream capture", () -> (int) END_CAPTURE.invokeExact(stream, exec, nodes));
+            return new StreamCapability.Graph(exec.get(ADDRESS, 0), nodes.get(JAVA_LONG, 0));
+        }
+    }
+
+    /** Whether {@code stream} is being captured, by jshmem or anyone else. */
+    public static boolean capturing(MemorySegment stream) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_INT);
+            callPtrs(CAPTURING, stream, out, "query stream capture");
+            return out.get(JAVA_INT, 0) != 0;
+        }
+    }
+
+    public static void graphLaunch(MemorySegment graph, MemorySegment stream) {
+        callPtrs(GRAPH_LAUNCH, graph, stream, "launch graph");
+    }
+
+    public static void graphDestroy(MemorySegment graph) {
+        callPtr(GRAPH_DESTROY, graph, "destroy graph");
     }
 
     // ---------------------------------------------------------------- copies and stream memory operations
