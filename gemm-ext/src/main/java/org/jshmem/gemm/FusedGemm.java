@@ -35,6 +35,11 @@ import org.jshmem.SymmetricSegment;
  * (stamps are generations); but a PE's next call may write into the others' C (all-scatter,
  * all-reduce) as soon as it starts, so synchronise (e.g. {@code barrierAll}) before reading C
  * while peers may already run the next call.
+ *
+ * <p>{@link #runOnStream} can be captured in a graph ({@link ShmemStream#beginCapture()}) and replayed:
+ * since a replay cannot stamp a new generation, a captured call resets its stamps between two
+ * on-stream barriers before it runs and ends with a third, a few microseconds that calls outside
+ * graphs do not pay.
  */
 public final class FusedGemm implements AutoCloseable {
     private final Shmem shmem;
@@ -48,7 +53,7 @@ public final class FusedGemm implements AutoCloseable {
     private final GemmExecutor executor;
     private final String traceName;       // its calls' span in a trace, e.g. "gemm all_scatter fused"
     private final boolean hostHeap;       // the CPU paths: no streams
-    private long generation;
+    private long generation = GpuKernelExecutor.GRAPH_GENERATION;   // calls stamp 2, 3, ...; a captured call 1
     private boolean closed;
 
     private FusedGemm(Shmem shmem, GemmCollective collective, GemmShape global, DType type, BLayout bLayout,

@@ -3,6 +3,7 @@ package org.jshmem.gemm;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
 import org.jshmem.Shmem;
+import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
 
 /**
@@ -22,13 +23,17 @@ import org.jshmem.SymmetricSegment;
  *       two-shot all-reduce P x {@code homeSlots} (the tiles holding one PE's row block),
  *       reduce-scatter twice that (two halves, by the call's parity: jgemm_staged);</li>
  *   <li>{@code gathered}, {@code aReady}: all-gather + GEMM: the whole A (m x k) and a stamp per row block;</li>
- *   <li>{@code rowOrder}: the schedule's tile rows in its order ({@link StreamKSchedule#rowOrder}), as ints.</li>
+ *   <li>{@code rowOrder}: the schedule's tile rows in its order ({@link StreamKSchedule#rowOrder}), as ints;</li>
+ *   <li>{@code pristine}: {@code arrive} as allocated (zeros and the chunk records' tile counts), then zeros as
+ *       long as the longer of {@code skFlags} and {@code aReady}: what a call captured in a graph copies back
+ *       over the stamps before it runs ({@link #resetOnStream}).</li>
  * </ul>
- * Stamps start at 0 (calloc) and calls stamp generations 1, 2, ...; nothing is reset between calls.
+ * Stamps start at 0 (calloc) and calls stamp generations 2, 3, ...; nothing is reset between them. A call
+ * captured in a graph stamps generation 1 at every replay, from reset stamps.
  */
 record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment skFlags, SymmetricSegment arrive,
                      SymmetricSegment staging, SymmetricSegment gathered, SymmetricSegment aReady,
-                     SymmetricSegment rowOrder, int arriveBase,
+                     SymmetricSegment rowOrder, SymmetricSegment pristine, int arriveBase,
                      int arriveCount, int homeSlots, int scatterRows) implements AutoCloseable {
 
     /** Longs per chunk record {count, done, tiles} of the copy-engine all-scatter: jgemm.h's JGEMM_CHUNK_RECORD. */
@@ -111,7 +116,7 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
     static GemmWorkspace allocate(Shmem shmem, StreamKSchedule s, Epilogue e, ShardLayout layout, GemmSizing sizing) {
         Sizes mine = sizes(s, e, layout, shmem.nPes(), sizing);
         long[] agreed = agreeMax(shmem, mine.all());
-        long needed = 0;
+        long needed = align(pristineBytes(agreed));
         for (long v : agreed) {
             needed += align(Math.max(v, 8));
         }
@@ -128,6 +133,7 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         SymmetricSegment gathered = shmem.malloc(Math.max(agreed[4], 8));
         SymmetricSegment aReady = shmem.calloc(Math.max(agreed[5], 8), 1);
         SymmetricSegment rowOrder = shmem.malloc(Math.max(agreed[6], 8));
+        SymmetricSegment pristine = shmem.calloc(pristineBytes(agreed), 1);
         int[] rows = s.rowOrder().stream().mapToInt(Integer::intValue).toArray();
         shmem.put(rowOrder, 0, rows, 0, rows.length, shmem.myPe());
         if (e == Epilogue.ALL_SCATTER && sizing.scatterRows() > 0) {   // each chunk record's tile count
@@ -135,20 +141,28 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
                 int tileRows = Math.min(s.tilesM(), (c + 1) * sizing.scatterRows()) - c * sizing.scatterRows();
                 long tilesAt = chunkDoneOffset(shmem.nPes(), c) + Long.BYTES;
                 shmem.pLong(arrive, tilesAt, (long) tileRows * s.tilesN(), shmem.myPe());
+                shmem.pLong(pristine, tilesAt, (long) tileRows * s.tilesN(), shmem.myPe());
             }
         }
         shmem.quiet();
-        return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, gathered, aReady, rowOrder, sizing.arriveBase(),
+        return new GemmWorkspace(shmem, partials, skFlags, arrive, staging, gathered, aReady, rowOrder, pristine,
+                sizing.arriveBase(),
                 sizing.totalTiles(), homeSlots(e, layout, s), e == Epilogue.ALL_SCATTER ? sizing.scatterRows() : 0);
     }
 
     /** Bytes the workspace will take (upper bound, this PE's view), for the heap check before anything is allocated. */
     static long estimate(StreamKSchedule s, Epilogue e, ShardLayout layout, int nPes, GemmSizing sizing) {
-        long sum = 7 * 4096;
-        for (long v : sizes(s, e, layout, nPes, sizing).all()) {
+        long[] all = sizes(s, e, layout, nPes, sizing).all();
+        long sum = 8 * 4096 + align(pristineBytes(all));
+        for (long v : all) {
             sum += align(Math.max(v, 8));
         }
         return sum;
+    }
+
+    /** {@code pristine}'s bytes for the sizes of {@link Sizes#all}: arrive's, then the longer of skFlags' and aReady's. */
+    private static long pristineBytes(long[] all) {
+        return Math.max(all[2], 8) + Math.max(Math.max(all[1], 8), Math.max(all[5], 8));
     }
 
     private static long align(long v) {
@@ -177,9 +191,22 @@ record GemmWorkspace(Shmem shmem, SymmetricSegment partials, SymmetricSegment sk
         }
     }
 
+    /**
+     * Queues on {@code on} the copies that put every stamp of this PE back as {@link #allocate} left it
+     * (local copies: the caller makes sure that no PE stamps into this one meanwhile).
+     */
+    void resetOnStream(ShmemStream on) {
+        int me = shmem.myPe();
+        long zeros = arrive.byteSize();
+        shmem.putOnStream(arrive, 0, pristine, 0, arrive.byteSize(), me, on);
+        shmem.putOnStream(skFlags, 0, pristine, zeros, skFlags.byteSize(), me, on);
+        shmem.putOnStream(aReady, 0, pristine, zeros, aReady.byteSize(), me, on);
+    }
+
     /** Frees the parts (collective). */
     @Override
     public void close() {
+        shmem.free(pristine);
         shmem.free(rowOrder);
         shmem.free(aReady);
         shmem.free(gathered);

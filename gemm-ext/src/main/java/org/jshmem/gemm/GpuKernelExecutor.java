@@ -41,6 +41,9 @@ import org.jshmem.device.LaunchConfig;
  * ({@code bin/jshmemrun -np 1 gemm -c none --shapes anchor}).
  */
 final class GpuKernelExecutor implements GemmExecutor {
+    /** The generation a call captured in a graph stamps; the other calls stamp 2, 3, ... (FusedGemm). */
+    static final long GRAPH_GENERATION = 1;
+
     private final Shmem shmem;
     private final KernelVariant variant;
     private final StreamKSchedule schedule;
@@ -53,6 +56,7 @@ final class GpuKernelExecutor implements GemmExecutor {
     private final KernelCache.Entry compiled;
     private final DType type;
     private final SymmetricSegment arrive;
+    private final GemmWorkspace workspace;
     private final Gather gather;
     private final Scatter scatter;
     private final Epilogue epilogue;
@@ -81,7 +85,8 @@ final class GpuKernelExecutor implements GemmExecutor {
      * chunks' first rows (one more: m), and this PE's columns of C: byte offset in a row, bytes, and the
      * row pitch.
      */
-    private record Scatter(ShmemStream stream, Kernel tail, int[] chunkRows, long column, long width, long pitch) {
+    private record Scatter(ShmemStream stream, ShmemEvent fork, ShmemEvent join, Kernel tail, int[] chunkRows,
+                           long column, long width, long pitch) {
         int chunks() {
             return chunkRows.length - 1;
         }
@@ -96,6 +101,8 @@ final class GpuKernelExecutor implements GemmExecutor {
         void close() {
             stream.synchronize();
             stream.close();
+            fork.close();
+            join.close();
         }
     }
 
@@ -146,6 +153,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         this.own = shmem.createStream();
         this.type = type;
         this.arrive = ws.arrive();
+        this.workspace = ws;
         if (layout.collective() == GemmCollective.ALL_GATHER_GEMM) {
             long[] counts = new long[shmem.nPes()];
             boolean onTileRows = true;
@@ -167,7 +175,8 @@ final class GpuKernelExecutor implements GemmExecutor {
                 starts[c] = Math.min(local.m(), c * rowsPerChunk);
             }
             long es = type.byteSize();
-            this.scatter = new Scatter(shmem.createStream(), module.kernel("jgemm_scatter_tail"), starts,
+            this.scatter = new Scatter(shmem.createStream(), shmem.createEvent(), shmem.createEvent(),
+                    module.kernel("jgemm_scatter_tail"), starts,
                     layout.cColumnOffset(me) * es, local.n() * es, layout.ldc(me) * es);
         } else {
             this.scatter = null;
@@ -181,6 +190,11 @@ final class GpuKernelExecutor implements GemmExecutor {
     @Override
     public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c, ShmemStream stream, long generation) {
         ShmemStream on = stream != null ? stream : own;
+        boolean captured = stream != null && stream.isCapturing();
+        if (captured) {
+            generation = GRAPH_GENERATION;
+            startCapturedCall(on);
+        }
         SymmetricSegment aIn = a;
         if (gather != null) {
             gatherOnItsStream(a, on, generation);
@@ -207,9 +221,32 @@ final class GpuKernelExecutor implements GemmExecutor {
         }
         if (scatter != null) {
             queueScatter(c, on, generation);
+            if (captured) {   // the copy stream joins back: a capture must end with every stream it took in
+                scatter.stream().record(scatter.join());
+                on.waitFor(scatter.join());
+            }
+        }
+        if (captured) {
+            shmem.barrierAllOnStream(on);   // no PE's next call stamps into a PE that still reads this one's
         }
         if (stream == null) {
             own.synchronize();
+        }
+    }
+
+    /**
+     * A call captured in a graph stamps {@link #GRAPH_GENERATION} at every replay, so each replay starts
+     * from reset stamps: a barrier (every PE's earlier call is over and its stamps have landed), the
+     * reset, a barrier (no PE stamps this call into one that has not reset yet). The all-scatter's copy
+     * stream joins the capture here, before the kernel, so that it does not wait for the kernel.
+     */
+    private void startCapturedCall(ShmemStream on) {
+        shmem.barrierAllOnStream(on);
+        workspace.resetOnStream(on);
+        shmem.barrierAllOnStream(on);
+        if (scatter != null) {
+            on.record(scatter.fork());
+            scatter.stream().waitFor(scatter.fork());
         }
     }
 
@@ -262,6 +299,7 @@ final class GpuKernelExecutor implements GemmExecutor {
         if (chunks > 1) {
             shmem.signalOpOnStream(arrive, copied, generation, SignalOp.SET, me, st);
         }
+
         scatter.tail().launch(new LaunchConfig(Dim3.of(1), Dim3.of(1), 0, on),
                 Kernel.pointer(arrive, GemmWorkspace.arrivedOffset(0)),
                 Kernel.pointer(arrive, GemmWorkspace.chunkDoneOffset(n, chunks - 1)),
