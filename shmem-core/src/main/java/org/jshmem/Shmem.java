@@ -803,6 +803,8 @@ public final class Shmem
                 runtime.markClosing();
             }
             closeContexts(null);
+            world.closeStreamOrder();
+            shared.closeStreamOrder();
             java.util.List.copyOf(registeredBuffers).forEach(RegisteredBuffer::close);
             backend.quiet();
             if (death != null) {

@@ -170,14 +170,20 @@ public sealed interface StreamOperations permits Shmem {
     default void barrierAllOnStream(ShmemStream stream) {
         StreamCapability gpu = ((Shmem) this).streams("barrierAllOnStream");
         Args.nonNull("barrierAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
+        StreamOrder order = ((Shmem) this).teamWorld().streamOrder();   // the world team's cells
+        order.before((Shmem) this, stream, "barrierAllOnStream");
         gpu.barrierOnStream(0, stream.handle("barrierAllOnStream"));
+        order.after(stream, "barrierAllOnStream");
     }
 
     /** Queues a synchronisation of all PEs (no completion of earlier puts). */
     default void syncAllOnStream(ShmemStream stream) {
         StreamCapability gpu = ((Shmem) this).streams("syncAllOnStream");
         Args.nonNull("syncAllOnStream", "stream", stream);   // after the GPU check: no stream exists on a host heap
+        StreamOrder order = ((Shmem) this).teamWorld().streamOrder();
+        order.before((Shmem) this, stream, "syncAllOnStream");
         gpu.syncOnStream(0, stream.handle("syncAllOnStream"));
+        order.after(stream, "syncAllOnStream");
     }
 
     /**

@@ -67,6 +67,7 @@ public final class Team implements AutoCloseable {
     private final boolean predefined;
     private final TeamConfig config;
     private boolean destroyed;
+    private StreamOrder streamOrder;   // the on-stream collectives' order across streams
 
     Team(Shmem shmem, TeamLayout layout, String name, boolean predefined, TeamConfig config) {
         this.shmem = shmem;
@@ -287,7 +288,9 @@ public final class Team implements AutoCloseable {
         StreamCollectives g = shmem.streams(method).collectives();
         requireStream(method, stream);
         checkSame(() -> method + "()");
-        g.barrierOnStream(layout, stream.handle(method));
+        MemorySegment on = queueing(method, stream);
+        g.barrierOnStream(layout, on);
+        queued(method, stream);
     }
 
     /**
@@ -303,7 +306,9 @@ public final class Team implements AutoCloseable {
         StreamCollectives g = shmem.streams(method).collectives();
         requireStream(method, stream);
         checkSame(() -> method + "()");
-        g.syncOnStream(layout, stream.handle(method));
+        MemorySegment on = queueing(method, stream);
+        g.syncOnStream(layout, on);
+        queued(method, stream);
     }
 
     // ---------------------------------------------------------------- collectives
@@ -343,7 +348,9 @@ public final class Team implements AutoCloseable {
         if (g == null) {
             collectives().broadcast(layout, d, s, bytes, root);
         } else {
-            g.broadcastOnStream(layout, d, s, bytes, root, stream.handle(method));
+            MemorySegment on = queueing(method, stream);
+            g.broadcastOnStream(layout, d, s, bytes, root, on);
+            queued(method, stream);
         }
     }
 
@@ -374,7 +381,9 @@ public final class Team implements AutoCloseable {
         if (g == null) {
             collectives().fcollect(layout, d, s, bytes);
         } else {
-            g.fcollectOnStream(layout, d, s, bytes, stream.handle(method));
+            MemorySegment on = queueing(method, stream);
+            g.fcollectOnStream(layout, d, s, bytes, on);
+            queued(method, stream);
         }
     }
 
@@ -418,7 +427,9 @@ public final class Team implements AutoCloseable {
                 + type + ")";
         StreamCollectives g = begin(method, call, stream, true);
         Gather x = gather(call, method, dest, src, counts, type, false);
-        g.collectOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), stream.handle(method));
+        MemorySegment on = queueing(method, stream);
+        g.collectOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), on);
+        queued(method, stream);
         return x.total() / type.byteSize();
     }
 
@@ -492,13 +503,14 @@ public final class Team implements AutoCloseable {
         Gather x = gather(call, method, dest, src, counts, type, ownBlock);
         long sig = shmem.target(method, signals, 0, (long) layout.size() * Long.BYTES, shmem.myPe(), Long.BYTES);
         noOverlap(call, x.dest(), x.total(), sig, (long) layout.size() * Long.BYTES, false);
-        MemorySegment on = stream.handle(method);
+        MemorySegment on = queueing(method, stream);
         g.barrierOnStream(layout, on);
         if (entered != null) {
             stream.record(entered);
         }
         g.collectSignalOnStream(layout, x.dest(), x.src(), x.bytesPerMember(), sig, signal, ownBlock, on);
         g.barrierOnStream(layout, on);
+        queued(method, stream);
         return x.total() / type.byteSize();
     }
 
@@ -574,7 +586,9 @@ public final class Team implements AutoCloseable {
         if (g == null) {
             collectives().alltoall(layout, d, s, nelemsPerPe * type.byteSize());
         } else {
-            g.alltoallOnStream(layout, d, s, nelemsPerPe * type.byteSize(), stream.handle(method));
+            MemorySegment on = queueing(method, stream);
+            g.alltoallOnStream(layout, d, s, nelemsPerPe * type.byteSize(), on);
+            queued(method, stream);
         }
     }
 
@@ -657,7 +671,9 @@ public final class Team implements AutoCloseable {
         if (g == null) {
             collectives().reduce(layout, op, type, d, s, nelems);
         } else {
-            g.reduceOnStream(layout, op, type, d, s, nelems, stream.handle(method));
+            MemorySegment on = queueing(method, stream);
+            g.reduceOnStream(layout, op, type, d, s, nelems, on);
+            queued(method, stream);
         }
     }
 
@@ -743,7 +759,9 @@ public final class Team implements AutoCloseable {
         if (g == null) {
             collectives().reduceScatter(layout, op, type, d, s, nelemsPerPe);
         } else {
-            g.reduceScatterOnStream(layout, op, type, d, s, nelemsPerPe, stream.handle(method));
+            MemorySegment on = queueing(method, stream);
+            g.reduceScatterOnStream(layout, op, type, d, s, nelemsPerPe, on);
+            queued(method, stream);
         }
     }
 
@@ -761,6 +779,35 @@ public final class Team implements AutoCloseable {
         }
         checkSame(call);
         return g;
+    }
+
+    /**
+     * Before an on-stream collective is queued on {@code stream}: makes it wait for the team's previous
+     * one where that was queued on another stream ({@link StreamOrder}); returns the stream's handle.
+     */
+    private MemorySegment queueing(String method, ShmemStream stream) {
+        streamOrder().before(shmem, stream, method);
+        return stream.handle(method);
+    }
+
+    /** After an on-stream collective was queued on {@code stream}. */
+    private void queued(String method, ShmemStream stream) {
+        streamOrder().after(stream, method);
+    }
+
+    /** This team's {@link StreamOrder}, made on the first on-stream collective (GPU heaps only). */
+    StreamOrder streamOrder() {
+        if (streamOrder == null) {
+            streamOrder = new StreamOrder(shmem.streams("Team on-stream collectives"));
+        }
+        return streamOrder;
+    }
+
+    /** Frees the stream order's event, if any. */
+    void closeStreamOrder() {
+        if (streamOrder != null) {
+            streamOrder.close();
+        }
     }
 
     private static ShmemStream requireStream(String method, ShmemStream stream) {
@@ -850,6 +897,7 @@ public final class Team implements AutoCloseable {
         shmem.teamClosing();       // GPU heaps: this PE's GPU work (every stream) is done ...
         collectives().sync(layout);  // ... on every member, before the slot can go to another team
         destroyed = true;
+        closeStreamOrder();
         shmem.runtime().releaseTeamSlot(layout.slot());
         shmem.teamReleased(layout.slot());
     }
