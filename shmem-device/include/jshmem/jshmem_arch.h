@@ -113,6 +113,22 @@ JSHMEM_DEVICE_INLINE void jshmemi_trap() {
 #endif
 }
 
+/* Nanoseconds on the GPU's global clock (CUDA: %globaltimer; HIP: the 100 MHz constant clock of gfx90a),
+ * the same on every multiprocessor: for timeouts and trace timestamps. */
+JSHMEM_DEVICE_INLINE unsigned long long jshmemi_now_ns() {
+#if JSHMEM_ARCH_HIP
+#if defined(__HIP_DEVICE_COMPILE__)
+  return __builtin_amdgcn_s_memrealtime() * 10ull;
+#else
+  return 0;
+#endif
+#else
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#endif
+}
+
 /* A 16-byte word for vector copies (one 128-bit load/store instruction). */
 #if JSHMEM_ARCH_HIP
 typedef unsigned int jshmemi_v16 __attribute__((ext_vector_type(4)));

@@ -40,6 +40,19 @@
 #error "include <jshmem/jshmem.h>, not jshmem_barrier.h"
 #endif
 
+/* Internal: a barrier, sync or collective of the team in `slot` waited too long for member `pe`
+ * (JSHMEM_WAIT_TIMEOUT): says which PE has not reached which generation, and traps. */
+JSHMEM_DEVICE_NOINLINE void jshmemi_stuck_member(int slot, int pe, unsigned long long g,
+                                                 unsigned long long seen) {
+  const jshmem_device_state_t &s = jshmem_device_state;
+  printf("jshmem: PE %d: a barrier, sync or collective of team slot %d (block %u, thread %u) made no progress"
+         " for %d ms (JSHMEM_WAIT_TIMEOUT): it waits for PE %d to reach generation %llu of the team's"
+         " synchronisations; PE %d has reached %llu\n",
+         s.my_pe, slot, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z), jshmemi_thread_id(),
+         s.wait_timeout_ms, pe, g, pe, seen);
+  jshmemi_trap();
+}
+
 /* Internal: tells every member of the team in `slot` that this PE reached generation g (release
  * store, system scope, into sync cell [slot][my_pe] of each member's heap), then waits until every
  * member told this PE that it reached g or later (acquire loads of the local sync cells). Thread i
@@ -70,7 +83,10 @@ JSHMEM_DEVICE void jshmemi_team_publish_wait(int slot, unsigned long long g) {
     int pe = team.start + (int)i * team.stride;
     const unsigned long long *cell =
         (const unsigned long long *)(s.heap_base + JSHMEM_SYNC_CELL(slot, pe));
-    while ((Fenced ? jshmemi_ld_acquire_sys(cell) : jshmemi_ld_relaxed_sys(cell)) < g) {
+    jshmemi_patience patience;
+    unsigned long long seen;
+    while ((seen = Fenced ? jshmemi_ld_acquire_sys(cell) : jshmemi_ld_relaxed_sys(cell)) < g) {
+      if (JSHMEM_UNLIKELY(patience.over())) jshmemi_stuck_member(slot, pe, g, seen);
     }
   }
 }

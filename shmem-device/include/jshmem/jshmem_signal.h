@@ -64,7 +64,7 @@ JSHMEM_DEVICE_INLINE uint64_t jshmem_signal_fetch(const uint64_t *sig_addr) {
 JSHMEM_DEVICE_INLINE uint64_t jshmem_signal_wait_until(uint64_t *sig_addr, int cmp,
                                                        uint64_t cmp_value) {
   JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "sig_addr", sig_addr, 8, cmp));
-  return (uint64_t)jshmemi_wait_until((const unsigned long long *)sig_addr, cmp,
+  return (uint64_t)jshmemi_wait_until(__func__, (const unsigned long long *)sig_addr, cmp,
                                       (unsigned long long)cmp_value);
 }
 
@@ -127,7 +127,7 @@ JSHMEM_FOR_RMA_TYPES(JSHMEMI_PUT_SIGNAL_TYPED)
 #define JSHMEMI_WAIT_TYPED(NAME, T)                                                              \
   JSHMEM_DEVICE_INLINE void jshmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value) {          \
     JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "ivar", ivar, sizeof(T), cmp));                   \
-    (void)jshmemi_wait_until((const T *)ivar, cmp, cmp_value);                                   \
+    (void)jshmemi_wait_until(__func__, (const T *)ivar, cmp, cmp_value);                         \
   }                                                                                              \
   JSHMEM_DEVICE_INLINE int jshmem_##NAME##_test(T *ivar, int cmp, T cmp_value) {                 \
     JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "ivar", ivar, sizeof(T), cmp));                   \

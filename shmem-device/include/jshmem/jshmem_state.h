@@ -172,7 +172,8 @@ typedef struct jshmem_device_state {
   int32_t my_pe;
   int32_t n_pes;
   int32_t debug;                   /* 1: device calls check PE range and heap bounds, and trap */
-  int32_t reserved0;
+  int32_t wait_timeout_ms;         /* > 0: a wait without progress for this long prints what it waits for and
+                                      traps (JSHMEM_WAIT_TIMEOUT, when set); 0: waits spin forever */
   uint64_t heap_size;              /* bytes per PE, internal region included */
   char *heap_base;                 /* this PE's heap, as this process maps it */
   char *peer_base[JSHMEM_MAX_PES]; /* every PE's heap as this process maps it; [my_pe] == heap_base */

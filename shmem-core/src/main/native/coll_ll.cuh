@@ -31,7 +31,8 @@ __device__ __forceinline__ void jshmemk_ll_store(char *line, unsigned long long 
 /* Waits until both halves of a line carry `flag`; returns its 8 payload bytes. */
 __device__ __forceinline__ unsigned long long jshmemk_ll_load(const char *line, unsigned flag) {
   unsigned lo, f1, hi, f2;
-  do {
+  jshmemi_patience patience;
+  for (;;) {
 #if JSHMEM_ARCH_HIP
     const volatile unsigned long long *p = (const volatile unsigned long long *)line;
     unsigned long long a = p[0], b = p[1];
@@ -45,7 +46,10 @@ __device__ __forceinline__ unsigned long long jshmemk_ll_load(const char *line, 
                  : "l"(line)
                  : "memory");
 #endif
-  } while (f1 != flag || f2 != flag);
+    if (f1 == flag && f2 == flag) break;
+    if (JSHMEM_UNLIKELY(patience.over()))
+      jshmemi_stuck("a low-latency all-reduce", line, "the flag of a line", JSHMEM_CMP_EQ, flag, f1 != flag ? f1 : f2);
+  }
   return ((unsigned long long)hi << 32) | lo;
 }
 

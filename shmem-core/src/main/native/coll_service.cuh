@@ -54,20 +54,6 @@ static_assert(offsetof(jshmemk_service_box, posted) == JSHMEM_RT_SERVICE_POSTED 
                   offsetof(jshmemk_service_box, done) == JSHMEM_RT_SERVICE_DONE,
               "the box's layout is shim.h's");
 
-__device__ __forceinline__ unsigned long long jshmemk_now_ns() {
-#if JSHMEM_ARCH_HIP
-#if defined(__HIP_DEVICE_COMPILE__)
-  return __builtin_amdgcn_s_memrealtime() * 10ull; /* the 100 MHz constant clock of gfx90a */
-#else
-  return 0;
-#endif
-#else
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-#endif
-}
-
 /* Runs the LL all-reduce of a command for its element type and operation. */
 struct jshmemk_serve_ll {
   const jshmemk_service_cmd *c;
@@ -86,8 +72,8 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
   __shared__ unsigned long long next;
   for (;;) {
     if (threadIdx.x == 0) {
-      unsigned long long p, since = jshmemk_now_ns();
-      while ((p = jshmemi_ld_acquire_sys(&box->posted)) == seq && jshmemk_now_ns() - since < linger_ns) {
+      unsigned long long p, since = jshmemi_now_ns();
+      while ((p = jshmemi_ld_acquire_sys(&box->posted)) == seq && jshmemi_now_ns() - since < linger_ns) {
       }
       next = p;
     }

@@ -94,7 +94,7 @@ __global__ void jshmemk_signal(uint64_t *sig, uint64_t value, int sig_op) {
 /* One thread spins (acquire, system scope) until *sig cmp value. */
 __global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
   jshmemk_chain_start();
-  (void)jshmemi_wait_until((const unsigned long long *)sig, cmp, (unsigned long long)value);
+  (void)jshmemi_wait_until("signalWaitUntilOnStream", (const unsigned long long *)sig, cmp, (unsigned long long)value);
 }
 
 /* fenced = 0: no quiet and no fences (jshmemi_team_sync_at_boundary): the kernel is alone at a

@@ -36,7 +36,10 @@ import java.util.function.Function;
  *     still alive; a dead PE is reported within about this time</td></tr>
  * <tr><td>{@code JSHMEM_WAIT_TIMEOUT}</td><td>600</td><td>seconds a blocking host call (wait, barrier,
  *     collective, lock) may go without progress before it throws {@link WaitTimeoutException}, naming what it
- *     waits for (as PyTorch's 10-minute collective timeout); a fraction is allowed; 0: wait forever</td></tr>
+ *     waits for (as PyTorch's 10-minute collective timeout); a fraction is allowed; 0: wait forever. Set,
+ *     it also bounds every wait inside jshmem's kernels and the device library's (signal and variable waits,
+ *     barriers, collectives, the fused GEMM's stamps): a stuck one prints what it waits for and traps.
+ *     Unset, kernels wait forever</td></tr>
  * <tr><td>{@code JSHMEM_TRACE}</td><td>unset</td><td>a file: every PE records its jshmem calls, and at
  *     {@code close} the job writes one timeline there (Chrome trace-event JSON, for Perfetto); see
  *     {@code org.jshmem.trace.Trace}</td></tr>
@@ -150,12 +153,15 @@ import java.util.function.Function;
  * @param remote        which peers the remote transport carries, and its progress interval
  * @param waitTimeoutMillis how long a blocking host call may go without progress before it throws; 0: forever
  * @param traceFile     where the job writes its timeline at close (Chrome trace-event JSON); empty: no trace
+ * @param kernelWaitTimeoutMillis how long a wait inside a kernel (jshmem's and the device library's) may go
+ *                      without progress before it prints what it waits for and traps; 0: forever
  */
 public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
                           BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
                           long smCopyMaxBytes, CollectiveTuning collectiveTuning,
                           GpuCollectiveTuning gpuCollectiveTuning, boolean prefault, String mpiLibrary,
-                          RemoteSettings remote, long waitTimeoutMillis, Optional<Path> traceFile) {
+                          RemoteSettings remote, long waitTimeoutMillis, Optional<Path> traceFile,
+                          long kernelWaitTimeoutMillis) {
 
     /** Which peers go through the remote transport. */
     public enum TransportKind {
@@ -255,6 +261,20 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
             throw new IllegalArgumentException("wait timeout must not be negative (0: wait forever), got " + waitTimeoutMillis);
         }
         traceFile = traceFile == null ? Optional.empty() : traceFile;
+        if (kernelWaitTimeoutMillis < 0 || kernelWaitTimeoutMillis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("kernel wait timeout must be 0 (wait forever) to " + Integer.MAX_VALUE
+                    + " ms, got " + kernelWaitTimeoutMillis);
+        }
+    }
+
+    /** The settings without {@code kernelWaitTimeoutMillis} (as before it existed): kernels wait forever. */
+    public ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt device, boolean debug,
+                       BootstrapKind bootstrap, Path shmDir, long livenessMillis, int spinIterations,
+                       long smCopyMaxBytes, CollectiveTuning collectiveTuning, GpuCollectiveTuning gpuCollectiveTuning,
+                       boolean prefault, String mpiLibrary, RemoteSettings remote, long waitTimeoutMillis,
+                       Optional<Path> traceFile) {
+        this(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile, 0);
     }
 
     /** The settings without {@code traceFile} (as before it existed): no trace. */
@@ -304,26 +324,36 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other remote transport settings. */
     public ShmemConfig withRemote(RemoteSettings r) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, r, waitTimeoutMillis, traceFile);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, r, waitTimeoutMillis, traceFile,
+                kernelWaitTimeoutMillis);
     }
 
     /** A copy that traces the job into {@code file} (see {@code JSHMEM_TRACE}), or, with null, does not. */
     public ShmemConfig withTraceFile(Path file) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
                 smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis,
-                Optional.ofNullable(file));
+                Optional.ofNullable(file), kernelWaitTimeoutMillis);
     }
 
     /** A copy with another wait timeout in milliseconds (0: wait forever). */
     public ShmemConfig withWaitTimeoutMillis(long millis) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, millis, traceFile);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, millis, traceFile,
+                kernelWaitTimeoutMillis);
+    }
+
+    /** A copy whose kernels' waits time out after {@code millis} milliseconds without progress (0: never). */
+    public ShmemConfig withKernelWaitTimeoutMillis(long millis) {
+        return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis,
+                traceFile, millis);
     }
 
     /** A copy with pre-faulting of host heaps at init on or off. */
     public ShmemConfig withPrefault(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary, remote, waitTimeoutMillis, traceFile);
+                smCopyMaxBytes, collectiveTuning, gpuCollectiveTuning, on, mpiLibrary, remote, waitTimeoutMillis, traceFile,
+                kernelWaitTimeoutMillis);
     }
 
     /** The settings of this process's environment. */
@@ -379,7 +409,9 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                                 v -> (long) parsePositive(v, "microseconds")),
                         read(env, "JSHMEM_REMOTE_PROTOCOL", RemoteProtocol.AUTO, v -> parseEnum(RemoteProtocol.class, v))),
                 read(env, "JSHMEM_WAIT_TIMEOUT", DEFAULT_WAIT_TIMEOUT_MILLIS, ShmemConfig::parseSecondsAsMillis),
-                read(env, "JSHMEM_TRACE", Optional.<Path>empty(), v -> Optional.of(Path.of(v).toAbsolutePath())));
+                read(env, "JSHMEM_TRACE", Optional.<Path>empty(), v -> Optional.of(Path.of(v).toAbsolutePath())),
+                // kernels wait forever unless the variable is set: a kernel's wait may be long by design
+                read(env, "JSHMEM_WAIT_TIMEOUT", 0L, v -> Math.min(Integer.MAX_VALUE, parseSecondsAsMillis(v))));
     }
 
     /**
@@ -399,19 +431,22 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with another heap size. */
     public ShmemConfig withSymmetricSize(long bytes) {
         return new ShmemConfig(bytes, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile,
+                kernelWaitTimeoutMillis);
     }
 
     /** A copy with another backend. */
     public ShmemConfig withBackend(BackendKind kind) {
         return new ShmemConfig(symmetricSize, kind, device, debug, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile,
+                kernelWaitTimeoutMillis);
     }
 
     /** A copy with debug checks on or off. */
     public ShmemConfig withDebug(boolean on) {
         return new ShmemConfig(symmetricSize, backend, device, on, bootstrap, shmDir, livenessMillis, spinIterations, smCopyMaxBytes,
-                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
+                collectiveTuning, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile,
+                kernelWaitTimeoutMillis);
     }
 
     /**
@@ -455,13 +490,15 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
     /** A copy with other collective thresholds. */
     public ShmemConfig withCollectiveTuning(CollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
+                smCopyMaxBytes, t, gpuCollectiveTuning, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile,
+                kernelWaitTimeoutMillis);
     }
 
     /** A copy with other GPU collective thresholds. */
     public ShmemConfig withGpuCollectiveTuning(GpuCollectiveTuning t) {
         return new ShmemConfig(symmetricSize, backend, device, debug, bootstrap, shmDir, livenessMillis, spinIterations,
-                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile);
+                smCopyMaxBytes, collectiveTuning, t, prefault, mpiLibrary, remote, waitTimeoutMillis, traceFile,
+                kernelWaitTimeoutMillis);
     }
 
     private static int parseMaxBlocks(String value) {

@@ -92,6 +92,11 @@ class ShmemConfigTest {
         assertEquals(0, c.spinIterations());
         assertEquals(2500, c.waitTimeoutMillis());
         assertEquals(0, ShmemConfig.fromMap(Map.of("JSHMEM_WAIT_TIMEOUT", "0")).waitTimeoutMillis());
+        assertEquals(2500, c.kernelWaitTimeoutMillis(), "set: kernels' waits time out too");
+        assertEquals(0, ShmemConfig.fromMap(Map.of()).kernelWaitTimeoutMillis(), "unset: kernels wait forever");
+        assertEquals(ShmemConfig.DEFAULT_WAIT_TIMEOUT_MILLIS, ShmemConfig.fromMap(Map.of()).waitTimeoutMillis());
+        assertEquals(Integer.MAX_VALUE, ShmemConfig.fromMap(Map.of("JSHMEM_WAIT_TIMEOUT", "1e9")).kernelWaitTimeoutMillis());
+        assertEquals(7, c.withKernelWaitTimeoutMillis(7).kernelWaitTimeoutMillis());
         assertEquals(java.util.Optional.empty(), c.traceFile());
         assertEquals(java.util.Optional.of(Path.of("job.json").toAbsolutePath()),
                 ShmemConfig.fromMap(Map.of("JSHMEM_TRACE", "job.json")).traceFile(), "relative to where the PE starts");

@@ -152,7 +152,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             MemorySegment heap = allocateAndExchange(boot);
             this.proxy = remote == null ? null : new DeviceProxy(remote, myPe);
             this.state = arena.allocate(GpuHeapDescriptor.STATE);
-            fillState(config.debug());
+            fillState(config.debug(), config.kernelWaitTimeoutMillis());
             Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
             Shim.streamSynchronize(stream);
             Shim.setState(state);
@@ -289,10 +289,11 @@ public final class GpuBackend implements Backend, StreamCapability {
         return MemorySegment.ofAddress(peerBase[myPe]);
     }
 
-    private void fillState(boolean debug) {
+    private void fillState(boolean debug, long kernelWaitTimeoutMillis) {
         state.set(JAVA_INT, GpuHeapDescriptor.MY_PE, myPe);
         state.set(JAVA_INT, GpuHeapDescriptor.N_PES, nPes);
         state.set(JAVA_INT, GpuHeapDescriptor.DEBUG, debug ? 1 : 0);
+        state.set(JAVA_INT, GpuHeapDescriptor.WAIT_TIMEOUT_MS, (int) kernelWaitTimeoutMillis);
         state.set(JAVA_LONG, GpuHeapDescriptor.HEAP_SIZE, heapBytes);
         state.set(ADDRESS, GpuHeapDescriptor.HEAP_BASE, MemorySegment.ofAddress(peerBase[myPe]));
         for (int pe = 0; pe < nPes; pe++) {

@@ -69,7 +69,7 @@ public final class GpuHeapDescriptor {
             JAVA_INT.withName("my_pe"),
             JAVA_INT.withName("n_pes"),
             JAVA_INT.withName("debug"),
-            JAVA_INT.withName("reserved0"),
+            JAVA_INT.withName("wait_timeout_ms"),
             JAVA_LONG.withName("heap_size"),
             ADDRESS.withName("heap_base"),
             sequenceLayout(MAX_PES, ADDRESS).withName("peer_base"),
@@ -79,6 +79,7 @@ public final class GpuHeapDescriptor {
     public static final long MY_PE = STATE.byteOffset(groupElement("my_pe"));
     public static final long N_PES = STATE.byteOffset(groupElement("n_pes"));
     public static final long DEBUG = STATE.byteOffset(groupElement("debug"));
+    public static final long WAIT_TIMEOUT_MS = STATE.byteOffset(groupElement("wait_timeout_ms"));
     public static final long HEAP_SIZE = STATE.byteOffset(groupElement("heap_size"));
     public static final long HEAP_BASE = STATE.byteOffset(groupElement("heap_base"));
     public static final long PEER_BASE = STATE.byteOffset(groupElement("peer_base"));

@@ -35,6 +35,7 @@ class GpuHeapDescriptorTest {
                   P("my_pe", offsetof(jshmem_device_state_t, my_pe));
                   P("n_pes", offsetof(jshmem_device_state_t, n_pes));
                   P("debug", offsetof(jshmem_device_state_t, debug));
+                  P("wait_timeout_ms", offsetof(jshmem_device_state_t, wait_timeout_ms));
                   P("heap_size", offsetof(jshmem_device_state_t, heap_size));
                   P("heap_base", offsetof(jshmem_device_state_t, heap_base));
                   P("peer_base", offsetof(jshmem_device_state_t, peer_base));
@@ -93,6 +94,7 @@ class GpuHeapDescriptorTest {
         assertEquals(c.get("my_pe"), GpuHeapDescriptor.MY_PE);
         assertEquals(c.get("n_pes"), GpuHeapDescriptor.N_PES);
         assertEquals(c.get("debug"), GpuHeapDescriptor.DEBUG);
+        assertEquals(c.get("wait_timeout_ms"), GpuHeapDescriptor.WAIT_TIMEOUT_MS);
         assertEquals(c.get("heap_size"), GpuHeapDescriptor.HEAP_SIZE);
         assertEquals(c.get("heap_base"), GpuHeapDescriptor.HEAP_BASE);
         assertEquals(c.get("peer_base"), GpuHeapDescriptor.PEER_BASE);

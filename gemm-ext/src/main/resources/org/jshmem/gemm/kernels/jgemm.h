@@ -254,7 +254,10 @@ JSHMEM_DEVICE_INLINE unsigned long long *jgemm_chunk_record(const jgemm_params &
 }
 JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsigned long long gen) {
   /* >= in the cyclic sense: a peer may already have stamped a later call. */
-  while ((long long)(jshmemi_ld_acquire_sys(flag) - gen) < 0) {
+  jshmemi_patience patience;
+  unsigned long long seen;
+  while ((long long)((seen = jshmemi_ld_acquire_sys(flag)) - gen) < 0) {
+    if (JSHMEM_UNLIKELY(patience.over())) jshmemi_stuck("the fused GEMM", flag, "a stamp", JSHMEM_CMP_GE, gen, seen);
   }
 }
 
