@@ -132,4 +132,26 @@ JSHMEMI_RMA_MEM(_nbi_block, JSHMEMI_BLOCK, false)   /* jshmem_putmem_nbi_block, 
 
 JSHMEM_FOR_RMA_TYPES(JSHMEMI_RMA_TYPED)
 
+/* ---- blocked strided (OpenSHMEM 1.6): jshmem_<T>_ibput, jshmem_<T>_ibget --------------------
+ * nblocks blocks of bsize elements: block i goes from source + i * sst to dest + i * dst (strides in
+ * elements; long, which is ptrdiff_t on LP64: the run-time compilers have no ptrdiff_t). Thread
+ * scope, blocking as put/get; each block is one put/get. */
+#define JSHMEMI_RMA_BLOCKED(NAME, T)                                                              \
+  JSHMEM_DEVICE_INLINE void jshmem_##NAME##_ibput(T *dest, const T *source, long dst,            \
+                                                  long sst, size_t bsize, size_t nblocks,        \
+                                                  int pe) {                                      \
+    for (size_t i = 0; i < nblocks; i++)                                                         \
+      jshmemi_putmem<JSHMEMI_THREAD, true>(__func__, dest + (long)i * dst,                       \
+                                           source + (long)i * sst, bsize * sizeof(T), pe);       \
+  }                                                                                              \
+  JSHMEM_DEVICE_INLINE void jshmem_##NAME##_ibget(T *dest, const T *source, long dst,            \
+                                                  long sst, size_t bsize, size_t nblocks,        \
+                                                  int pe) {                                      \
+    for (size_t i = 0; i < nblocks; i++)                                                         \
+      jshmemi_getmem<JSHMEMI_THREAD, true>(__func__, dest + (long)i * dst,                       \
+                                           source + (long)i * sst, bsize * sizeof(T), pe);       \
+  }
+
+JSHMEM_FOR_RMA_TYPES(JSHMEMI_RMA_BLOCKED)
+
 #endif /* JSHMEM_RMA_H */

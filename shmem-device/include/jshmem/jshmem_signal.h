@@ -53,6 +53,14 @@ JSHMEM_DEVICE_INLINE void jshmem_signal_op(uint64_t *sig_addr, uint64_t signal, 
     jshmemi_signal(jshmemi_ptr(sig_addr, pe), signal, sig_op);
 }
 
+/* OpenSHMEM 1.6's signals without data: jshmem_signal_op with JSHMEM_SIGNAL_ADD / _SET. */
+JSHMEM_DEVICE_INLINE void jshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe) {
+  jshmem_signal_op(sig_addr, signal, JSHMEM_SIGNAL_ADD, pe);
+}
+JSHMEM_DEVICE_INLINE void jshmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe) {
+  jshmem_signal_op(sig_addr, signal, JSHMEM_SIGNAL_SET, pe);
+}
+
 /* The local signal word's value (acquire load, system scope). */
 JSHMEM_DEVICE_INLINE uint64_t jshmem_signal_fetch(const uint64_t *sig_addr) {
   JSHMEMI_DEBUG(jshmemi_check_wait(__func__, "sig_addr", sig_addr, 8, JSHMEM_CMP_EQ));

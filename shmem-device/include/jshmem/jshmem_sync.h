@@ -108,6 +108,14 @@ JSHMEM_DEVICE_INLINE void jshmemi_st_relaxed_sys(T *p, T v) {
  * plain NVLink stores, so this is one system fence. */
 JSHMEM_DEVICE_INLINE void jshmem_quiet() { __threadfence_system(); }
 
+/* jshmem_pe_quiet (OpenSHMEM 1.6): the calling thread's operations to the npes PEs in target_pes are
+ * complete. The one system fence completes those to every PE, so the list is not read. */
+JSHMEM_DEVICE_INLINE void jshmem_pe_quiet(const int *target_pes, size_t npes) {
+  (void)target_pes;
+  (void)npes;
+  __threadfence_system();
+}
+
 /* jshmem_fence: orders the calling thread's puts, AMOs and signals to each PE: the ones before it
  * are delivered before the ones after it. Same instruction as quiet here (system fence). */
 JSHMEM_DEVICE_INLINE void jshmem_fence() { __threadfence_system(); }

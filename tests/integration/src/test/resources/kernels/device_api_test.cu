@@ -580,6 +580,56 @@ extern "C" __global__ void test_barrier(int *slots, int rounds, int team_slot, i
 }
 
 /* ============================================================================================
+ * test_additions(long long *dst, long long *src, uint64_t *sig, uint64_t *out)
+ *                                               launch: 1 block x 1 thread
+ *   OpenSHMEM 1.6's device forms. dst: symmetric long long[48], zero; src: symmetric long long[24];
+ *   sig: symmetric uint64_t[16], zero; out: symmetric uint64_t[4], zero.
+ *     src[i] = 1000 * me + i (i < 24)
+ *     jshmem_longlong_ibput(dst, src, 4, 3, 2, 4, right): src[3i + j] -> right's dst[4i + j], i < 4, j < 2
+ *     jshmem_pe_quiet({right}, 1); jshmem_signal_add(&sig[0], 5, right); jshmem_signal_add(&sig[0], 6,
+ *     right); jshmem_signal_set(&sig[8], 77, right)
+ *     out[0] = jshmem_signal_wait_until(&sig[0], EQ, 11); out[1] = ..(&sig[8], EQ, 77)
+ *     jshmem_longlong_ibget(&dst[32], src, 3, 4, 1, 5, left): left's src[4i] -> dst[32 + 3i], i < 5
+ *   Ends with jshmem_barrier_all_block.
+ *   Expected on PE me: dst[4i + j] == 1000 * left + 3i + j (i < 4, j < 2), dst[32 + 3i] ==
+ *   1000 * left + 4i (i < 5), every other dst element 0; sig[0] == 11, sig[8] == 77, the rest 0;
+ *   out == {11, 77, 0, 0}.
+ * ========================================================================================== */
+extern "C" __global__ void test_additions(long long *dst, long long *src, uint64_t *sig, uint64_t *out) {
+  const int me = jshmem_my_pe(), right = right_pe(), left = left_pe();
+  for (int i = 0; i < 24; ++i) src[i] = 1000ll * me + i;
+  jshmem_longlong_ibput(dst, src, 4, 3, 2, 4, right);
+  const int targets[1] = {right};
+  jshmem_pe_quiet(targets, 1);
+  jshmem_signal_add(&sig[0], 5, right);
+  jshmem_signal_add(&sig[0], 6, right);
+  jshmem_signal_set(&sig[8], 77, right);
+  out[0] = jshmem_signal_wait_until(&sig[0], JSHMEM_CMP_EQ, 11);
+  out[1] = jshmem_signal_wait_until(&sig[8], JSHMEM_CMP_EQ, 77);
+  jshmem_longlong_ibget(&dst[32], src, 3, 4, 1, 5, left);
+  jshmem_barrier_all_block();
+}
+
+/* ============================================================================================
+ * test_stuck_wait(uint64_t *sig, int which)     launch: 1 block x 1 thread, JSHMEM_WAIT_TIMEOUT set
+ *   A job where one PE skips its part, so that the others' waits never end and time out.
+ *   which 0: every PE but PE 1 adds 1 to sig on every PE; every PE waits until sig == n_pes
+ *            (jshmem_signal_wait_until): all stuck, each seeing n_pes - 1 (PE 1 too).
+ *   which 1: every PE but PE 1 enters jshmem_barrier_all_block: all but PE 1 stuck, waiting for PE 1.
+ *   Expected: each stuck PE prints its "made no progress" line and traps; PE 1 returns in case 1.
+ * ========================================================================================== */
+extern "C" __global__ void test_stuck_wait(uint64_t *sig, int which) {
+  const int me = jshmem_my_pe(), n = jshmem_n_pes();
+  if (which == 0) {
+    if (me != 1)
+      for (int pe = 0; pe < n; ++pe) jshmem_signal_add(sig, 1, pe);
+    (void)jshmem_signal_wait_until(sig, JSHMEM_CMP_EQ, (uint64_t)n);
+  } else if (me != 1) {
+    jshmem_barrier_all_block();
+  }
+}
+
+/* ============================================================================================
  * test_debug_trap(int *sym, int which)          launch: 1 block x 1 thread, debug = 1
  *   sym: symmetric int[4], 8-byte aligned. Each `which` makes one invalid call that debug mode must catch: the
  *   kernel prints one line and traps (launch fails; on CUDA the context is unusable afterwards,

@@ -16,18 +16,21 @@ import org.jshmem.device.LaunchConfig;
 import org.jshmem.gpu.GpuBackend;
 
 /**
- * Runs on every PE of a GPU job with {@code JSHMEM_DEBUG=1}: launches test_debug_trap with case
- * {@code args[0]}, an invalid call that debug mode must catch (print one line, trap). Every PE
- * launches it, so every PE traps; each reports where the {@link GpuException} came
- * ({@code trapStage}: launch or synchronize) and its message, flushes the C stdio buffers (where
- * the device's printf lands), waits for the others on the host, then closes jshmem as far as a
- * lost context allows and reports how that went. Only the preamble and test_debug_trap's section
- * of the file are compiled (the rest takes many seconds and is not needed here).
+ * Runs on every PE of a GPU job: launches kernel {@code args[1]} (default test_debug_trap) with case
+ * {@code args[0]}: for test_debug_trap, with {@code JSHMEM_DEBUG=1}, an invalid call that debug mode
+ * must catch (print one line, trap); for test_stuck_wait, with {@code JSHMEM_WAIT_TIMEOUT} set, a wait
+ * that never ends and must time out (print one line, trap). Each PE reports where the
+ * {@link GpuException} came ({@code trapStage}: launch or synchronize), its message and the
+ * milliseconds from the launch to it ({@code trapMillis}), flushes the C stdio buffers (where the
+ * device's printf lands), waits for the others on the host, then closes jshmem as far as a lost
+ * context allows and reports how that went. Only the preamble and the kernel's section of the file
+ * are compiled (the rest takes many seconds and is not needed here).
  */
 public final class DebugTrapProgram {
     public static void main(String[] args) {
         int which = Integer.parseInt(args[0]);
-        String source = DeviceApiKernels.only(DeviceApiKernels.source(), "test_debug_trap");
+        String kernel = args.length > 1 ? args[1] : "test_debug_trap";
+        String source = DeviceApiKernels.only(DeviceApiKernels.source(), kernel);
         Shmem shmem = Shmem.init();
         int me = shmem.myPe();
         report(me, "debug", shmem.config().debug() ? 1 : 0);
@@ -39,12 +42,14 @@ public final class DebugTrapProgram {
         report(me, "symOffset", sym.heapOffset());
         shmem.barrierAll();
         String stage = "launch";
+        long start = System.nanoTime();
         try {
-            module.kernel("test_debug_trap").launch(LaunchConfig.of(1, 1, stream), sym, which);
+            module.kernel(kernel).launch(LaunchConfig.of(1, 1, stream), sym, which);
             stage = "synchronize";
             stream.synchronize();
             report(me, "trap", "no exception");
         } catch (GpuException e) {
+            report(me, "trapMillis", (System.nanoTime() - start) / 1_000_000);
             report(me, "trapStage", stage);
             report(me, "trap", "GpuException | " + e.getMessage().replace('\n', ' '));
         }

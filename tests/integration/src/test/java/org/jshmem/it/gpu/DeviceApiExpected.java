@@ -197,6 +197,29 @@ final class DeviceApiExpected {
     }
 
     /** Every kernel the program launches, in the order it launches them (each at least once). */
+    /** test_additions: dst on PE me, from its left neighbour's ibput and its own ibget of the left's src. */
+    static long[] additionsDst(int me, int n) {
+        long left = (me + n - 1) % n;
+        long[] dst = new long[48];
+        for (int i = 0; i < 4; i++) {
+            for (int j = 0; j < 2; j++) {
+                dst[4 * i + j] = 1000 * left + 3 * i + j;
+            }
+        }
+        for (int i = 0; i < 5; i++) {
+            dst[32 + 3 * i] = 1000 * left + 4 * i;
+        }
+        return dst;
+    }
+
+    /** test_additions: the signal words, 5 + 6 added at 0 and 77 set at 8. */
+    static long[] additionsSig() {
+        long[] sig = new long[16];
+        sig[0] = 11;
+        sig[8] = 77;
+        return sig;
+    }
+
     static List<String> kernelsLaunched() {
         List<String> k = new ArrayList<>(List.of("test_query", "test_team", "test_putmem", "test_getmem"));
         for (RmaType t : RmaType.values()) {
@@ -212,6 +235,8 @@ final class DeviceApiExpected {
             k.add("test_wait_" + t.cname);
         }
         k.add("test_barrier");
+        k.add("test_additions");
+        k.add("test_stuck_wait");
         k.add("test_debug_trap");
         return k;
     }

@@ -90,6 +90,7 @@ public final class DeviceApiProgram {
         for (BarrierRun r : DeviceApiExpected.BARRIER_RUNS) {
             barrier(r);
         }
+        additions();
         validTrapCall();
     }
 
@@ -244,6 +245,20 @@ public final class DeviceApiProgram {
     }
 
     /** test_debug_trap's valid case: no trap in either mode, sym[0] == 1. */
+    private void additions() {
+        SymmetricSegment dst = shmem.calloc(48, Long.BYTES);
+        SymmetricSegment src = shmem.calloc(24, Long.BYTES);
+        SymmetricSegment sig = shmem.calloc(16, Long.BYTES);
+        SymmetricSegment out = shmem.calloc(4, Long.BYTES);
+        launch("test_additions", 1, 1, "additions", true, dst, src, sig, out);
+        report(me, "additions.dst", join(longs(dst)));
+        report(me, "additions.sig", join(longs(sig)));
+        report(me, "additions.out", join(longs(out)));
+        for (SymmetricSegment s : new SymmetricSegment[] {out, sig, src, dst}) {
+            shmem.free(s);
+        }
+    }
+
     private void validTrapCall() {
         SymmetricSegment sym = shmem.calloc(4, Integer.BYTES);
         launch("test_debug_trap", 1, 1, "trap.valid", true, sym, DeviceApiExpected.TRAP_VALID);

@@ -109,6 +109,9 @@ class DeviceApiTest {
                         member ? nonZero(DeviceApiExpected.barrierSlots(team, b.rounds())) : "not a member");
                 expect(checks, reports, me, b.key() + ".errors", member ? "0,0,0,0" : "not a member");
             }
+            expect(checks, reports, me, "additions.dst", join(DeviceApiExpected.additionsDst(me, n)));
+            expect(checks, reports, me, "additions.sig", join(DeviceApiExpected.additionsSig()));
+            expect(checks, reports, me, "additions.out", "11,77,0,0");
             expect(checks, reports, me, "trap.valid", "1,0,0,0");
         }
         // every ticket 0 .. N-1 of the contended counter was handed out once
@@ -168,5 +171,42 @@ class DeviceApiTest {
     private static void expect(List<Executable> checks, Map<String, String> reports, int pe, String key,
                                String expected) {
         checks.add(() -> assertEquals(expected, reports.get(key), "PE " + pe + " " + key));
+    }
+    /**
+     * With JSHMEM_WAIT_TIMEOUT=2 a wait inside a kernel that never ends (PE 1 skips its signal, or
+     * its barrier) prints on every stuck PE what it waits for and what it sees, then traps; the host
+     * learns of it within the timeout plus a second.
+     */
+    @Tag("debug-trap")
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"signal", "barrier"})
+    void aStuckWaitInAKernelIsNamedOnEveryStuckPe(String what) {
+        int which = what.equals("signal") ? 0 : 1;
+        JobResult r = MpiJob.of(NP, DebugTrapProgram.class).args(Integer.toString(which), "test_stuck_wait")
+                .env("JSHMEM_BACKEND", "cuda").env("JSHMEM_WAIT_TIMEOUT", "2").timeout(Duration.ofSeconds(120)).run();
+        assertFalse(r.timedOut(), r::toString);
+        List<Executable> checks = new ArrayList<>();
+        for (int pe = 0; pe < NP; pe++) {
+            int me = pe;
+            String own = me < r.peOutput().size() ? r.peOutput().get(me) : "";
+            boolean stuck = which == 0 || me != 1;
+            if (!stuck) {
+                checks.add(() -> assertEquals("no exception", r.value(me, "trap"), "PE " + me + " skipped the barrier"));
+                continue;
+            }
+            String line = which == 0
+                    ? "jshmem: PE " + me + ": jshmem_signal_wait_until (block 0, thread 0) made no progress for 2000 ms"
+                    + " (JSHMEM_WAIT_TIMEOUT): it waits until the word at heap offset " + r.longValue(me, "symOffset")
+                    : "jshmem: PE " + me + ": a barrier, sync or collective of team slot 0 (block 0, thread 0) made no"
+                    + " progress for 2000 ms (JSHMEM_WAIT_TIMEOUT): it waits for PE 1 to reach generation ";
+            String tail = which == 0 ? "is == " + NP + "; it is " + (NP - 1) : "; PE 1 has reached ";
+            checks.add(() -> assertTrue((own.contains(line) || r.output().contains(line))
+                    && (own.contains(tail) || r.output().contains(tail)), "PE " + me + " printed no line \"" + line
+                    + " ... " + tail + "\". " + r));
+            checks.add(() -> assertTrue(r.value(me, "trap").startsWith("GpuException | "), "PE " + me + ": " + r));
+            checks.add(() -> assertTrue(r.longValue(me, "trapMillis") <= 3000,
+                    "PE " + me + " learnt of its stuck kernel after " + r.longValue(me, "trapMillis") + " ms"));
+        }
+        assertAll(checks);
     }
 }
