@@ -5,6 +5,9 @@
 #   gpu-run.sh classes SELECTORS...    chosen JUnit classes (--select-class ...) on the GPU backend
 #   gpu-run.sh rma                     perf on the GPU heap: host-called put/iput/get/get_nbi, device and
 #                                      on-stream put/get bandwidth (destinations verified), 2 PEs
+#   gpu-run.sh graph                   perf on the GPU heap, 2 PEs: barrier_latency, put_signal_latency, reduce and
+#                                      fcollect queued on a stream (--form on_stream) and recorded in a CUDA graph
+#                                      (--form graph)
 #   gpu-run.sh contexts                perf on the GPU heap, 2 PEs: ctx_put_rate (two threads per PE, one shared
 #                                      context vs a context each) and atomic_fp_latency beside atomic_latency
 #   gpu-run.sh torch-allocator         PyTorch with finegrained-alloc as its CUDA allocator: the matmul
@@ -122,6 +125,19 @@ case $step in
         timeout 150 mpirun -np 2 --bind-to none java --enable-native-access=ALL-UNNAMED \
         -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.PerfMain "$@" --form "$form" \
         --progress never --csv "$out/rma-$form.csv" 2>&1 | tee -a "$out/rma.log"
+    done
+    mps_stop ;;
+  graph)
+    # the on-stream loops as queued one by one and recorded in a CUDA graph (perf --form graph), 2 PEs:
+    # what a graph saves per operation
+    [ "$(gpu_count)" -lt 2 ] && mps_start
+    for form in on_stream graph; do
+      echo "== perf --form $form, 2 PEs on $(gpu_count) GPU(s)"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        timeout 200 mpirun -np 2 --bind-to none java --enable-native-access=ALL-UNNAMED \
+        -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.PerfMain barrier_latency \
+        put_signal_latency reduce fcollect --sizes 8,4K,64K --form "$form" --progress never \
+        --csv "$out/graph-$form.csv" 2>&1 | tee -a "$out/graph.log"
     done
     mps_stop ;;
   contexts)

@@ -13,9 +13,9 @@ public final class Forms {
     private Forms() {
     }
 
-    /** Forms that ship with the suite: host, on_stream, device. */
+    /** Forms that ship with the suite: host, on_stream, graph, device. */
     public static List<Form> builtIn() {
-        return List.of(new HostForm(), new OnStreamForm(), new DeviceForm());
+        return List.of(new HostForm(), new OnStreamForm(), new OnStreamForm(true), new DeviceForm());
     }
 
     /** Every form: built in, then those other jars provide. */

@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import org.jshmem.Shmem;
 import org.jshmem.ShmemEvent;
+import org.jshmem.ShmemGraph;
 import org.jshmem.ShmemStateException;
 import org.jshmem.ShmemStream;
 import org.jshmem.gpu.GpuBackend;
@@ -18,12 +19,22 @@ public final class GpuClock implements AutoCloseable {
     private final ShmemStream stream;
     private final ShmemEvent start;
     private final ShmemEvent end;
+    private final boolean captured;
 
     /** A stream and two events on this PE's GPU. */
     public GpuClock(Shmem shmem) {
+        this(shmem, false);
+    }
+
+    /**
+     * A stream and two events on this PE's GPU; {@code captured}: {@link #time} records the work in a
+     * CUDA graph first and times one launch of it (NVSHMEM's perftests' {@code --cudagraph}).
+     */
+    public GpuClock(Shmem shmem, boolean captured) {
         stream = shmem.createStream();
         start = shmem.createEvent();
         end = shmem.createEvent();
+        this.captured = captured;
     }
 
     /** Why a GPU form cannot run on this PE (its heap is not in GPU memory), or empty. */
@@ -44,13 +55,25 @@ public final class GpuClock implements AutoCloseable {
 
     /**
      * Records the start event, runs {@code enqueue} (which queues work on {@link #stream()}),
-     * records the end event and waits for it. Returns the nanoseconds between the two events.
+     * records the end event and waits for it. Returns the nanoseconds between the two events. Captured:
+     * {@code enqueue} runs inside a capture first, and the events are around one launch of the graph.
      */
     public long time(Runnable enqueue) {
-        stream.record(start);
-        enqueue.run();
-        stream.record(end);
-        end.synchronize();
+        if (captured) {
+            stream.beginCapture();
+            enqueue.run();
+            try (ShmemGraph graph = stream.endCapture()) {
+                stream.record(start);
+                graph.launch(stream);
+                stream.record(end);
+                end.synchronize();
+            }
+        } else {
+            stream.record(start);
+            enqueue.run();
+            stream.record(end);
+            end.synchronize();
+        }
         return Math.round(end.elapsedMillisSince(start) * 1e6);
     }
 

@@ -59,16 +59,31 @@ public final class OnStreamForm implements Form {
             "put_bibw", "get_bibw", "put_nbi_bibw", "get_nbi_bibw");
     private static final Set<String> COLLECTIVES = Set.of("reduce", "fcollect", "reduce_scatter");
 
+    private final boolean captured;
     private GpuClock clock;
+
+    /** The on_stream form. */
+    public OnStreamForm() {
+        this(false);
+    }
+
+    /** {@code captured}: the graph form, the same loops recorded in a CUDA graph and timed as one launch. */
+    public OnStreamForm(boolean captured) {
+        this.captured = captured;
+    }
 
     @Override
     public String name() {
-        return "on_stream";
+        return captured ? "graph" : "on_stream";
     }
 
     @Override
     public String description() {
-        return "operations enqueued on a GPU stream (putOnStream, getOnStream, putSignalOnStream +"
+        return captured
+                ? "the on_stream loops captured in a CUDA graph (ShmemStream.beginCapture / endCapture) and timed as"
+                + " one launch of it, as NVSHMEM's perftests with --cudagraph: no host launch between the operations;"
+                + " GPU heaps only"
+                : "operations enqueued on a GPU stream (putOnStream, getOnStream, putSignalOnStream +"
                 + " signalWaitUntilOnStream, barrierAllOnStream, syncAllOnStream, reduceOnStream, fcollectOnStream,"
                 + " reduceScatterOnStream), timed with GPU events as NVSHMEM's"
                 + " *_on_stream figures; NVSHMEM's sizes and iterations; GPU heaps only";
@@ -153,7 +168,7 @@ public final class OnStreamForm implements Form {
     @Override
     public TimedLoop loop(Case c, PerfContext ctx) {
         if (clock == null) {
-            clock = new GpuClock(ctx.shmem());
+            clock = new GpuClock(ctx.shmem(), captured);
         }
         String name = c.benchmark().name();
         if (BANDWIDTH.contains(name)) {

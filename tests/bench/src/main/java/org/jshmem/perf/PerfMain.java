@@ -107,8 +107,9 @@ public final class PerfMain implements Callable<Integer> {
 
     @Option(names = "--form", paramLabel = "FORM", defaultValue = "host",
             description = "How operations are issued: host (host-initiated calls of the Shmem API; every backend, GPU"
-                    + " heaps included), on_stream (operations enqueued on a GPU stream, timed with GPU events) or device"
-                    + " (kernels of perf_kernels.cu, timed with GPU events as the NVSHMEM anchor). on_stream and device"
+                    + " heaps included), on_stream (operations enqueued on a GPU stream, timed with GPU events), graph"
+                    + " (the on_stream loops captured in a CUDA graph, timed as one launch, as NVSHMEM's --cudagraph) or"
+                    + " device (kernels of perf_kernels.cu, timed with GPU events as the NVSHMEM anchor). The GPU forms"
                     + " need a GPU heap (JSHMEM_BACKEND=cuda) and default to the NVSHMEM anchor's sizes and iteration"
                     + " counts; see Forms below for what each measures. Default: ${DEFAULT-VALUE}.")
     String form;

@@ -180,7 +180,7 @@ class PerfUnitTest {
                     "--form", "--ops", "--types", "--progress")) {
                 assertTrue(help.contains(opt), opt + " missing from --help");
             }
-            for (String form : List.of("host", "on_stream", "device")) {
+            for (String form : List.of("host", "on_stream", "graph", "device")) {
                 assertTrue(help.contains("  " + form + " "), form + " missing from the forms of --help:\n" + help);
             }
             assertTrue(help.contains("JSHMEM_BACKEND=cuda"), help);
@@ -190,7 +190,7 @@ class PerfUnitTest {
             buf.reset();
             assertEquals(2, PerfMain.run("atomic_latency", "--ops", "fetch_mul"));
             assertEquals(2, PerfMain.run("put_bw", "--form", "nope"));
-            assertTrue(buf.toString(StandardCharsets.UTF_8).contains("forms here: host, on_stream, device"));
+            assertTrue(buf.toString(StandardCharsets.UTF_8).contains("forms here: host, on_stream, graph, device"));
             assertEquals(2, PerfMain.run("put_bw", "--form", "device", "--ops", "raw"));   // raw belongs to p_latency
             assertEquals(2, PerfMain.run());
             assertFalse(buf.toString(StandardCharsets.UTF_8).isEmpty());

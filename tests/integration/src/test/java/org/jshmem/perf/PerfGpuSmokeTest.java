@@ -34,7 +34,7 @@ class PerfGpuSmokeTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"device", "on_stream"})
+    @ValueSource(strings = {"device", "on_stream", "graph"})
     void everyBenchmarkOfTheFormProducesItsRows(String formName) throws IOException {
         Form form = Forms.find(formName).orElseThrow();
         List<Benchmark> supported = Registry.all().stream().filter(form::supports).toList();

@@ -162,7 +162,7 @@ class PerfSmokeTest {
 
     /** The GPU forms on the host backend: a clear refusal naming what they need, exit status 2, no table. */
     @ParameterizedTest
-    @ValueSource(strings = {"on_stream", "device"})
+    @ValueSource(strings = {"on_stream", "graph", "device"})
     void gpuFormsRefuseTheHostBackend(String form) {
         JobResult r = MpiJob.of(2, PerfMain.class).env("JSHMEM_BACKEND", "host")
                 .args("put_bw", "barrier_latency", "--form", form, "--sizes", "8", "--iters", "1", "--progress", "never")
