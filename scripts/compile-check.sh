@@ -42,8 +42,11 @@ device_jobs() {
     nv "$(basename "$f")" -arch=sm_90 -I "$inc" -c "$f"
     hip "$(basename "$f") -O0" -O0 -I "$inc" -c "$f"
   done
-  # jshmem's run-time compiles add -DJSHMEM_NO_PROXY in jobs on one node (DeviceModule.compileOptions)
+  # jshmem's run-time compiles add -DJSHMEM_NO_PROXY in jobs on one node, -DJSHMEM_DEVICE_TRACE=1 in jobs
+  # that trace (DeviceModule.compileOptions)
   nv "device_api_test.cu -DJSHMEM_NO_PROXY" -arch=sm_90 -DJSHMEM_NO_PROXY -I "$inc" -c "${kernels[0]}"
+  nv "device_api_test.cu -DJSHMEM_DEVICE_TRACE=1" -arch=sm_90 -DJSHMEM_DEVICE_TRACE=1 -I "$inc" -c "${kernels[0]}"
+  hip "device_api_test.cu -DJSHMEM_DEVICE_TRACE=1 -O0" -O0 -DJSHMEM_DEVICE_TRACE=1 -I "$inc" -c "${kernels[0]}"
 }
 
 gemm_jobs() {
@@ -74,6 +77,13 @@ gemm_jobs() {
       nv "sm_90a hopper 128x$1x64 s$2 dtype $dt B n x k" "${defs[@]}" -DJGEMM_B_NK=1 -c "$k/jgemm_sm90.cu"
     done
   done
+  # a job that traces compiles the tiles' spans in (DeviceModule.compileOptions)
+  defs=(-std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=1 -DJGEMM_BM=128 -DJGEMM_BK=64 -DJSHMEM_DEVICE_TRACE=1)
+  nv "sm_90a hopper 128x256x64 s3 traced" "${defs[@]}" -gencode=arch=compute_90a,code=sm_90a -DJGEMM_BN=256 \
+    -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 -c "$k/jgemm_sm90.cu"
+  nv "sm_80 portable 128x256x64 s4 traced" "${defs[@]}" -arch=sm_80 -DJGEMM_BN=256 -DJGEMM_STAGES=4 \
+    -c "$k/jgemm_portable.cu"
+  hip "portable 128x256x64 s4 traced" "${defs[@]}" -DJGEMM_BN=256 -DJGEMM_STAGES=4 -c "$k/jgemm_portable.cu"
 }
 
 what=("$@")

@@ -28,6 +28,7 @@
  *   jshmem_rma.h      put/get/p/g
  *   jshmem_amo.h      atomics                       jshmem_signal.h  signals, put_signal, wait/test
  *   jshmem_barrier.h  block-scope barrier and sync    jshmem_coll.h    block-scope collectives
+ *   jshmem_trace.h    a kernel's spans in the job's trace (JSHMEM_TRACE)
  */
 #ifndef JSHMEM_H
 #define JSHMEM_H
@@ -51,5 +52,6 @@ __constant__ jshmem_device_state_t jshmem_device_state;
 #include "jshmem_signal.h"
 #include "jshmem_barrier.h"
 #include "jshmem_coll.h"
+#include "jshmem_trace.h"
 
 #endif /* JSHMEM_H */

@@ -179,6 +179,23 @@ typedef struct jshmem_device_state {
   char *peer_base[JSHMEM_MAX_PES]; /* every PE's heap as this process maps it; [my_pe] == heap_base */
   jshmem_team_desc_t teams[JSHMEM_MAX_TEAMS];  /* slot 0 = world; size 0 = free slot */
   char *proxy;                     /* the device proxy ring where PEs of other nodes are, else 0 */
+  char *trace;                     /* the device trace ring (JSHMEM_TRACE, jshmem_trace.h), else 0 */
 } jshmem_device_state_t;
+
+/* Device trace ring (jshmem_trace.h; org.jshmem.gpu.DeviceTrace drains it): mapped pinned host memory,
+ * a header {next record to take, capacity} on its own 128 bytes, then `capacity` records. Records
+ * taken past the capacity are lost, and counted (next - capacity). */
+#define JSHMEM_TRACE_HEADER 128ull
+#define JSHMEM_TRACE_NAME 24
+#define JSHMEM_TRACE_CATEGORY 8
+typedef struct jshmem_trace_record {
+  uint64_t begin;                  /* GPU clock (jshmemi_now_ns) */
+  uint64_t end;
+  uint32_t block;                  /* linear block index in the grid */
+  uint32_t thread;                 /* the recording thread's index in the block */
+  int64_t value;                   /* the span's number (the GEMM's tile), or -1 */
+  char name[JSHMEM_TRACE_NAME];    /* NUL-terminated, cut to 23 characters */
+  char category[JSHMEM_TRACE_CATEGORY]; /* "gpu", or the trace's compute / comm / wait for jshmem's kernels */
+} jshmem_trace_record_t;
 
 #endif /* JSHMEM_STATE_H */

@@ -116,6 +116,11 @@ __global__ void jshmemk_quiet() {
   jshmem_quiet();
 }
 
+/* The GPU clock of the device library's timeouts and trace spans, into mapped host memory. */
+__global__ void jshmemk_gpu_time(unsigned long long *out) {
+  *(volatile unsigned long long *)out = jshmemi_now_ns();
+}
+
 /* ---- host functions ----------------------------------------------------------------------- */
 
 static int jshmemk_check_state(const char *fn) {
@@ -261,6 +266,15 @@ int jshmem_rt_sync_async(int team_slot, void *stream) {
  * explicit fence (e.g. before the host reads peers' data without a stream sync). */
 int jshmem_rt_quiet_async(void *stream) {
   return jshmemk_launch<jshmemk_quiet>("jshmemk_quiet", 1, 1, (gpuStream_t)stream, true);
+}
+
+/* Reads the GPU clock (jshmemi_now_ns) with a one-thread kernel on the stream and waits for it; out:
+ * pinned, mapped host memory. The host brackets the call with its own clock to map one onto the other. */
+int jshmem_rt_gpu_time(unsigned long long *out, void *stream) {
+  if (out == NULL) return jshmem_rt_fail("jshmem_rt_gpu_time: out is NULL");
+  if (jshmemk_launch<jshmemk_gpu_time>("jshmemk_gpu_time", 1, 1, (gpuStream_t)stream, false, out) != 0) return -1;
+  GPU_TRY(gpuStreamSynchronize((gpuStream_t)stream));
+  return 0;
 }
 
 } /* extern "C" */

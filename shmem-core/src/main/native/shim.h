@@ -184,7 +184,7 @@ void jshmem_rt_free_buffer(void *buffer);
 /* ---- helper kernels (kernels.cu): state, SM copy, put-signal, waits, barriers ----
  * Declared with their definitions in kernels.cu: jshmem_rt_set_state, jshmem_rt_copy_sm_async,
  * jshmem_rt_copy_strided_async, jshmem_rt_put_signal_async, jshmem_rt_signal_wait_async, jshmem_rt_barrier_async,
- * jshmem_rt_sync_async, jshmem_rt_quiet_async. */
+ * jshmem_rt_sync_async, jshmem_rt_quiet_async, jshmem_rt_gpu_time. */
 
 /* ---- collectives on a stream (coll_kernels.cu) ----
  * Over the team in team_slot (this PE a member; every member enqueues the same calls in the same

@@ -590,12 +590,13 @@ extern "C" __global__ void test_barrier(int *slots, int rounds, int team_slot, i
  *     right); jshmem_signal_set(&sig[8], 77, right)
  *     out[0] = jshmem_signal_wait_until(&sig[0], EQ, 11); out[1] = ..(&sig[8], EQ, 77)
  *     jshmem_longlong_ibget(&dst[32], src, 3, 4, 1, 5, left): left's src[4i] -> dst[32 + 3i], i < 5
- *   Ends with jshmem_barrier_all_block.
+ *   Ends with jshmem_trace_end("additions", ...) (a span in a job that traces) and jshmem_barrier_all_block.
  *   Expected on PE me: dst[4i + j] == 1000 * left + 3i + j (i < 4, j < 2), dst[32 + 3i] ==
  *   1000 * left + 4i (i < 5), every other dst element 0; sig[0] == 11, sig[8] == 77, the rest 0;
  *   out == {11, 77, 0, 0}.
  * ========================================================================================== */
 extern "C" __global__ void test_additions(long long *dst, long long *src, uint64_t *sig, uint64_t *out) {
+  const unsigned long long traced = jshmem_trace_begin(); /* a span when compiled for a job that traces */
   const int me = jshmem_my_pe(), right = right_pe(), left = left_pe();
   for (int i = 0; i < 24; ++i) src[i] = 1000ll * me + i;
   jshmem_longlong_ibput(dst, src, 4, 3, 2, 4, right);
@@ -607,6 +608,7 @@ extern "C" __global__ void test_additions(long long *dst, long long *src, uint64
   out[0] = jshmem_signal_wait_until(&sig[0], JSHMEM_CMP_EQ, 11);
   out[1] = jshmem_signal_wait_until(&sig[8], JSHMEM_CMP_EQ, 77);
   jshmem_longlong_ibget(&dst[32], src, 3, 4, 1, 5, left);
+  jshmem_trace_end("additions", traced);
   jshmem_barrier_all_block();
 }
 

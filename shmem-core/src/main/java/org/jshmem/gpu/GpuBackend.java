@@ -36,6 +36,7 @@ import org.jshmem.spi.Backend;
 import org.jshmem.spi.BackendContext;
 import org.jshmem.spi.CollectiveContext;
 import org.jshmem.spi.Collectives;
+import org.jshmem.spi.DeviceSpans;
 import org.jshmem.spi.StreamCapability;
 import org.jshmem.spi.StreamCollectives;
 import org.jshmem.spi.TeamLayout;
@@ -92,6 +93,7 @@ public final class GpuBackend implements Backend, StreamCapability {
     private final RemoteTransport remote;      // null when every PE is on this node
     private final boolean[] remotePe;
     private final GpuHeapTarget heapTarget;    // serves the other nodes' operations on this heap; null without them
+    private final DeviceTrace deviceTrace;     // the kernels' spans when the job traces; else null
     private final DeviceProxy proxy;           // serves this PE's kernels' calls to other nodes; null without them
     private final GpuService service;          // runs host-called small collectives; null unless JSHMEM_GPU_SERVICE_US
     private final TeamLayout[] teams = new TeamLayout[GpuHeapDescriptor.MAX_TEAMS];
@@ -152,6 +154,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             MemorySegment heap = allocateAndExchange(boot);
             this.proxy = remote == null ? null : new DeviceProxy(remote, myPe);
             this.state = arena.allocate(GpuHeapDescriptor.STATE);
+            this.deviceTrace = config.traceFile().isPresent() ? new DeviceTrace() : null;
             fillState(config.debug(), config.kernelWaitTimeoutMillis());
             Shim.memsetAsync(heap, 0, INTERNAL_SIZE, stream);
             Shim.streamSynchronize(stream);
@@ -192,6 +195,7 @@ public final class GpuBackend implements Backend, StreamCapability {
                 }
             },
             this::closePeers,
+            this::closeDeviceTrace,
             () -> {
                 if (rawBase[myPe] != 0) {
                     Shim.heapFree(MemorySegment.ofAddress(rawBase[myPe]));
@@ -300,6 +304,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             state.set(ADDRESS, GpuHeapDescriptor.PEER_BASE + pe * ADDRESS.byteSize(), MemorySegment.ofAddress(peerBase[pe]));
         }
         state.set(ADDRESS, GpuHeapDescriptor.PROXY, proxy == null ? MemorySegment.NULL : proxy.ring());
+        state.set(ADDRESS, GpuHeapDescriptor.TRACE, deviceTrace == null ? MemorySegment.NULL : deviceTrace.ring());
         writeTeam(0, 0, 1, nPes);   // world
         TeamLayout shared = TeamLayout.shared(nodes, myPe);   // the core's shared team, as Shmem makes it
         writeTeam(1, shared.start(), shared.stride(), shared.size());
@@ -1025,6 +1030,7 @@ public final class GpuBackend implements Backend, StreamCapability {
             this::stopServing,
             Shim::collRelease,
             this::closePeers,
+            this::closeDeviceTrace,
             () -> Shim.heapFree(MemorySegment.ofAddress(rawBase[myPe])),
             main::close}) {
             try {
@@ -1036,6 +1042,20 @@ public final class GpuBackend implements Backend, StreamCapability {
         arena.close();
         if (first != null) {
             throw first;
+        }
+    }
+
+    private void closeDeviceTrace() {
+        if (deviceTrace != null) {
+            deviceTrace.close();
+        }
+    }
+
+    /** The spans this PE's kernels recorded (compiled with JSHMEM_DEVICE_TRACE=1), on the host's clock. */
+    @Override
+    public void drainDeviceTrace(DeviceSpans into) {
+        if (deviceTrace != null) {
+            deviceTrace.drain(into);
         }
     }
 

@@ -4,6 +4,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.MemoryLayout.sequenceLayout;
 import static java.lang.foreign.MemoryLayout.structLayout;
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -74,7 +75,20 @@ public final class GpuHeapDescriptor {
             ADDRESS.withName("heap_base"),
             sequenceLayout(MAX_PES, ADDRESS).withName("peer_base"),
             sequenceLayout(MAX_TEAMS, TEAM).withName("teams"),
-            ADDRESS.withName("proxy"));
+            ADDRESS.withName("proxy"),
+            ADDRESS.withName("trace"));
+
+    /** The device trace ring's header bytes ({next, capacity}) before its records. */
+    public static final long TRACE_HEADER = 128;
+    /** Bytes of a record's name and of its category, their NULs included. */
+    public static final int TRACE_NAME = 24;
+    public static final int TRACE_CATEGORY = 8;
+
+    /** {@code jshmem_trace_record_t}: one span a kernel recorded. */
+    public static final StructLayout TRACE_RECORD = structLayout(
+            JAVA_LONG.withName("begin"), JAVA_LONG.withName("end"), JAVA_INT.withName("block"), JAVA_INT.withName("thread"),
+            JAVA_LONG.withName("value"), sequenceLayout(TRACE_NAME, JAVA_BYTE).withName("name"),
+            sequenceLayout(TRACE_CATEGORY, JAVA_BYTE).withName("category"));
 
     public static final long MY_PE = STATE.byteOffset(groupElement("my_pe"));
     public static final long N_PES = STATE.byteOffset(groupElement("n_pes"));
@@ -85,6 +99,12 @@ public final class GpuHeapDescriptor {
     public static final long PEER_BASE = STATE.byteOffset(groupElement("peer_base"));
     public static final long TEAMS = STATE.byteOffset(groupElement("teams"));
     public static final long PROXY = STATE.byteOffset(groupElement("proxy"));
+    public static final long TRACE = STATE.byteOffset(groupElement("trace"));
+
+    /** Offset of a field of {@link #TRACE_RECORD} in a record. */
+    public static long traceRecordField(String name) {
+        return TRACE_RECORD.byteOffset(groupElement(name));
+    }
 
     /** Offset of a field of {@link #PROXY_SLOT} in a slot. */
     public static long proxySlotField(String name) {

@@ -16,6 +16,7 @@ import org.jshmem.node.NodeSharedMemory;
 import org.jshmem.node.PeWatch;
 import org.jshmem.node.Waiter;
 import org.jshmem.spi.Backend;
+import org.jshmem.spi.DeviceSpans;
 import org.jshmem.spi.BackendFactory;
 import org.jshmem.spi.CollectiveContext;
 import org.jshmem.spi.Collectives;
@@ -103,6 +104,18 @@ public final class ShmemRuntime {
     /** Collective, after {@link #closeBarrier()}: PE 0 writes the job's trace file (nothing when not tracing). */
     public void writeTrace() {
         if (trace.enabled()) {
+            backend.drainDeviceTrace(new DeviceSpans() {   // the kernels' spans join this PE's tracks
+                @Override
+                public void span(int block, int thread, String category, String name, long start, long end,
+                                 long value) {
+                    trace.deviceSpan(block, thread, category, name, start, end, value);
+                }
+
+                @Override
+                public void summary(long lost, long clockErrorNanos) {
+                    trace.deviceSummary(lost, clockErrorNanos);
+                }
+            });
             TraceOutput.writeJob(trace, bootstrap::allgather, config.traceFile().orElseThrow());
         }
     }

@@ -109,6 +109,13 @@ public interface Backend extends BackendContext, AutoCloseable {
         return 0;
     }
 
+    /**
+     * Hands over the spans this PE's kernels recorded for the job's trace ({@code JSHMEM_TRACE}) and
+     * forgets them. Backends without kernels have none.
+     */
+    default void drainDeviceTrace(DeviceSpans into) {
+    }
+
     /** The stream capability (GPU heaps), or empty: then the {@code ...OnStream} operations throw. */
     default Optional<StreamCapability> streams() {
         return Optional.empty();

@@ -29,6 +29,9 @@ public final class Trace {
     /** Transfers of fewer bytes are counted per peer, not recorded one by one. */
     public static final long SMALL_BYTES = 4096;
 
+    /** Track ids of GPU blocks start here, clear of Java's thread ids. */
+    static final long DEVICE_TRACK_IDS = 1L << 40;
+
     /** The trace of a PE that does not trace: every call returns at once. */
     public static final Trace OFF = new Trace(false, 0, 1);
 
@@ -37,6 +40,9 @@ public final class Trace {
     private final int nPes;
     private final ThreadLocal<Track> local;
     private final List<Track> tracks = new CopyOnWriteArrayList<>();
+    private final java.util.Map<Long, Track> deviceTracks = new java.util.TreeMap<>();
+    private long deviceLost;
+    private long deviceClockError;
     private volatile long epochNanos;
     private volatile long offsetNanos;
     private volatile long errorNanos;
@@ -101,6 +107,37 @@ public final class Trace {
                 local.get().count(name, peer, bytes);
             }
         }
+    }
+
+    /**
+     * Records a span that thread {@code thread} of block {@code block} of this PE's kernels recorded,
+     * already on this PE's clock: jshmem hands over what its kernels recorded ({@code jshmem_trace.h})
+     * when the job writes its trace. A track per block and thread ("GPU block 3", "GPU block 3 thread
+     * 128"), so that each thread's spans nest.
+     */
+    public void deviceSpan(int block, int thread, String category, String name, long start, long end, long value) {
+        if (on) {
+            long id = DEVICE_TRACK_IDS + ((long) block << 16) + thread;
+            deviceTracks.computeIfAbsent(id, k -> {
+                Track t = new Track(k, "GPU block " + block + (thread == 0 ? "" : " thread " + thread), nPes);
+                tracks.add(t);
+                return t;
+            }).span(name, category, start, end, -1, -1, -1, value);
+        }
+    }
+
+    /** Spans the GPU recorded but could not keep, and the bound on the error of its clock's mapping. */
+    public void deviceSummary(long lost, long clockErrorNanos) {
+        deviceLost += lost;
+        deviceClockError = Math.max(deviceClockError, clockErrorNanos);
+    }
+
+    long deviceLost() {
+        return deviceLost;
+    }
+
+    long deviceClockErrorNanos() {
+        return deviceClockError;
     }
 
     /**

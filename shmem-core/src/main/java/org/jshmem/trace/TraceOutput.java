@@ -131,7 +131,8 @@ public final class TraceOutput {
             dropped += t.dropped;
         }
         meta(s, "jshmem_clock", pe, 0, "\"offset_ns\":" + trace.clockOffsetNanos() + ",\"error_ns\":"
-                + trace.clockErrorNanos() + ",\"dropped\":" + dropped);
+                + trace.clockErrorNanos() + ",\"dropped\":" + dropped + ",\"gpu_error_ns\":"
+                + trace.deviceClockErrorNanos() + ",\"gpu_lost\":" + trace.deviceLost());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         flush(s, out);
         for (Track t : trace.tracks()) {
@@ -153,6 +154,10 @@ public final class TraceOutput {
                 }
                 if (t.teams[i] >= 0) {
                     s.append(sep).append("\"team\":").append(t.teams[i]);
+                    sep = ",";
+                }
+                if (t.values[i] >= 0) {
+                    s.append(sep).append("\"value\":").append(t.values[i]);
                 }
                 s.append("}},\n");
                 if (s.length() > 1 << 16) {

@@ -121,7 +121,8 @@ public final class TraceSummary {
         perPath.forEach((path, p) -> out.printf(Locale.ROOT, "hidden, %s path: %.0f%% of its communication time%n",
                 path, p[0] == 0 ? 0 : 100 * p[1] / p[0]));
         if (perPath.isEmpty()) {
-            out.println("no compute spans under the GEMM calls: on a GPU heap the kernels' tiles are not in the host's timeline");
+            out.println("no compute spans under the GEMM calls: a call queued on a stream (runOnStream) ends on the host"
+                    + " before its kernel runs; the blocking run() holds its kernel's tiles");
         }
     }
 

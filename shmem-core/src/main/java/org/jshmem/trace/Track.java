@@ -22,18 +22,29 @@ final class Track {
     int[] peers = new int[256];
     long[] bytes = new long[256];
     int[] teams = new int[256];
+    long[] values = new long[256];
     int count;
     long dropped;
     /** Per name: count and bytes of the small transfers to each PE, {@code [2 * pe]} and {@code [2 * pe + 1]}. */
     final Map<String, long[]> small = new HashMap<>();
 
     Track(Thread thread, int nPes) {
-        this.threadId = thread.threadId();
-        this.threadName = thread.getName();
+        this(thread.threadId(), thread.getName(), nPes);
+    }
+
+    /** A track that is not a thread's: a block of this PE's kernels ({@code id} clear of thread ids). */
+    Track(long id, String name, int nPes) {
+        this.threadId = id;
+        this.threadName = name;
         this.nPes = nPes;
     }
 
     void span(String name, String category, long start, long end, int peer, long size, int team) {
+        span(name, category, start, end, peer, size, team, -1);
+    }
+
+    /** A span with a number of its own ({@code value}: a GPU span's, e.g. the fused GEMM's tile; -1: none). */
+    void span(String name, String category, long start, long end, int peer, long size, int team, long value) {
         if (count == names.length && !grow()) {
             dropped++;
             return;
@@ -46,6 +57,7 @@ final class Track {
         peers[i] = peer;
         bytes[i] = size;
         teams[i] = team;
+        values[i] = value;
     }
 
     void count(String name, int peer, long size) {
@@ -71,6 +83,7 @@ final class Track {
         peers = java.util.Arrays.copyOf(peers, n);
         bytes = java.util.Arrays.copyOf(bytes, n);
         teams = java.util.Arrays.copyOf(teams, n);
+        values = java.util.Arrays.copyOf(values, n);
         return true;
     }
 }

@@ -41,6 +41,13 @@ class GpuHeapDescriptorTest {
                   P("peer_base", offsetof(jshmem_device_state_t, peer_base));
                   P("teams", offsetof(jshmem_device_state_t, teams));
                   P("proxy", offsetof(jshmem_device_state_t, proxy));
+                  P("trace", offsetof(jshmem_device_state_t, trace));
+                  P("trace_header", JSHMEM_TRACE_HEADER);
+                  P("trace_name", JSHMEM_TRACE_NAME);
+                  P("sizeof_trace_record", sizeof(jshmem_trace_record_t));
+                  #define R(f) P("record_" #f, offsetof(jshmem_trace_record_t, f))
+                  R(begin); R(end); R(block); R(thread); R(value); R(name); R(category);
+                  P("trace_category", JSHMEM_TRACE_CATEGORY);
                   P("proxy_ticket", JSHMEM_PROXY_TICKET_OFFSET);
                   P("proxy_slots", JSHMEM_PROXY_SLOTS);
                   P("proxy_payload", JSHMEM_PROXY_PAYLOAD);
@@ -100,6 +107,14 @@ class GpuHeapDescriptorTest {
         assertEquals(c.get("peer_base"), GpuHeapDescriptor.PEER_BASE);
         assertEquals(c.get("teams"), GpuHeapDescriptor.TEAMS);
         assertEquals(c.get("proxy"), GpuHeapDescriptor.PROXY);
+        assertEquals(c.get("trace"), GpuHeapDescriptor.TRACE);
+        assertEquals(c.get("trace_header"), GpuHeapDescriptor.TRACE_HEADER);
+        assertEquals(c.get("trace_name"), (long) GpuHeapDescriptor.TRACE_NAME);
+        assertEquals(c.get("sizeof_trace_record"), GpuHeapDescriptor.TRACE_RECORD.byteSize());
+        assertEquals(c.get("trace_category"), (long) GpuHeapDescriptor.TRACE_CATEGORY);
+        for (String f : new String[] {"begin", "end", "block", "thread", "value", "name", "category"}) {
+            assertEquals(c.get("record_" + f), GpuHeapDescriptor.traceRecordField(f), "jshmem_trace_record_t." + f);
+        }
         assertEquals(c.get("proxy_ticket"), GpuHeapDescriptor.PROXY_TICKET_OFFSET);
         assertEquals(c.get("proxy_slots"), GpuHeapDescriptor.PROXY_SLOTS);
         assertEquals(c.get("proxy_payload"), GpuHeapDescriptor.PROXY_PAYLOAD);

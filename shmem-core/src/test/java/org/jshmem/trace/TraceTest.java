@@ -70,6 +70,33 @@ class TraceTest {
     }
 
     @Test
+    void gpuSpansGetATrackPerBlockAndThreadAndTheirValue(@TempDir Path dir) throws IOException {
+        Trace trace = Trace.recording(0, 1);
+        long epoch = System.nanoTime();
+        trace.setClock(epoch, 0, 0);
+        trace.deviceSpan(3, 0, "compute", "mma", epoch + 1_000, epoch + 5_000, 17);
+        trace.deviceSpan(3, 0, "comm", "epilogue", epoch + 5_000, epoch + 9_000, 17);
+        trace.deviceSpan(3, 128, "wait", "wait stamp", epoch + 6_000, epoch + 7_000, -1);
+        trace.deviceSpan(4, 0, "gpu", "mine", epoch + 2_000, epoch + 3_000, -1);
+        trace.deviceSummary(2, 1500);
+        Path file = dir.resolve("t.json");
+        TraceOutput.writeJob(trace, mine -> mine, file);
+        TraceFile read = TraceFile.read(file);
+        List<TraceFile.Event> spans = read.spans(0);
+        assertEquals(3, spans.stream().map(TraceFile.Event::thread).distinct().count(), "block 3, block 3 thread 128, block 4");
+        TraceFile.Event mma = spans.stream().filter(e -> e.name().equals("mma")).findFirst().orElseThrow();
+        assertEquals(17, mma.arg("value"));
+        assertEquals(1.0, mma.start(), 1e-9, "on the host's clock, from the epoch");
+        assertEquals(-1, spans.stream().filter(e -> e.name().equals("mine")).findFirst().orElseThrow().arg("value"));
+        List<String> names = read.events().stream().filter(e -> e.name().equals("thread_name"))
+                .map(e -> (String) e.args().get("name")).toList();
+        assertTrue(names.containsAll(List.of("GPU block 3", "GPU block 3 thread 128", "GPU block 4")), names.toString());
+        TraceFile.Event clock = read.events().stream().filter(e -> e.name().equals("jshmem_clock")).findFirst().orElseThrow();
+        assertEquals(2, clock.arg("gpu_lost"));
+        assertEquals(1500, clock.arg("gpu_error_ns"));
+    }
+
+    @Test
     void aPeThatCannotCloseWithTheOthersWritesItsOwnFile(@TempDir Path dir) throws IOException {
         Trace trace = Trace.recording(3, 4);
         trace.end("tile \"a\"\n", "compute", trace.begin());

@@ -120,15 +120,18 @@ public final class DeviceModule implements AutoCloseable {
      * {@code -DJSHMEM_NO_PROXY} when every PE of the job is on this node. Kernels then carry no
      * branch for calls to other nodes' PEs ({@code jshmem_proxy.h}; it costs about a fifth of a
      * 4-16 KB device put's rate). So an image compiled in a job on one node must not be loaded
-     * by a job across nodes; the {@link KernelCache} keys on these options.
+     * by a job across nodes; the {@link KernelCache} keys on these options. In a job that traces,
+     * {@code -DJSHMEM_DEVICE_TRACE=1} compiles the kernels' spans in ({@code jshmem_trace.h}).
      */
     static String[] compileOptions(Shmem shmem, String... options) {
-        if (shmem.unwrap(GpuBackend.class).reachesOtherNodes()) {
-            return options;
+        List<String> out = new ArrayList<>(List.of(options));
+        if (!shmem.unwrap(GpuBackend.class).reachesOtherNodes()) {
+            out.add("-DJSHMEM_NO_PROXY");
         }
-        String[] out = java.util.Arrays.copyOf(options, options.length + 1);
-        out[options.length] = "-DJSHMEM_NO_PROXY";
-        return out;
+        if (shmem.trace().enabled()) {
+            out.add("-DJSHMEM_DEVICE_TRACE=1");   // jshmem_trace.h's spans compiled in
+        }
+        return out.toArray(String[]::new);
     }
 
     /** The kernel {@code kernelName} ({@code extern "C"} names are looked up as written). */

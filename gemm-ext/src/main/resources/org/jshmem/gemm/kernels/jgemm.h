@@ -254,11 +254,25 @@ JSHMEM_DEVICE_INLINE unsigned long long *jgemm_chunk_record(const jgemm_params &
 }
 JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsigned long long gen) {
   /* >= in the cyclic sense: a peer may already have stamped a later call. */
+  unsigned long long seen = jshmemi_ld_acquire_sys(flag);
+  if ((long long)(seen - gen) >= 0) return;
+  const unsigned long long traced = jshmem_trace_begin(); /* JSHMEM_TRACE: a wait that waited is a span */
   jshmemi_patience patience;
-  unsigned long long seen;
   while ((long long)((seen = jshmemi_ld_acquire_sys(flag)) - gen) < 0) {
     if (JSHMEM_UNLIKELY(patience.over())) jshmemi_stuck("the fused GEMM", flag, "a stamp", JSHMEM_CMP_GE, gen, seen);
   }
+  if (jshmemi_thread_id() % 128 == 0) jshmemi_trace_span("wait", "wait stamp", traced, -1); /* a warpgroup's first thread */
+}
+
+/* JSHMEM_TRACE spans of a unit, recorded by one thread of the work-group: its products ("mma", compute)
+ * from `since`, returning when they end; then its epilogue ("epilogue": communication where the
+ * epilogue sends to other PEs). Empty unless compiled with JSHMEM_DEVICE_TRACE=1. */
+JSHMEM_DEVICE_INLINE unsigned long long jgemm_trace_mma(const jgemm_unit &u, unsigned long long since) {
+  jshmemi_trace_span("compute", "mma", since, u.tile);
+  return jshmem_trace_begin();
+}
+JSHMEM_DEVICE_INLINE void jgemm_trace_epilogue(const jgemm_params &p, const jgemm_unit &u, unsigned long long since) {
+  jshmemi_trace_span(p.epilogue == JGEMM_LOCAL ? "compute" : "comm", "epilogue", since, u.tile);
 }
 
 /* All-gather + GEMM: whether tile row tm lies in this PE's own rows, which it reads from a_local. */

@@ -155,6 +155,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
   jgemm_warp_tile<JGEMM_WM, JGEMM_WN> acc;
   jgemm_unit u;
   for (jgemm_cursor cur(p, w); cur.next(p, u);) {
+    const unsigned long long traced = jshmem_trace_begin(); /* JSHMEM_TRACE: the unit's spans, else nothing */
     int tm, tn;
     jgemm_tile_coords(p, u.tile, tm, tn);
     const int row0 = tm * JGEMM_BM, col0 = tn * JGEMM_BN;
@@ -186,7 +187,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_THREADS, 1) jgemm_portable(co
     __syncthreads(); /* every warp is done reading the pipeline: its bytes become the epilogue tiles */
     loader.end_unit(row0, col0);
     acc.store(tile, JGEMM_TILE_LD, wm0, wn0, lane);
+    const unsigned long long finishing = threadIdx.x == 0 ? jgemm_trace_mma(u, traced) : 0;
     jgemm_finish_unit(p, u, w, tile, otile, g);
+    if (threadIdx.x == 0) jgemm_trace_epilogue(p, u, finishing);
   }
   jgemm_finish_parked(p, w, otile, g);
   jgemm_wait_arrivals(p, w, g);

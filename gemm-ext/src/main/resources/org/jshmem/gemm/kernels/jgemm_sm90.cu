@@ -636,6 +636,7 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
   int s = 0;
   unsigned phase = 0;
   for (jgemm_cursor cur(p, w); cur.next(p, u);) {
+    const unsigned long long traced = jshmem_trace_begin(); /* JSHMEM_TRACE: the unit's spans, else nothing */
 #pragma unroll
     for (int i = 0; i < JGEMM_ACC; i++) d[i] = 0.f;
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -676,7 +677,9 @@ extern "C" __global__ void __launch_bounds__(JGEMM_SM90_THREADS, 1) JGEMM_CLUSTE
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     if (prev >= 0 && lane == 0) jgemm_release_slot(&empty[prev]);
 #endif
+    const unsigned long long finishing = threadIdx.x == 128 ? jgemm_trace_mma(u, traced) : 0;
     jgemm_sm90_finish(p, u, w, rank, d, otile, &tma_c, g);
+    if (threadIdx.x == 128) jgemm_trace_epilogue(p, u, finishing);
   }
   g.settle();
   g.retire_sender();

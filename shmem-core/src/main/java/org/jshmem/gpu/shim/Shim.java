@@ -90,6 +90,7 @@ public final class Shim {
     private static final MethodHandle BARRIER_ASYNC = h("jshmem_rt_barrier_async",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle SYNC_ASYNC = h("jshmem_rt_sync_async", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle GPU_TIME = h("jshmem_rt_gpu_time", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle BEGIN_CAPTURE = h("jshmem_rt_stream_begin_capture", INT_ADDR);
     private static final MethodHandle END_CAPTURE = h("jshmem_rt_stream_end_capture",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
@@ -414,6 +415,15 @@ public final class Shim {
 
     public static void streamWaitEvent(MemorySegment stream, MemorySegment event) {
         callPtrs(STREAM_WAIT_EVENT, stream, event, "stream wait event");
+    }
+
+    /**
+     * The GPU clock (the device library's {@code jshmemi_now_ns}), read by a one-thread kernel on
+     * {@code stream} into {@code out} (8 bytes of pinned, mapped host memory); returns once it is there.
+     */
+    public static long gpuTime(MemorySegment out, MemorySegment stream) {
+        callPtrs(GPU_TIME, out, stream, "read the GPU clock");
+        return out.get(JAVA_LONG, 0);
     }
 
     // ---------------------------------------------------------------- graphs (stream capture)

@@ -1,0 +1,108 @@
+package org.jshmem.gpu;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import org.jshmem.gpu.shim.Shim;
+import org.jshmem.spi.DeviceSpans;
+
+/**
+ * The ring in which this PE's kernels record their spans when the job traces ({@code jshmem_trace.h}):
+ * pinned host memory mapped into the GPU, so the host reads the records in place once the kernels are
+ * done. The GPU clock is mapped onto the host's ({@link System#nanoTime}) by reading it between two
+ * host clock reads, the closest of a few, at start and again when the ring is drained; a span's time
+ * is interpolated between the two, which takes out the clocks' drift.
+ */
+final class DeviceTrace implements AutoCloseable {
+    /** Records the ring holds: 16 MiB; spans past it are counted as lost. */
+    static final long CAPACITY = 1 << 18;
+    private static final long RECORD = GpuHeapDescriptor.TRACE_RECORD.byteSize();
+    private static final long BEGIN = GpuHeapDescriptor.traceRecordField("begin");
+    private static final long END = GpuHeapDescriptor.traceRecordField("end");
+    private static final long BLOCK = GpuHeapDescriptor.traceRecordField("block");
+    private static final long THREAD = GpuHeapDescriptor.traceRecordField("thread");
+    private static final long VALUE = GpuHeapDescriptor.traceRecordField("value");
+    private static final long NAME = GpuHeapDescriptor.traceRecordField("name");
+    private static final long CATEGORY = GpuHeapDescriptor.traceRecordField("category");
+
+    /** A reading of both clocks: the GPU's, the host's at the same moment, and the bound on that pairing. */
+    private record Pairing(long gpu, long host, long error) {
+    }
+
+    private final MemorySegment ring;
+    private final MemorySegment clockCell;
+    private final MemorySegment stream;
+    private final Pairing start;
+    private boolean drained;
+
+    DeviceTrace() {
+        ring = Shim.hostAlloc(GpuHeapDescriptor.TRACE_HEADER + CAPACITY * RECORD);
+        ring.set(JAVA_LONG, 0, 0);
+        ring.set(JAVA_LONG, Long.BYTES, CAPACITY);
+        clockCell = Shim.hostAlloc(Long.BYTES);
+        stream = Shim.streamCreate();
+        start = pairClocks();
+    }
+
+    /** The ring's address, for the device state. */
+    MemorySegment ring() {
+        return ring;
+    }
+
+    /** The closest of five brackets of a GPU clock read by two host clock reads. */
+    private Pairing pairClocks() {
+        Pairing best = null;
+        for (int i = 0; i < 5; i++) {
+            long before = System.nanoTime();
+            long gpu = Shim.gpuTime(clockCell, stream);
+            long after = System.nanoTime();
+            if (best == null || (after - before) / 2 < best.error) {
+                best = new Pairing(gpu, before + (after - before) / 2, (after - before) / 2);
+            }
+        }
+        return best;
+    }
+
+    /** Hands the recorded spans over, once, after waiting for this PE's kernels. */
+    void drain(DeviceSpans into) {
+        if (drained) {
+            return;
+        }
+        drained = true;
+        Shim.deviceSynchronize();
+        Pairing end = pairClocks();
+        double rate = end.gpu == start.gpu ? 1 : (double) (end.host - start.host) / (end.gpu - start.gpu);
+        long taken = ring.get(JAVA_LONG, 0);
+        long kept = Math.min(taken, CAPACITY);
+        for (long i = 0; i < kept; i++) {
+            MemorySegment r = ring.asSlice(GpuHeapDescriptor.TRACE_HEADER + i * RECORD, RECORD);
+            into.span(r.get(JAVA_INT, BLOCK), r.get(JAVA_INT, THREAD), text(r, CATEGORY, GpuHeapDescriptor.TRACE_CATEGORY),
+                    text(r, NAME, GpuHeapDescriptor.TRACE_NAME), host(r.get(JAVA_LONG, BEGIN), rate),
+                    host(r.get(JAVA_LONG, END), rate), r.get(JAVA_LONG, VALUE));
+        }
+        into.summary(taken - kept, Math.max(start.error, end.error));
+    }
+
+    /** A GPU clock reading on the host's clock. */
+    private long host(long gpu, double rate) {
+        return start.host + Math.round((gpu - start.gpu) * rate);
+    }
+
+    private static String text(MemorySegment r, long at, int bytes) {
+        int n = 0;
+        while (n < bytes && r.get(JAVA_BYTE, at + n) != 0) {
+            n++;
+        }
+        return new String(r.asSlice(at, n).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        Shim.streamDestroy(stream);
+        Shim.hostFree(clockCell);
+        Shim.hostFree(ring);
+    }
+}

@@ -1,0 +1,19 @@
+package org.jshmem.spi;
+
+/**
+ * Where a backend hands over the spans its kernels recorded for the job's trace
+ * ({@code JSHMEM_TRACE}, {@link Backend#drainDeviceTrace}).
+ */
+public interface DeviceSpans {
+    /**
+     * One span that thread {@code thread} of block {@code block} of a kernel recorded, on this PE's host
+     * clock ({@link System#nanoTime}).
+     *
+     * @param category "compute", "comm", "wait" (jshmem's kernels) or "gpu" (a kernel's own spans)
+     * @param value    the span's number (the fused GEMM's tile), or -1
+     */
+    void span(int block, int thread, String category, String name, long startNanos, long endNanos, long value);
+
+    /** Spans the device recorded but could not keep (its ring was full), and the bound on the clock mapping's error. */
+    void summary(long lost, long clockErrorNanos);
+}
