@@ -43,13 +43,13 @@
 /* Internal: a barrier, sync or collective of the team in `slot` waited too long for member `pe`
  * (JSHMEM_WAIT_TIMEOUT): says which PE has not reached which generation, and traps. */
 JSHMEM_DEVICE_NOINLINE void jshmemi_stuck_member(int slot, int pe, unsigned long long g,
-                                                 unsigned long long seen) {
+                                                 unsigned long long seen, unsigned long long waited_ns) {
   const jshmem_device_state_t &s = jshmem_device_state;
   printf("jshmem: PE %d: a barrier, sync or collective of team slot %d (block %u, thread %u) made no progress"
-         " for %d ms (JSHMEM_WAIT_TIMEOUT): it waits for PE %d to reach generation %llu of the team's"
+         " for %llu ms (JSHMEM_WAIT_TIMEOUT %d ms): it waits for PE %d to reach generation %llu of the team's"
          " synchronisations; PE %d has reached %llu\n",
          s.my_pe, slot, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z), jshmemi_thread_id(),
-         s.wait_timeout_ms, pe, g, pe, seen);
+         waited_ns / 1000000ull, s.wait_timeout_ms, pe, g, pe, seen);
   jshmemi_trap();
 }
 
@@ -86,7 +86,7 @@ JSHMEM_DEVICE void jshmemi_team_publish_wait(int slot, unsigned long long g) {
     jshmemi_patience patience;
     unsigned long long seen;
     while ((seen = Fenced ? jshmemi_ld_acquire_sys(cell) : jshmemi_ld_relaxed_sys(cell)) < g) {
-      if (JSHMEM_UNLIKELY(patience.over())) jshmemi_stuck_member(slot, pe, g, seen);
+      if (JSHMEM_UNLIKELY(patience.over())) jshmemi_stuck_member(slot, pe, g, seen, patience.waited_ns);
     }
   }
 }

@@ -154,16 +154,18 @@ JSHMEM_DEVICE_INLINE T jshmemi_load_acquire(const T *p) {
  * the job's output holds a line per stuck PE instead of a silent hang. Unset (0), a wait costs one
  * comparison more than a bare spin. */
 struct jshmemi_patience {
-  unsigned long long limit_ns, since;
+  unsigned long long limit_ns, since, waited_ns;
   unsigned polls;
   JSHMEM_DEVICE_INLINE jshmemi_patience()
-      : limit_ns((unsigned long long)jshmem_device_state.wait_timeout_ms * 1000000ull), since(0), polls(0) {}
-  /* Whether the wait has gone on past the limit; the clock is read every 1024 polls. */
+      : limit_ns((unsigned long long)jshmem_device_state.wait_timeout_ms * 1000000ull), since(0), waited_ns(0),
+        polls(0) {}
+  /* Whether the wait has gone on past the limit (waited_ns: how long); the clock is read every 1024 polls. */
   JSHMEM_DEVICE_INLINE bool over() {
     if (JSHMEM_LIKELY(limit_ns == 0) || (++polls & 1023u) != 0) return false;
     unsigned long long now = jshmemi_now_ns();
     if (since == 0) since = now;
-    return now - since > limit_ns;
+    waited_ns = now - since;
+    return waited_ns > limit_ns;
   }
 };
 
@@ -179,17 +181,18 @@ JSHMEM_DEVICE_INLINE const char *jshmemi_cmp_name(int cmp) {
   }
 }
 
-/* Reports a stuck wait on the word at p (`what` names it) and traps. */
+/* Reports a wait on the word at p (`what` names it) stuck for waited_ns, and traps. */
 JSHMEM_DEVICE_NOINLINE void jshmemi_stuck(const char *fn, const void *p, const char *what, int cmp,
-                                          unsigned long long expected, unsigned long long seen) {
+                                          unsigned long long expected, unsigned long long seen,
+                                          unsigned long long waited_ns) {
   const jshmem_device_state_t &s = jshmem_device_state;
   long long offset = (long long)(jshmemi_addr(p) - jshmemi_addr(s.heap_base));
   bool in_heap = offset >= 0 && (unsigned long long)offset < s.heap_size;
-  printf("jshmem: PE %d: %s (block %u, thread %u) made no progress for %d ms (JSHMEM_WAIT_TIMEOUT): it waits"
-         " until %s at %s %lld (%p) is %s %llu; it is %llu\n",
+  printf("jshmem: PE %d: %s (block %u, thread %u) made no progress for %llu ms (JSHMEM_WAIT_TIMEOUT %d ms): it"
+         " waits until %s at %s %lld (%p) is %s %llu; it is %llu\n",
          s.my_pe, fn, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z), jshmemi_thread_id(),
-         s.wait_timeout_ms, what, in_heap ? "heap offset" : "address", in_heap ? offset : 0ll, p,
-         jshmemi_cmp_name(cmp), expected, seen);
+         waited_ns / 1000000ull, s.wait_timeout_ms, what, in_heap ? "heap offset" : "address", in_heap ? offset : 0ll,
+         p, jshmemi_cmp_name(cmp), expected, seen);
   jshmemi_trap();
 }
 
@@ -201,7 +204,7 @@ JSHMEM_DEVICE T jshmemi_wait_until(const char *fn, const T *p, int cmp, T operan
   jshmemi_patience patience;
   while (!jshmemi_compare(v, cmp, operand)) {
     if (JSHMEM_UNLIKELY(patience.over()))
-      jshmemi_stuck(fn, p, "the word", cmp, (unsigned long long)operand, (unsigned long long)v);
+      jshmemi_stuck(fn, p, "the word", cmp, (unsigned long long)operand, (unsigned long long)v, patience.waited_ns);
     v = jshmemi_load_acquire(p);
   }
   return v;

@@ -48,7 +48,8 @@ __device__ __forceinline__ unsigned long long jshmemk_ll_load(const char *line, 
 #endif
     if (f1 == flag && f2 == flag) break;
     if (JSHMEM_UNLIKELY(patience.over()))
-      jshmemi_stuck("a low-latency all-reduce", line, "the flag of a line", JSHMEM_CMP_EQ, flag, f1 != flag ? f1 : f2);
+      jshmemi_stuck("a low-latency all-reduce", line, "the flag of a line", JSHMEM_CMP_EQ, flag, f1 != flag ? f1 : f2,
+                    patience.waited_ns);
   }
   return ((unsigned long long)hi << 32) | lo;
 }

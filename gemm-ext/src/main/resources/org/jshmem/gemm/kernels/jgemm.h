@@ -259,7 +259,8 @@ JSHMEM_DEVICE_INLINE void jgemm_wait_stamp(const unsigned long long *flag, unsig
   const unsigned long long traced = jshmem_trace_begin(); /* JSHMEM_TRACE: a wait that waited is a span */
   jshmemi_patience patience;
   while ((long long)((seen = jshmemi_ld_acquire_sys(flag)) - gen) < 0) {
-    if (JSHMEM_UNLIKELY(patience.over())) jshmemi_stuck("the fused GEMM", flag, "a stamp", JSHMEM_CMP_GE, gen, seen);
+    if (JSHMEM_UNLIKELY(patience.over()))
+      jshmemi_stuck("the fused GEMM", flag, "a stamp", JSHMEM_CMP_GE, gen, seen, patience.waited_ns);
   }
   if (jshmemi_thread_id() % 128 == 0) jshmemi_trace_span("wait", "wait stamp", traced, -1); /* a warpgroup's first thread */
 }

@@ -9,6 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import org.jshmem.GpuException;
 import org.jshmem.Shmem;
+import org.jshmem.ShmemConfig;
 import org.jshmem.ShmemStream;
 import org.jshmem.SymmetricSegment;
 import org.jshmem.device.DeviceModule;
@@ -17,7 +18,7 @@ import org.jshmem.gpu.GpuBackend;
 
 /**
  * Runs on every PE of a GPU job: launches kernel {@code args[1]} (default test_debug_trap) with case
- * {@code args[0]}: for test_debug_trap, with {@code JSHMEM_DEBUG=1}, an invalid call that debug mode
+ * {@code args[0]} ({@code args[2]}: the host calls' wait timeout in milliseconds, else the environment's): for test_debug_trap, with {@code JSHMEM_DEBUG=1}, an invalid call that debug mode
  * must catch (print one line, trap); for test_stuck_wait, with {@code JSHMEM_WAIT_TIMEOUT} set, a wait
  * that never ends and must time out (print one line, trap). Each PE reports where the
  * {@link GpuException} came ({@code trapStage}: launch or synchronize), its message and the
@@ -31,7 +32,8 @@ public final class DebugTrapProgram {
         int which = Integer.parseInt(args[0]);
         String kernel = args.length > 1 ? args[1] : "test_debug_trap";
         String source = DeviceApiKernels.only(DeviceApiKernels.source(), kernel);
-        Shmem shmem = Shmem.init();
+        ShmemConfig config = ShmemConfig.fromEnvironment();
+        Shmem shmem = Shmem.init(args.length > 2 ? config.withWaitTimeoutMillis(Long.parseLong(args[2])) : config);
         int me = shmem.myPe();
         report(me, "debug", shmem.config().debug() ? 1 : 0);
         GpuBackend gpu = shmem.unwrap(GpuBackend.class);

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
 import org.jshmem.it.gpu.DeviceApiExpected.AmoType;
@@ -173,39 +175,42 @@ class DeviceApiTest {
         checks.add(() -> assertEquals(expected, reports.get(key), "PE " + pe + " " + key));
     }
     /**
-     * With JSHMEM_WAIT_TIMEOUT=2 a wait inside a kernel that never ends (PE 1 skips its signal, or
-     * its barrier) prints on every stuck PE what it waits for and what it sees, then traps; the host
-     * learns of it within the timeout plus a second.
+     * With JSHMEM_WAIT_TIMEOUT=2 a wait inside a kernel that never ends (PE 1 skips its signal, or its
+     * barrier) prints on every stuck PE, within the timeout and a second by the GPU's clock, what it waits
+     * for and what it sees, then traps, and the host's call fails. The hosts wait up to a minute for each
+     * other afterwards (where PEs share a GPU by turns, a host may learn of its trap seconds later).
      */
     @Tag("debug-trap")
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"signal", "barrier"})
     void aStuckWaitInAKernelIsNamedOnEveryStuckPe(String what) {
         int which = what.equals("signal") ? 0 : 1;
-        JobResult r = MpiJob.of(NP, DebugTrapProgram.class).args(Integer.toString(which), "test_stuck_wait")
-                .env("JSHMEM_BACKEND", "cuda").env("JSHMEM_WAIT_TIMEOUT", "2").timeout(Duration.ofSeconds(120)).run();
+        JobResult r = MpiJob.of(NP, DebugTrapProgram.class).args(Integer.toString(which), "test_stuck_wait", "60000")
+                .env("JSHMEM_BACKEND", "cuda").env("JSHMEM_WAIT_TIMEOUT", "2").timeout(Duration.ofSeconds(180)).run();
         assertFalse(r.timedOut(), r::toString);
+        Pattern stuckLine = Pattern.compile("jshmem: PE (\\d+): (.*) \\(block 0, thread 0\\) made no progress for (\\d+) ms"
+                + " \\(JSHMEM_WAIT_TIMEOUT 2000 ms\\): it waits (.*)");
         List<Executable> checks = new ArrayList<>();
         for (int pe = 0; pe < NP; pe++) {
             int me = pe;
-            String own = me < r.peOutput().size() ? r.peOutput().get(me) : "";
             boolean stuck = which == 0 || me != 1;
             if (!stuck) {
                 checks.add(() -> assertEquals("no exception", r.value(me, "trap"), "PE " + me + " skipped the barrier"));
                 continue;
             }
-            String line = which == 0
-                    ? "jshmem: PE " + me + ": jshmem_signal_wait_until (block 0, thread 0) made no progress for 2000 ms"
-                    + " (JSHMEM_WAIT_TIMEOUT): it waits until the word at heap offset " + r.longValue(me, "symOffset")
-                    : "jshmem: PE " + me + ": a barrier, sync or collective of team slot 0 (block 0, thread 0) made no"
-                    + " progress for 2000 ms (JSHMEM_WAIT_TIMEOUT): it waits for PE 1 to reach generation ";
-            String tail = which == 0 ? "is == " + NP + "; it is " + (NP - 1) : "; PE 1 has reached ";
-            checks.add(() -> assertTrue((own.contains(line) || r.output().contains(line))
-                    && (own.contains(tail) || r.output().contains(tail)), "PE " + me + " printed no line \"" + line
-                    + " ... " + tail + "\". " + r));
+            String call = which == 0 ? "jshmem_signal_wait_until" : "a barrier, sync or collective of team slot 0";
+            String waits = which == 0 ? "until the word at heap offset " + r.longValue(me, "symOffset") + " ("
+                    : "for PE 1 to reach generation ";
+            String tail = which == 0 ? " is == " + NP + "; it is " + (NP - 1) : "; PE 1 has reached ";
+            checks.add(() -> {
+                Matcher m = r.output().lines().map(stuckLine::matcher).filter(x -> x.find() && x.group(1).equals("" + me))
+                        .findFirst().orElseThrow(() -> new AssertionError("PE " + me + " printed no stuck-wait line. " + r));
+                assertEquals(call, m.group(2), m.group());
+                assertTrue(m.group(4).startsWith(waits) && m.group(4).contains(tail), m.group());
+                long waited = Long.parseLong(m.group(3));
+                assertTrue(waited >= 2000 && waited <= 3000, "PE " + me + " printed after " + waited + " ms: " + m.group());
+            });
             checks.add(() -> assertTrue(r.value(me, "trap").startsWith("GpuException | "), "PE " + me + ": " + r));
-            checks.add(() -> assertTrue(r.longValue(me, "trapMillis") <= 3000,
-                    "PE " + me + " learnt of its stuck kernel after " + r.longValue(me, "trapMillis") + " ms"));
         }
         assertAll(checks);
     }
