@@ -33,7 +33,7 @@
 struct jshmemi_sim_dim3 {
   unsigned x, y, z;
 };
-static jshmemi_sim_dim3 threadIdx = {0, 0, 0}, blockDim = {1, 1, 1};
+static jshmemi_sim_dim3 threadIdx = {0, 0, 0}, blockDim = {1, 1, 1}, blockIdx = {0, 0, 0}, gridDim = {1, 1, 1};
 static inline void __syncthreads() {}
 static inline void __syncwarp(unsigned) {}
 static inline void __trap() { abort(); }
