@@ -3,6 +3,7 @@ package org.jshmem.collectives;
 import java.lang.foreign.MemorySegment;
 import org.jshmem.DType;
 import org.jshmem.ReduceOp;
+import org.jshmem.ShmemStateException;
 import org.jshmem.spi.Backend;
 import org.jshmem.spi.Collectives;
 import org.jshmem.spi.StreamCapability;
@@ -28,11 +29,24 @@ public final class StagedStreamCollectives implements StreamCollectives {
         this.streams = streams;
     }
 
+    /**
+     * Waits until {@code stream} is idle, the staged forms' first step; refused while the stream is
+     * being captured into a graph, which cannot hold work the host does.
+     */
+    private void waitForIdle(MemorySegment stream) {
+        if (streams.capturing(stream)) {
+            throw new ShmemStateException("an on-stream collective in a job across nodes cannot be captured in a"
+                    + " graph: jshmem reaches PEs of other nodes from the host, which a graph cannot replay; capture"
+                    + " only work among this node's PEs, or queue this call outside the capture");
+        }
+        streams.streamSynchronize(stream);
+    }
+
     @Override
     public void reduceOnStream(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelems,
                                MemorySegment stream) {
         StreamCollectives.requireAligned("reduction", type, dest, src);
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         blocking.reduce(team, op, type, dest, src, nelems);
     }
 
@@ -40,13 +54,13 @@ public final class StagedStreamCollectives implements StreamCollectives {
     public void reduceScatterOnStream(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelemsPerPe,
                                       MemorySegment stream) {
         StreamCollectives.requireAligned("reduce-scatter", type, dest, src);
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         blocking.reduceScatter(team, op, type, dest, src, nelemsPerPe);
     }
 
     @Override
     public void fcollectOnStream(TeamLayout team, long dest, long src, long bytes, MemorySegment stream) {
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         blocking.fcollect(team, dest, src, bytes);
     }
 
@@ -70,7 +84,7 @@ public final class StagedStreamCollectives implements StreamCollectives {
      */
     private void pull(TeamLayout team, long dest, long src, long[] bytesPerMember, long signals, long signal,
                       boolean ownBlock, MemorySegment stream) {
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         int n = team.size();
         int meIndex = team.myIndex();
         int me = team.worldPe(meIndex);
@@ -94,26 +108,26 @@ public final class StagedStreamCollectives implements StreamCollectives {
 
     @Override
     public void alltoallOnStream(TeamLayout team, long dest, long src, long bytesPerPe, MemorySegment stream) {
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         blocking.alltoall(team, dest, src, bytesPerPe);
     }
 
     @Override
     public void broadcastOnStream(TeamLayout team, long dest, long src, long bytes, int root, MemorySegment stream) {
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         blocking.broadcast(team, dest, src, bytes, root);
     }
 
     @Override
     public void barrierOnStream(TeamLayout team, MemorySegment stream) {
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         backend.quiet();
         blocking.sync(team);
     }
 
     @Override
     public void syncOnStream(TeamLayout team, MemorySegment stream) {
-        streams.streamSynchronize(stream);
+        waitForIdle(stream);
         blocking.sync(team);
     }
 }

@@ -954,8 +954,6 @@ public final class GpuBackend implements Backend, StreamCapability {
 
     @Override
     public void streamSynchronize(MemorySegment s) {
-        // the on-stream collectives of teams across nodes wait here first (StagedStreamCollectives)
-        refuseCapture("an on-stream collective in a job across nodes", s);
         Shim.streamSynchronize(s);
     }
 
