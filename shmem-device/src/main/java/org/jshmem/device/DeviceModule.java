@@ -90,7 +90,8 @@ public final class DeviceModule implements AutoCloseable {
 
     /**
      * Like {@link #compile}, through the on-disk {@link KernelCache} at its default location: the
-     * first run compiles and stores the image, later runs (any process of this user) load it.
+     * first run compiles and stores the image, later runs (any process of this user) load it. PEs
+     * of one machine that miss the same kernel at once compile it once: the others wait and load it.
      */
     public static DeviceModule compileCached(Shmem shmem, String source, String name, String... options) {
         return load(shmem, KernelCache.atDefaultLocation().image(shmem, source, name, options).image(), name);

@@ -2,18 +2,24 @@ package org.jshmem.device;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.jshmem.Shmem;
 
@@ -25,11 +31,15 @@ import org.jshmem.Shmem;
  *
  * <p>The directory is {@code JSHMEM_CACHE_DIR}, else {@code $XDG_CACHE_HOME/jshmem/kernels}, else
  * {@code ~/.cache/jshmem/kernels}; it is made owner-only (0700) and refused if another user owns it
- * or it is a symbolic link. Entries are written to a temporary file and renamed into place, so PEs
- * compiling the same kernel at once never see half an image.
+ * or it is a symbolic link. Entries are written to a temporary file and renamed into place, so no
+ * reader sees half an image. A miss is compiled once per machine: the first PE to miss takes a lock
+ * on the entry ({@code <key>.lock}, removed after), and the PEs that miss meanwhile wait for it and
+ * read its image instead of compiling the same kernel side by side.
  */
 public final class KernelCache {
     private static final String VERSION = "jshmem-kernel-cache-1";
+    /** The entries this process is compiling, by lock file. */
+    private static final ConcurrentHashMap<Path, ReentrantLock> COMPILING = new ConcurrentHashMap<>();
     private static String headersDigest;
 
     private final Path directory;
@@ -78,20 +88,48 @@ public final class KernelCache {
      * @throws CompileException with the compiler's log when compilation fails (nothing is stored)
      */
     public Entry image(Shmem shmem, String source, String name, String... options) {
-        long t0 = System.nanoTime();
         Path file = directory.resolve(key(DeviceInfo.of(shmem).targetKey(), source, name,
                 DeviceModule.compileOptions(shmem, options)) + ".bin");
+        return entry(file, () -> DeviceModule.compileImage(shmem, source, name, options));
+    }
+
+    /** The image in {@code file}, or the one {@code compiler} makes, stored there (see the class comment). */
+    Entry entry(Path file, Supplier<byte[]> compiler) {
+        long t0 = System.nanoTime();
         try {
-            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                return new Entry(Files.readAllBytes(file), true, System.nanoTime() - t0);
+            byte[] image = read(file);
+            if (image != null) {
+                return new Entry(image, true, System.nanoTime() - t0);
             }
-            byte[] image = DeviceModule.compileImage(shmem, source, name, options);
-            store(file, image);
-            return new Entry(image, false, System.nanoTime() - t0);
+            Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+            // a file lock is held per process: threads of one process queue on a lock of their own first
+            ReentrantLock threads = COMPILING.computeIfAbsent(lockFile, f -> new ReentrantLock());
+            threads.lock();
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = channel.lock()) {
+                try {
+                    image = read(file);
+                    if (image != null) {
+                        return new Entry(image, true, System.nanoTime() - t0);
+                    }
+                    image = compiler.get();
+                    store(file, image);
+                    return new Entry(image, false, System.nanoTime() - t0);
+                } finally {
+                    // a PE still waiting on the removed file finds the image, or compiles on a failure
+                    Files.deleteIfExists(lockFile);
+                }
+            } finally {
+                threads.unlock();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("kernel cache " + directory + ": " + e.getMessage()
                     + " (set JSHMEM_CACHE_DIR to a writable directory)", e);
         }
+    }
+
+    private static byte[] read(Path file) throws IOException {
+        return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(file) : null;
     }
 
     /** The cache key: hex SHA-256 of everything that decides the image. */

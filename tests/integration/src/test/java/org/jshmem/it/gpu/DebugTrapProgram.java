@@ -38,7 +38,7 @@ public final class DebugTrapProgram {
         report(me, "debug", shmem.config().debug() ? 1 : 0);
         GpuBackend gpu = shmem.unwrap(GpuBackend.class);
         report(me, "heapSize", gpu.heapStart() + gpu.heapSize());   // the device state's heap_size
-        DeviceModule module = DeviceModule.compile(shmem, source, DeviceApiKernels.FILE);
+        DeviceModule module = DeviceModule.compileCached(shmem, source, DeviceApiKernels.FILE);
         ShmemStream stream = shmem.createStream();
         SymmetricSegment sym = shmem.calloc(4, Integer.BYTES);
         report(me, "symOffset", sym.heapOffset());

@@ -48,7 +48,7 @@ public final class DeviceApiProgram {
             report(me, "debug", shmem.config().debug() ? 1 : 0);
             report(me, "at", "compile");
             long t0 = System.nanoTime();
-            try (DeviceModule module = DeviceModule.compile(shmem, source, DeviceApiKernels.FILE)) {
+            try (DeviceModule module = DeviceModule.compileCached(shmem, source, DeviceApiKernels.FILE)) {
                 report(me, "compileMillis", (System.nanoTime() - t0) / 1_000_000);
                 report(me, "bindsState", module.bindsState());
                 long t1 = System.nanoTime();

@@ -47,7 +47,7 @@ public final class DeviceProxyProgram {
 
     public static void main(String[] args) {
         try (Shmem shmem = Shmem.init(); ShmemStream stream = shmem.createStream();
-             DeviceModule module = DeviceModule.compile(shmem, DeviceApiKernels.resource(RESOURCE), "device_proxy_test.cu")) {
+             DeviceModule module = DeviceModule.compileCached(shmem, DeviceApiKernels.resource(RESOURCE), "device_proxy_test.cu")) {
             new DeviceProxyProgram(shmem, module, stream).runAll();
             report(shmem.myPe(), "done", true);
         }
