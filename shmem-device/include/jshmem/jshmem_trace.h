@@ -30,8 +30,10 @@ JSHMEM_DEVICE_INLINE void jshmemi_trace_copy(char *to, const char *from, int n) 
   to[i] = 0;
 }
 
-/* Records the span [begin, now) of category `category` named `name` with `value` (-1: none). */
-JSHMEM_DEVICE_NOINLINE void jshmemi_trace_span(const char *category, const char *name, unsigned long long begin,
+/* Records the span [begin, now) of category `category` named `name` with `value` (-1: none). Inline: a
+ * call would make the compiler spill the caller's live registers (a GEMM tile's accumulators) around it;
+ * the ring is in device memory, so the slot's atomic is an L2 round trip, not a PCIe one. */
+JSHMEM_DEVICE_INLINE void jshmemi_trace_span(const char *category, const char *name, unsigned long long begin,
                                                long long value) {
   unsigned long long end = jshmemi_now_ns();
   char *ring = jshmem_device_state.trace;

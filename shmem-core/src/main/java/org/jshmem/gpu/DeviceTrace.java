@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import org.jshmem.gpu.shim.Shim;
@@ -11,8 +12,8 @@ import org.jshmem.spi.DeviceSpans;
 
 /**
  * The ring in which this PE's kernels record their spans when the job traces ({@code jshmem_trace.h}):
- * pinned host memory mapped into the GPU, so the host reads the records in place once the kernels are
- * done. The GPU clock is mapped onto the host's ({@link System#nanoTime}) by reading it between two
+ * device memory, so that taking a slot costs a kernel an L2 atomic rather than a round trip over PCIe;
+ * the host copies the records out once the kernels are done. The GPU clock is mapped onto the host's ({@link System#nanoTime}) by reading it between two
  * host clock reads, the closest of a few, at start and again when the ring is drained; a span's time
  * is interpolated between the two, which takes out the clocks' drift.
  */
@@ -39,11 +40,16 @@ final class DeviceTrace implements AutoCloseable {
     private boolean drained;
 
     DeviceTrace() {
-        ring = Shim.hostAlloc(GpuHeapDescriptor.TRACE_HEADER + CAPACITY * RECORD);
-        ring.set(JAVA_LONG, 0, 0);
-        ring.set(JAVA_LONG, Long.BYTES, CAPACITY);
+        ring = Shim.heapAlloc(GpuHeapDescriptor.TRACE_HEADER + CAPACITY * RECORD);
         clockCell = Shim.hostAlloc(Long.BYTES);
         stream = Shim.streamCreate();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment header = arena.allocate(GpuHeapDescriptor.TRACE_HEADER);
+            header.set(JAVA_LONG, 0, 0);   // the next slot, then the capacity
+            header.set(JAVA_LONG, Long.BYTES, CAPACITY);
+            Shim.memcpyAsync(ring, header, GpuHeapDescriptor.TRACE_HEADER, stream);
+            Shim.streamSynchronize(stream);
+        }
         start = pairClocks();
     }
 
@@ -75,15 +81,26 @@ final class DeviceTrace implements AutoCloseable {
         Shim.deviceSynchronize();
         Pairing end = pairClocks();
         double rate = end.gpu == start.gpu ? 1 : (double) (end.host - start.host) / (end.gpu - start.gpu);
-        long taken = ring.get(JAVA_LONG, 0);
-        long kept = Math.min(taken, CAPACITY);
-        for (long i = 0; i < kept; i++) {
-            MemorySegment r = ring.asSlice(GpuHeapDescriptor.TRACE_HEADER + i * RECORD, RECORD);
-            into.span(r.get(JAVA_INT, BLOCK), r.get(JAVA_INT, THREAD), text(r, CATEGORY, GpuHeapDescriptor.TRACE_CATEGORY),
-                    text(r, NAME, GpuHeapDescriptor.TRACE_NAME), host(r.get(JAVA_LONG, BEGIN), rate),
-                    host(r.get(JAVA_LONG, END), rate), r.get(JAVA_LONG, VALUE));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment header = arena.allocate(GpuHeapDescriptor.TRACE_HEADER);
+            Shim.memcpyAsync(header, ring, GpuHeapDescriptor.TRACE_HEADER, stream);
+            Shim.streamSynchronize(stream);
+            long taken = header.get(JAVA_LONG, 0);
+            long kept = Math.min(taken, CAPACITY);
+            MemorySegment records = arena.allocate(Math.max(1, kept * RECORD), Long.BYTES);
+            if (kept > 0) {
+                Shim.memcpyAsync(records, MemorySegment.ofAddress(ring.address() + GpuHeapDescriptor.TRACE_HEADER), kept * RECORD,
+                        stream);
+                Shim.streamSynchronize(stream);
+            }
+            for (long i = 0; i < kept; i++) {
+                MemorySegment r = records.asSlice(i * RECORD, RECORD);
+                into.span(r.get(JAVA_INT, BLOCK), r.get(JAVA_INT, THREAD), text(r, CATEGORY, GpuHeapDescriptor.TRACE_CATEGORY),
+                        text(r, NAME, GpuHeapDescriptor.TRACE_NAME), host(r.get(JAVA_LONG, BEGIN), rate),
+                        host(r.get(JAVA_LONG, END), rate), r.get(JAVA_LONG, VALUE));
+            }
+            into.summary(taken - kept, Math.max(start.error, end.error));
         }
-        into.summary(taken - kept, Math.max(start.error, end.error));
     }
 
     /** A GPU clock reading on the host's clock. */
@@ -103,6 +120,6 @@ final class DeviceTrace implements AutoCloseable {
     public void close() {
         Shim.streamDestroy(stream);
         Shim.hostFree(clockCell);
-        Shim.hostFree(ring);
+        Shim.heapFree(ring);
     }
 }

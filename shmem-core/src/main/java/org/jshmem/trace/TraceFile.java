@@ -39,8 +39,11 @@ public record TraceFile(List<Event> events, Map<Integer, Clock> clocks) {
         }
     }
 
-    /** A PE's clock as the trace records it: offset onto PE 0's clock, its error bound, spans dropped. */
-    public record Clock(long offsetNanos, long errorNanos, long dropped) {
+    /**
+     * A PE's clock as the trace records it: offset onto PE 0's clock, its error bound, the host spans dropped
+     * (a thread's track full) and the kernels' spans lost (the GPU ring full).
+     */
+    public record Clock(long offsetNanos, long errorNanos, long dropped, long gpuLost) {
     }
 
     /** Reads {@code file}; throws IllegalArgumentException naming the line where it is not a trace. */
@@ -63,7 +66,8 @@ public record TraceFile(List<Event> events, Map<Integer, Clock> clocks) {
                     number(e.get("ts")).doubleValue(), number(e.get("dur")).doubleValue(), args);
             events.add(ev);
             if (ev.phase().equals("M") && ev.name().equals("jshmem_clock")) {
-                clocks.put(ev.pe(), new Clock(ev.arg("offset_ns"), ev.arg("error_ns"), ev.arg("dropped")));
+                clocks.put(ev.pe(), new Clock(ev.arg("offset_ns"), ev.arg("error_ns"), ev.arg("dropped"),
+                        ev.arg("gpu_lost")));
             }
         }
         return new TraceFile(List.copyOf(events), clocks);

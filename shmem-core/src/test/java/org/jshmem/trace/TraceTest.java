@@ -64,7 +64,7 @@ class TraceTest {
         assertEquals(3, small.arg("count"));
         assertEquals(48, small.arg("bytes"));
         assertEquals(1, small.arg("peer"));
-        assertEquals(new TraceFile.Clock(0, 0, 0), read.clocks().get(0));
+        assertEquals(new TraceFile.Clock(0, 0, 0, 0), read.clocks().get(0));
         assertTrue(read.events().stream().anyMatch(e -> e.name().equals("thread_name")
                 && Thread.currentThread().getName().equals(e.args().get("name"))));
     }

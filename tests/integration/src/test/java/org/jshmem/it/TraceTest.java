@@ -41,7 +41,7 @@ class TraceTest {
         TraceFile t = traced(MpiJob.of(3, TraceProgram.class));
         assertEquals(List.of(0, 1, 2), t.pes());
         for (int pe = 0; pe < 3; pe++) {
-            assertEquals(new TraceFile.Clock(0, 0, 0), t.clocks().get(pe), "one node: one clock, nothing dropped");
+            assertEquals(new TraceFile.Clock(0, 0, 0, 0), t.clocks().get(pe), "one node: one clock, nothing dropped");
             List<Event> spans = t.spans(pe);
             int right = (pe + 1) % 3;
             Event program = only(spans, "program");
