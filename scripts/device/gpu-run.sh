@@ -29,6 +29,9 @@
 #   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce (or GEMM_COLLECTIVES) on np PEs (default 2)
 #                                      sharing the GPU under MPS, beside the reference path (cuBLAS + jshmem's
 #                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
+#   gpu-run.sh trace [shapes]          what tracing costs: the GEMM alone on 1 PE and the fused all-scatter on 2 PEs
+#                                      (bf16, default 8192x8192x8192), each with JSHMEM_TRACE unset, then set; under
+#                                      MPS on one GPU; CSVs, and the traces' summaries (trace-summary), in $OUT
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
 #   gpu-run.sh tp                      the tensor-parallel cases on 2 PEs: the PyTorch anchor
@@ -65,7 +68,7 @@ junit() {
 # (tests/integration/pom.xml); the classes that must run alone say so (@Isolated).
 suite() {
   local props=($1); shift
-  local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=${JUNIT_DETAILS:-tree} --disable-banner
+  local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=${JUNIT_DETAILS:-testfeed} --disable-banner
     --config=junit.jupiter.execution.parallel.enabled=true --config=junit.jupiter.execution.parallel.mode.default=same_thread
     --config=junit.jupiter.execution.parallel.mode.classes.default=concurrent --config=junit.jupiter.execution.parallel.config.strategy=fixed
     --config=junit.jupiter.execution.parallel.config.fixed.parallelism=${GPU_TEST_PARALLELISM:-4})
@@ -208,6 +211,25 @@ case $step in
           --shapes "${1:-anchor}" --dtype $t --validate --reference --iters 20 --warmup 5 ${opt[@]+"${opt[@]}"} \
           --csv "$out/gemm-alone.csv" --plot "$out" 2>&1 | tee -a "$out/gemm-alone.log"
       done
+    done ;;
+  trace)
+    [ "$(gpu_count)" -lt 2 ] && mps_start
+    for tracing in off on; do
+      for case in "1 none" "2 all_scatter"; do
+        set -- $case
+        tenv=(); [ "$tracing" = on ] && tenv=(JSHMEM_TRACE="/tmp/jshmem-trace-$2.json")
+        echo "== gemm $2 bf16, $1 PE(s), tracing $tracing"
+        env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G ${tenv[@]+"${tenv[@]}"} timeout 240 mpirun -np "$1" java \
+          --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
+          org.jshmem.gemm.cli.GemmMain -c "$2" --shapes "${TRACE_SHAPES:-8192x8192x8192}" --dtype bf16 --iters 20 \
+          --warmup 5 --csv "$out/trace-$tracing.csv" 2>&1 | tee -a "$out/trace.log"
+      done
+    done
+    mps_stop
+    for c in none all_scatter; do
+      echo "== trace-summary, $c" | tee -a "$out/trace-summary.txt"
+      java -cp "$cp" org.jshmem.trace.TraceSummary "/tmp/jshmem-trace-$c.json" 2>&1 | tee -a "$out/trace-summary.txt"
+      rm -f "/tmp/jshmem-trace-$c.json"
     done ;;
   gemm-tiles)
     for tile in ${GEMM_TILES:-128x256x32 128x128x32 128x256x64 128x128x64}; do
