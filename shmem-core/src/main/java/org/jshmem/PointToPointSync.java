@@ -33,7 +33,7 @@ public sealed interface PointToPointSync permits Shmem {
         Args.nonNull("waitUntilInt", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilInt", ivar, offset, 1, 4);
-        long t = s.trace().begin();
+        long t = s.trace().begin("waitUntilInt");
         try {
             for (int n = 0; !cmp.test(s.loadLocal(at, 4), value); ) {
                 n = s.runtime().idle(n, "waitUntilInt");
@@ -107,7 +107,7 @@ public sealed interface PointToPointSync permits Shmem {
         Args.nonNull("waitUntilLong", "ivar", ivar, "cmp", cmp);
         Shmem s = (Shmem) this;
         long at = s.ivars("waitUntilLong", ivar, offset, 1, 8);
-        long t = s.trace().begin();
+        long t = s.trace().begin("waitUntilLong");
         try {
             for (int n = 0; !cmp.test(s.loadLocal(at, 8), value); ) {
                 n = s.runtime().idle(n, "waitUntilLong");
@@ -293,7 +293,7 @@ public sealed interface PointToPointSync permits Shmem {
         if (active == 0) {
             return new int[0];
         }
-        long t = s.trace().begin();
+        long t = s.trace().begin(call);
         try {
             for (int n = 0; ; n = s.runtime().idle(n, call)) {
                 int[] hit = scan(s, at, count, width, ignore, cmp, value, ints, longs);

@@ -22,7 +22,7 @@ final class QueueLock {
     static void set(Shmem s, SymmetricSegment lock, long offset) {
         int me = s.myPe();
         check(s, "setLock", lock, offset);
-        long t = s.trace().begin();
+        long t = s.trace().begin("setLock");
         s.atomicSetInt(lock, offset + NODE, 0, me);   // no one knows this node before the swap below
         int predecessor = s.atomicSwapInt(lock, offset + TAIL, me + 1, HOME);
         if (predecessor == 0) {

@@ -343,7 +343,7 @@ public final class Shmem
         if (bytes < 0) {
             throw new IllegalArgumentException(call + ": size must not be negative");
         }
-        long t = trace.begin();
+        long t = trace.begin("realloc");
         long old = segment.heapOffset();
         // the check's description is also the result's origin: flat, however often a block is resized
         String origin = "realloc(heap offset " + old + ", " + bytes + ")";
@@ -403,7 +403,7 @@ public final class Shmem
         if (segment.isFreed()) {
             throw new ShmemStateException(call + ": already freed");
         }
-        long t = trace.begin();
+        long t = trace.begin("free");
         sameCallEverywhere("free(heap offset " + segment.heapOffset() + ")");   // no PE still uses the block
         runtime.release(segment.heapOffset());
         segment.markFreed();
@@ -422,7 +422,7 @@ public final class Shmem
 
     /** {@code name}: the call's name in a trace; {@code call}: the call with its arguments, for messages. */
     private SymmetricSegment allocate(String name, String call, long bytes, long alignment, boolean zero) {
-        long t = trace.begin();
+        long t = trace.begin(name);
         SymmetricSegment segment = allocateBlock(call, bytes, alignment, zero);
         trace.end(name, "alloc", t, -1, bytes, -1);
         return segment;
@@ -522,7 +522,7 @@ public final class Shmem
     /** Collective: {@link #quiet()}, then waits until every PE has called it. */
     public void barrierAll() {
         checkOpen("barrierAll");
-        long t = trace.begin();
+        long t = trace.begin("barrierAll");
         backend.quiet();
         runtime.sync(0, 0, 1, nPes, "barrierAll");
         trace.end("barrierAll", "barrier", t, -1, -1, 0);
@@ -531,7 +531,7 @@ public final class Shmem
     /** Collective: waits until every PE has called it (does not complete outstanding puts: see {@link #barrierAll()}). */
     public void syncAll() {
         checkOpen("syncAll");
-        long t = trace.begin();
+        long t = trace.begin("syncAll");
         runtime.sync(0, 0, 1, nPes, "syncAll");
         trace.end("syncAll", "barrier", t, -1, -1, 0);
     }
@@ -622,7 +622,7 @@ public final class Shmem
         Args.nonNull("signalWaitUntil", "signal", signal, "cmp", cmp);
         long at = target("signalWaitUntil", signal, signalOffset, Long.BYTES, myPe, Long.BYTES);
         long v;
-        long t = trace.begin();
+        long t = trace.begin("signalWaitUntil");
         try {
             for (int n = 0; !cmp.testUnsigned(v = backend.load(myPe, at, Long.BYTES), value); ) {
                 n = runtime.idle(n, "signalWaitUntil");

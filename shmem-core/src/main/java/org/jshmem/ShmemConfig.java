@@ -43,6 +43,9 @@ import java.util.function.Function;
  * <tr><td>{@code JSHMEM_TRACE}</td><td>unset</td><td>a file: every PE records its jshmem calls, and at
  *     {@code close} the job writes one timeline there (Chrome trace-event JSON, for Perfetto); see
  *     {@code org.jshmem.trace.Trace}</td></tr>
+ * <tr><td>{@code JSHMEM_NVTX}</td><td>0</td><td>1: jshmem's host calls (collectives, barriers, allocation,
+ *     waits, quiet, fused GEMMs) are NVTX ranges in the domain "jshmem", for Nsight Systems; read by
+ *     {@link #nvtxRequested}</td></tr>
  * <tr><td>{@code JSHMEM_SPIN}</td><td>auto</td><td>busy-wait iterations before a wait starts yielding the
  *     CPU; auto: 4096, or 0 when the node's PEs outnumber its cores (a spinning PE would hold the core
  *     the PE it waits for needs); the node's cores are its online CPUs within the cgroup's CPU quota, not
@@ -412,6 +415,14 @@ public record ShmemConfig(long symmetricSize, BackendKind backend, OptionalInt d
                 read(env, "JSHMEM_TRACE", Optional.<Path>empty(), v -> Optional.of(Path.of(v).toAbsolutePath())),
                 // kernels wait forever unless the variable is set: a kernel's wait may be long by design
                 read(env, "JSHMEM_WAIT_TIMEOUT", 0L, v -> Math.min(Integer.MAX_VALUE, parseSecondsAsMillis(v))));
+    }
+
+    /**
+     * Whether {@code env} asks for NVTX ranges around jshmem's host calls ({@code JSHMEM_NVTX}, like
+     * {@code NVSHMEM_NVTX}); a value other than 0 or 1 (or true/false, yes/no, on/off) is refused.
+     */
+    public static boolean nvtxRequested(Map<String, String> env) {
+        return read(env, "JSHMEM_NVTX", false, ShmemConfig::parseFlag);
     }
 
     /**

@@ -46,6 +46,16 @@ class ShmemConfigTest {
     }
 
     @Test
+    void nvtxIsAskedForWithAFlag() {
+        assertFalse(ShmemConfig.nvtxRequested(Map.of()));
+        assertTrue(ShmemConfig.nvtxRequested(Map.of("JSHMEM_NVTX", "1")));
+        assertFalse(ShmemConfig.nvtxRequested(Map.of("JSHMEM_NVTX", "off")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ShmemConfig.nvtxRequested(Map.of("JSHMEM_NVTX", "coll")));
+        assertTrue(e.getMessage().contains("JSHMEM_NVTX=coll"), e.getMessage());
+    }
+
+    @Test
     void badSizeMessageSaysHowToWriteOne() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShmemConfig.parseSize("lots"));
         assertTrue(e.getMessage().contains("512M"), e.getMessage());

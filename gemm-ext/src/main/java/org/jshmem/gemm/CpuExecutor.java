@@ -148,7 +148,7 @@ final class CpuExecutor implements GemmExecutor {
                 if (gather) {
                     waitRows(u.tile());
                 }
-                long t = trace.begin();
+                long t = trace.begin("tile");
                 compute(u, acc);
                 trace.end("tile", "compute", t);
                 finish(u, w, acc);
@@ -212,7 +212,7 @@ final class CpuExecutor implements GemmExecutor {
             for (int i = 0; i < tileElems; i++) {
                 tile[i] = Elements.fromFloat(acc[i], type);
             }
-            long t = trace.begin();
+            long t = trace.begin("publish");
             publish(u.tile(), tile);
             trace.end("publish", "comm", t);
         }

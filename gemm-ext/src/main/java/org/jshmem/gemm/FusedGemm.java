@@ -165,7 +165,7 @@ public final class FusedGemm implements AutoCloseable {
      */
     public void run(SymmetricSegment a, SymmetricSegment b, SymmetricSegment c) {
         check("run", a, b, c);
-        long t = shmem.trace().begin();
+        long t = shmem.trace().begin(traceName);
         executor.run(a, b, c, null, ++generation);
         shmem.trace().end(traceName, "gemm", t);
     }
@@ -181,7 +181,7 @@ public final class FusedGemm implements AutoCloseable {
             throw new ShmemStateException("FusedGemm.runOnStream needs a GPU heap (JSHMEM_BACKEND=cuda or hip); on a"
                     + " host heap call run()");
         }
-        long t = shmem.trace().begin();
+        long t = shmem.trace().begin(traceName);
         executor.run(a, b, c, stream, ++generation);
         shmem.trace().end(traceName, "gemm", t);   // the queuing: the GPU's work is not in the host's timeline
     }

@@ -70,7 +70,7 @@ final class HostReferenceExecutor implements GemmExecutor {
 
     /** C = A x B of this PE's shapes, into {@code c} from its start. */
     private void gemm(SymmetricSegment a, SymmetricSegment b, GemmShape l, SymmetricSegment c) {
-        long t = trace.begin();
+        long t = trace.begin("local gemm");
         float[] af = HostMatrices.widen(a.local(), 0, (long) l.m() * l.k(), type);
         float[] bf = HostMatrices.bByRowsOfK(b.local(), l, layout.bLayout(), type);
         HostMatrices.store(HostMatrices.multiply(af, bf, l.m(), l.n(), l.k()), c.local(), type);

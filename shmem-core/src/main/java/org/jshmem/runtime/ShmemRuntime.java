@@ -88,10 +88,10 @@ public final class ShmemRuntime {
                         + " does), or for none.");
             }
         }
+        Trace t = Trace.of(on, ShmemConfig.nvtxRequested(System.getenv()), boot.rank(), boot.size());
         if (!on) {
-            return Trace.OFF;
+            return t;
         }
-        Trace t = Trace.recording(boot.rank(), boot.size());
         Clocks.align(t, boot::allgather, boot::barrier, nodes.spansNodes(), pe -> nodes.nodeOf(pe) == nodes.nodeOf(0));
         return t;
     }
@@ -103,7 +103,7 @@ public final class ShmemRuntime {
 
     /** Collective, after {@link #closeBarrier()}: PE 0 writes the job's trace file (nothing when not tracing). */
     public void writeTrace() {
-        if (trace.enabled()) {
+        if (trace.recording()) {
             backend.drainDeviceTrace(new DeviceSpans() {   // the kernels' spans join this PE's tracks
                 @Override
                 public void span(int block, int thread, String category, String name, long start, long end,
@@ -122,7 +122,7 @@ public final class ShmemRuntime {
 
     /** When the PEs cannot close together: this PE writes its own events beside the trace file. */
     public void writeOwnTrace() {
-        if (trace.enabled()) {
+        if (trace.recording()) {
             java.nio.file.Path own = TraceOutput.writeOwn(trace, config.traceFile().orElseThrow());
             if (own != null) {
                 System.err.println("jshmem: PE " + myPe() + ": the job did not close together; its trace is in " + own);

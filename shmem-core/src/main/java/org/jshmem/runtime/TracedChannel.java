@@ -132,7 +132,7 @@ public final class TracedChannel implements BackendContext {
 
     @Override
     public void quiet() {
-        long t = trace.begin();
+        long t = trace.begin("quiet");
         inner.quiet();
         trace.end("quiet", "rma", t);
     }

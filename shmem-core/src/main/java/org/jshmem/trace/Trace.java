@@ -2,6 +2,7 @@ package org.jshmem.trace;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jshmem.gpu.shim.Nvtx;
 
 /**
  * This PE's timeline of jshmem calls, recorded when the job runs with {@code JSHMEM_TRACE=file}
@@ -20,7 +21,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * trace.end("tile", "compute", t);
  * }</pre>
  *
- * When tracing is off, {@code begin} returns 0 and {@code end} returns at once. Times are
+ * When tracing is off, {@code begin} returns 0 and {@code end} returns at once. With {@code JSHMEM_NVTX=1}
+ * the spans begun with a name ({@link #begin(String)}) are also NVTX ranges in the domain "jshmem",
+ * for Nsight Systems, whether or not the job writes a trace. Times are
  * {@link System#nanoTime()}, which PEs on one node share; PEs on other nodes are mapped onto PE
  * 0's clock by offsets measured at start-up ({@link #clockOffsetNanos()},
  * {@link #clockErrorNanos()}).
@@ -33,9 +36,10 @@ public final class Trace {
     static final long DEVICE_TRACK_IDS = 1L << 40;
 
     /** The trace of a PE that does not trace: every call returns at once. */
-    public static final Trace OFF = new Trace(false, 0, 1);
+    public static final Trace OFF = new Trace(false, false, 0, 1);
 
     private final boolean on;
+    private final boolean nvtx;
     private final int myPe;
     private final int nPes;
     private final ThreadLocal<Track> local;
@@ -47,8 +51,9 @@ public final class Trace {
     private volatile long offsetNanos;
     private volatile long errorNanos;
 
-    private Trace(boolean on, int myPe, int nPes) {
+    private Trace(boolean on, boolean nvtx, int myPe, int nPes) {
         this.on = on;
+        this.nvtx = nvtx;
         this.myPe = myPe;
         this.nPes = nPes;
         this.local = ThreadLocal.withInitial(() -> {
@@ -60,21 +65,59 @@ public final class Trace {
 
     /** A recording trace for PE {@code myPe} of {@code nPes}; its clock is set by {@link #setClock}. */
     public static Trace recording(int myPe, int nPes) {
-        return new Trace(true, myPe, nPes);
+        return new Trace(true, false, myPe, nPes);
     }
 
-    /** Whether this PE records. */
+    /**
+     * The trace of a PE that records ({@code record}) or not, and opens NVTX ranges ({@code nvtx}) or not;
+     * {@link #OFF} when neither. NVTX needs {@code libjshmem_nvtx.so}: a build without it throws here.
+     */
+    public static Trace of(boolean record, boolean nvtx, int myPe, int nPes) {
+        if (nvtx) {
+            Nvtx.load();
+        }
+        return record || nvtx ? new Trace(record, nvtx, myPe, nPes) : OFF;
+    }
+
+    /** Whether jshmem's calls are instrumented: the PE records, or opens NVTX ranges. */
     public boolean enabled() {
+        return on || nvtx;
+    }
+
+    /** Whether this PE records (and writes its part of the trace file at close). */
+    public boolean recording() {
         return on;
     }
 
-    /** The start of a span: now, or 0 when tracing is off. */
+    /** The start of a span: now, or 0 when tracing is off. Not an NVTX range: see {@link #begin(String)}. */
     public long begin() {
-        return on ? System.nanoTime() : 0;
+        return on ? System.nanoTime() & ~RANGE : 0;
+    }
+
+    /**
+     * The start of a span that {@code end} will name {@code name}: as {@link #begin()}, and with
+     * {@code JSHMEM_NVTX} an NVTX range opened, which the {@code end} for this start closes.
+     */
+    public long begin(String name) {
+        if (!nvtx) {
+            return begin();
+        }
+        Nvtx.push(name);
+        return on ? System.nanoTime() | RANGE : RANGE;
+    }
+
+    /** Marks a start whose span has an NVTX range open; costs the clock its last nanosecond. */
+    private static final long RANGE = 1;
+
+    private void closeRange(long begin) {
+        if (nvtx && (begin & RANGE) != 0) {
+            Nvtx.pop();
+        }
     }
 
     /** Records a span of the calling thread from {@code begin} until now. */
     public void end(String name, String category, long begin) {
+        closeRange(begin);
         if (on) {
             local.get().span(name, category, begin, System.nanoTime(), -1, -1, -1);
         }
@@ -82,6 +125,7 @@ public final class Trace {
 
     /** Records a span with its peer (world PE, or -1), size in bytes (or -1) and team slot (or -1). */
     public void end(String name, String category, long begin, int peer, long bytes, int team) {
+        closeRange(begin);
         if (on) {
             local.get().span(name, category, begin, System.nanoTime(), peer, bytes, team);
         }

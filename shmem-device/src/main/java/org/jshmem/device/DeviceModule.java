@@ -129,7 +129,7 @@ public final class DeviceModule implements AutoCloseable {
         if (!shmem.unwrap(GpuBackend.class).reachesOtherNodes()) {
             out.add("-DJSHMEM_NO_PROXY");
         }
-        if (shmem.trace().enabled()) {
+        if (shmem.trace().recording()) {
             out.add("-DJSHMEM_DEVICE_TRACE=1");   // jshmem_trace.h's spans compiled in
         }
         return out.toArray(String[]::new);
