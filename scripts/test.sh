@@ -44,12 +44,13 @@ fi
 
 scripts/setup.sh --hip
 . build/env.sh
-# The kernels' compile checks need no build of ours: they run beside the Maven build, which waits on
-# mpirun jobs much of the time, and report at the end.
-step "kernel compile checks (in the background)"
+# The kernels' compile checks need no build of ours: they run beside the Maven build and report at the
+# end. At the lowest priority: the native build's longest compile (hipcc on coll_kernels.cu, minutes on
+# one core) must not wait for them, and the multi-PE jobs leave cores idle while they wait.
+step "kernel compile checks (in the background, at low priority)"
 checks=$(mktemp -d)
 trap 'rm -rf "$checks"' EXIT
-(scripts/compile-check.sh > "$checks/log" 2>&1; echo $? > "$checks/rc") &
+(nice -n 19 scripts/compile-check.sh > "$checks/log" 2>&1; echo $? > "$checks/rc") &
 compile_check=$!
 step "build, unit and multi-PE tests; install for tests/consumer"
 mvn -B install "${mvn_args[@]}"
