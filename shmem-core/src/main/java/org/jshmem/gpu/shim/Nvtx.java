@@ -27,7 +27,7 @@ public final class Nvtx {
         try {
             handle("jshmem_nvtx_init", FunctionDescriptor.ofVoid()).invokeExact();
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw new IllegalStateException("libjshmem_nvtx: " + t, t);
         }
     }
 
@@ -51,7 +51,7 @@ public final class Nvtx {
         try {
             PUSH.invokeExact(c);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw new IllegalStateException("libjshmem_nvtx: " + t, t);
         }
     }
 
@@ -60,17 +60,7 @@ public final class Nvtx {
         try {
             POP.invokeExact();
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw new IllegalStateException("libjshmem_nvtx: " + t, t);
         }
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            return r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new IllegalStateException(t);
     }
 }
