@@ -15,7 +15,7 @@ class SpinTest {
     void pesBoundToOneCoreEachStillSpinWhenEveryPeHasACore() {
         int cores = Runtime.getRuntime().availableProcessors();
         int np = Math.min(cores, 2);
-        JobResult r = MpiJob.of(np, SpinProgram.class).mpirun("--bind-to", "core").env("JSHMEM_BACKEND", "host").run();
+        JobResult r = MpiJob.of(np, SpinProgram.class).optimizingCompiler().mpirun("--bind-to", "core").env("JSHMEM_BACKEND", "host").run();
         assertTrue(r.succeeded(), r::toString);
         for (int pe = 0; pe < np; pe++) {
             assertEquals("1", r.value(pe, "availableProcessors"), "PE " + pe + " is bound to one core: " + r);
@@ -26,7 +26,7 @@ class SpinTest {
     @Test
     void morePesThanCoresDoNotSpin() {
         int np = Runtime.getRuntime().availableProcessors() + 1;
-        JobResult r = MpiJob.of(np, SpinProgram.class).env("JSHMEM_BACKEND", "host").run();
+        JobResult r = MpiJob.of(np, SpinProgram.class).optimizingCompiler().env("JSHMEM_BACKEND", "host").run();
         assertTrue(r.succeeded(), r::toString);
         for (int pe = 0; pe < np; pe++) {
             assertEquals("0", r.value(pe, "spin"), "PE " + pe);

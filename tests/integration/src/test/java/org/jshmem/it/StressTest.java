@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StressTest {
 
     private static JobResult run(int n, String mode, int rounds) {
-        JobResult r = MpiJob.of(n, StressProgram.class).args(mode, Integer.toString(rounds))
+        JobResult r = MpiJob.of(n, StressProgram.class).optimizingCompiler().args(mode, Integer.toString(rounds))
                 .env("JSHMEM_SPIN", "0").env("JSHMEM_SYMMETRIC_SIZE", "8M")
                 // a stuck wait names itself well before the job's time runs out
                 .env("JSHMEM_WAIT_TIMEOUT", "60").timeout(Duration.ofSeconds(180)).run();
