@@ -74,7 +74,13 @@ public final class Trace {
      */
     public static Trace of(boolean record, boolean nvtx, int myPe, int nPes) {
         if (nvtx) {
-            Nvtx.load();
+            try {
+                Nvtx.load();
+            } catch (ExceptionInInitializerError e) {
+                throw new IllegalStateException("JSHMEM_NVTX=1 needs jshmem's NVTX library, and "
+                        + e.getCause().getMessage() + ". Unset JSHMEM_NVTX, or build where the CUDA toolkit's"
+                        + " nvtx3 headers are", e.getCause());
+            }
         }
         return record || nvtx ? new Trace(record, nvtx, myPe, nPes) : OFF;
     }
