@@ -13,9 +13,10 @@ import org.jshmem.spi.DeviceSpans;
 /**
  * The ring in which this PE's kernels record their spans when the job traces ({@code jshmem_trace.h}):
  * device memory, so that taking a slot costs a kernel an L2 atomic rather than a round trip over PCIe;
- * the host copies the records out once the kernels are done. The GPU clock is mapped onto the host's ({@link System#nanoTime}) by reading it between two
- * host clock reads, the closest of a few, at start and again when the ring is drained; a span's time
- * is interpolated between the two, which takes out the clocks' drift.
+ * the host copies the records out once the kernels are done. The GPU clock is mapped onto the host's
+ * ({@link System#nanoTime}) by reading it between two host clock reads, the closest of a few, at start
+ * and again when the ring is drained; a span's time is interpolated between the two, which takes out
+ * the clocks' drift.
  */
 final class DeviceTrace implements AutoCloseable {
     /** Records the ring holds: 16 MiB; spans past it are counted as lost. */

@@ -65,7 +65,7 @@ public final class Trace {
 
     /** A recording trace for PE {@code myPe} of {@code nPes}; its clock is set by {@link #setClock}. */
     public static Trace recording(int myPe, int nPes) {
-        return new Trace(true, false, myPe, nPes);
+        return of(true, false, myPe, nPes);
     }
 
     /**

@@ -41,7 +41,8 @@ public record TraceFile(List<Event> events, Map<Integer, Clock> clocks) {
 
     /**
      * A PE's clock as the trace records it: offset onto PE 0's clock, its error bound, the host spans dropped
-     * (a thread's track full) and the kernels' spans lost (the GPU ring full).
+     * (a thread's track full) and the kernels' spans lost (the GPU ring full; -1 in a trace that does not
+     * say).
      */
     public record Clock(long offsetNanos, long errorNanos, long dropped, long gpuLost) {
     }

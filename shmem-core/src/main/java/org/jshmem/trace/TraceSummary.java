@@ -41,7 +41,7 @@ public final class TraceSummary {
     public static void print(TraceFile trace, Path file, PrintStream out) throws IOException {
         List<TraceFile.Event> spans = trace.events().stream().filter(TraceFile.Event::isSpan).toList();
         long dropped = trace.clocks().values().stream().mapToLong(TraceFile.Clock::dropped).sum();
-        long lost = trace.clocks().values().stream().mapToLong(TraceFile.Clock::gpuLost).sum();
+        long lost = trace.clocks().values().stream().mapToLong(c -> Math.max(0, c.gpuLost())).sum();
         out.printf(Locale.ROOT, "trace %s (%d bytes): %d PEs, %d spans, %d dropped%s%n", file, Files.size(file),
                 trace.clocks().size(), spans.size(), dropped,
                 lost == 0 ? "" : String.format(Locale.ROOT, ", %d kernel spans lost (the GPU ring was full)", lost));
