@@ -70,7 +70,7 @@ public final class Shmem
         this.heapStart = backend.heapStart();
         this.maxAlignment = runtime.maxAlignment();
         this.collectives = runtime.collectives();
-        this.streams = backend.streams().orElse(null);
+        this.streams = runtime.streams().orElse(null);
         this.world = new Team(this, new TeamLayout(0, 1, nPes, 0, myPe), "world", true, TeamConfig.DEFAULT);
         this.shared = new Team(this, runtime.sharedTeam(), "shared", true, TeamConfig.DEFAULT);
         this.trace = runtime.trace();

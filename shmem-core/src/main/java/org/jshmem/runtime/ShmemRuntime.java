@@ -1,6 +1,7 @@
 package org.jshmem.runtime;
 
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.jshmem.BootstrapException;
 import org.jshmem.PeFailedException;
@@ -20,6 +21,7 @@ import org.jshmem.spi.DeviceSpans;
 import org.jshmem.spi.BackendFactory;
 import org.jshmem.spi.CollectiveContext;
 import org.jshmem.spi.Collectives;
+import org.jshmem.spi.StreamCapability;
 import org.jshmem.spi.TeamLayout;
 import org.jshmem.trace.Clocks;
 import org.jshmem.trace.Trace;
@@ -51,6 +53,7 @@ public final class ShmemRuntime {
     private final Collectives collectives;
     private final TeamSlots teamSlots = new TeamSlots();
     private final Trace trace;
+    private final TracedStreams tracedStreams;   // a recording PE's streams on a GPU heap; else null
 
     private ShmemRuntime(ShmemConfig config, Bootstrap bootstrap, NodeSharedMemory node, Backend backend) {
         this.config = config;
@@ -67,6 +70,13 @@ public final class ShmemRuntime {
         this.trace = startTrace(config, bootstrap, node.nodes());
         Collectives plain = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
         this.collectives = trace.enabled() ? new TracedCollectives(plain, trace) : plain;
+        this.tracedStreams = trace.recording() && backend.streams().isPresent()
+                ? new TracedStreams(backend.streams().get(), trace, myPe) : null;
+    }
+
+    /** The backend's streams (timed on the GPU when this PE records a trace); empty on a host heap. */
+    public Optional<StreamCapability> streams() {
+        return tracedStreams != null ? Optional.of(tracedStreams) : backend.streams();
     }
 
     /**
@@ -104,6 +114,10 @@ public final class ShmemRuntime {
     /** Collective, after {@link #closeBarrier()}: PE 0 writes the job's trace file (nothing when not tracing). */
     public void writeTrace() {
         if (trace.recording()) {
+            if (tracedStreams != null) {
+                tracedStreams.drain();
+                tracedStreams.close();
+            }
             backend.drainDeviceTrace(new DeviceSpans() {   // the kernels' spans join this PE's tracks
                 @Override
                 public void span(int block, int thread, String category, String name, long start, long end,

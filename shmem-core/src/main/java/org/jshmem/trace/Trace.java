@@ -34,6 +34,8 @@ public final class Trace {
 
     /** Track ids of GPU blocks start here, clear of Java's thread ids. */
     static final long DEVICE_TRACK_IDS = 1L << 40;
+    /** Track ids of GPU streams, between the threads' and the blocks'. */
+    static final long STREAM_TRACK_IDS = 1L << 39;
 
     /** The trace of a PE that does not trace: every call returns at once. */
     public static final Trace OFF = new Trace(false, false, 0, 1);
@@ -165,28 +167,46 @@ public final class Trace {
      * when the job writes its trace. A track per block and thread ("GPU block 3", "GPU block 3 thread
      * 128"), so that each thread's spans nest.
      */
-    public void deviceSpan(int block, int thread, String category, String name, long start, long end, long value) {
+    public synchronized void deviceSpan(int block, int thread, String category, String name, long start, long end,
+                                        long value) {
         if (on) {
-            long id = DEVICE_TRACK_IDS + ((long) block << 16) + thread;
-            deviceTracks.computeIfAbsent(id, k -> {
-                Track t = new Track(k, "GPU block " + block + (thread == 0 ? "" : " thread " + thread), nPes);
-                tracks.add(t);
-                return t;
-            }).span(name, category, start, end, -1, -1, -1, value);
+            deviceTrack(DEVICE_TRACK_IDS + ((long) block << 16) + thread,
+                    "GPU block " + block + (thread == 0 ? "" : " thread " + thread))
+                    .span(name, category, start, end, -1, -1, -1, value);
         }
     }
 
+    /**
+     * Records an operation this PE queued on a stream, timed on the GPU and already on this PE's clock:
+     * a track per stream ("GPU stream 2": {@code stream} numbers the PE's streams in the order of their
+     * first traced operation), with the peer, size and team as for host calls.
+     */
+    public synchronized void streamSpan(int stream, String name, String category, long start, long end, int peer,
+                                        long bytes, int team) {
+        if (on) {
+            deviceTrack(STREAM_TRACK_IDS + stream, "GPU stream " + stream).span(name, category, start, end, peer, bytes, team);
+        }
+    }
+
+    private Track deviceTrack(long id, String name) {
+        return deviceTracks.computeIfAbsent(id, k -> {
+            Track t = new Track(k, name, nPes);
+            tracks.add(t);
+            return t;
+        });
+    }
+
     /** Spans the GPU recorded but could not keep, and the bound on the error of its clock's mapping. */
-    public void deviceSummary(long lost, long clockErrorNanos) {
+    public synchronized void deviceSummary(long lost, long clockErrorNanos) {
         deviceLost += lost;
         deviceClockError = Math.max(deviceClockError, clockErrorNanos);
     }
 
-    long deviceLost() {
+    synchronized long deviceLost() {
         return deviceLost;
     }
 
-    long deviceClockErrorNanos() {
+    synchronized long deviceClockErrorNanos() {
         return deviceClockError;
     }
 

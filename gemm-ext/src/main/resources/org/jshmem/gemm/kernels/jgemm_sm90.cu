@@ -419,6 +419,7 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
     jgemm_mbar_wait(&h->ready, k & 1);
     const int t = *(volatile int *)&h->tile, kind = *(volatile int *)&h->kind;
     if (t < 0) return;
+    const unsigned long long traced = jshmem_trace_begin(); /* JSHMEM_TRACE: the job's span, else nothing */
     auto read = [&] {
       if (s.tid == 0) jgemm_mbar_arrive(&h->read);
     };
@@ -432,6 +433,8 @@ JSHMEM_DEVICE_INLINE void jgemm_sm90_send(const jgemm_params &p, const jgemm_t *
       jgemm_send_tile(p, t, otile, jgemm_sender_group_swizzled(), 1, read);
     else
       jgemm_send_tile(p, t, otile, s, 1, read);
+    if (s.tid == 0) /* the sender's first thread records the job: its own C ("store") or the peers' ("send") */
+      jshmemi_trace_span(kind == JGEMM_HAND_STORE ? "compute" : "comm", kind == JGEMM_HAND_STORE ? "store" : "send", traced, t);
   }
 }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * JSHMEM_TRACE on GPU heaps ({@link TraceGpuProgram}, 2 PEs): a kernel's own spans and the fused GEMM
- * kernels' tile spans reach the trace, on tracks per block, inside the host spans that waited for
+ * JSHMEM_TRACE on GPU heaps ({@link TraceGpuProgram}, 2 PEs): a kernel's own spans, the operations queued
+ * on a stream (timed on the GPU, on the stream's track) and the fused GEMM kernels' tile spans reach the trace, on tracks per block, inside the host spans that waited for
  * them (the GPU clock mapped onto the host's), and trace-summary measures the fused GEMM's hidden
  * communication from them. Tag "gpu": run on the GPU machine.
  */
@@ -58,6 +59,7 @@ class TraceGpuTest {
                 assertInside(e, kernel, slack);
             }
             assertEquals(TraceGpuProgram.BLOCKS, mine.stream().map(Event::thread).distinct().count(), "a track per block");
+            assertStreamCallsTimedOnTheGpu(t, pe, spans, slack);
             for (String name : List.of("gemm all_scatter fused", "gemm all_reduce fused")) {
                 List<Event> calls = spans.stream().filter(e -> e.name().equals(name)).toList();
                 assertEquals(2, calls.size(), "PE " + pe + ": " + name);
@@ -77,6 +79,27 @@ class TraceGpuTest {
         assertTrue(summary.matches("(?s).*\\nhidden, fused path: \\d+% of its communication time\\n.*"), summary);
         assertTrue(summary.contains("\nmma "), summary);
         assertEquals(List.of(file), Files.list(dir).toList(), "the trace alone");
+    }
+
+    /** The stream's put, barrier and reduction: on the stream's track, in queue order, inside the host span. */
+    private static void assertStreamCallsTimedOnTheGpu(TraceFile t, int pe, List<Event> spans, double slack) {
+        Event host = spans.stream().filter(e -> e.name().equals("stream calls")).findFirst().orElseThrow();
+        List<Event> queued = spans.stream().filter(e -> e.thread() != host.thread() && e.start() >= host.start() - slack
+                && e.end() <= host.end() + slack && e.name().endsWith("OnStream")).sorted(Comparator.comparingDouble(Event::start))
+                .toList();
+        assertEquals(List.of("putOnStream", "barrierOnStream", "reduceOnStream"), queued.stream().map(Event::name).toList(),
+                "PE " + pe + ": the stream's calls inside the host span that waited for them");
+        assertEquals(List.of("rma", "barrier", "collective"), queued.stream().map(Event::category).toList());
+        assertEquals((pe + 1) % NP, queued.get(0).arg("peer"));
+        assertEquals(TraceGpuProgram.STREAM_BYTES, queued.get(0).arg("bytes"));
+        assertEquals(TraceGpuProgram.REDUCE_ELEMENTS * Float.BYTES, queued.get(2).arg("bytes"));
+        assertEquals(1, queued.stream().map(Event::thread).distinct().count(), "PE " + pe + ": one track, the stream's");
+        String track = t.events().stream().filter(e -> e.pe() == pe && e.name().equals("thread_name")
+                && e.thread() == queued.get(0).thread()).map(e -> String.valueOf(e.args().get("name"))).findFirst().orElseThrow();
+        assertTrue(track.startsWith("GPU stream "), track);
+        for (int i = 1; i < queued.size(); i++) {
+            assertTrue(queued.get(i).start() >= queued.get(i - 1).end() - slack, "PE " + pe + ": in stream order: " + queued);
+        }
     }
 
     private static void assertInside(Event e, Event outer, double slack) {
