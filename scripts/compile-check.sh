@@ -3,6 +3,7 @@
 #   device  the device library through the test and benchmark kernels: nvcc (sm_90) and hipcc (gfx90a)
 #   gemm    gemm-ext's run-time kernels: every portable variant and element type (two with B stored n x k)
 #           for sm_90 and sm_80 and gfx90a, the utility kernels, the Hopper kernel's variants for sm_90a
+#           (as jshmem compiles them without JSHMEM_WAIT_TIMEOUT; a check fails if ptxas serialises their wgmma)
 # The runtime's own kernels (kernels.cu, coll_kernels.cu) are compiled by the native build, as strictly.
 # Runs the compiles in parallel (JOBS, default the core count); prints "N passed, N failed".
 #   scripts/compile-check.sh [device|gemm]...      (default: both)
@@ -71,7 +72,7 @@ gemm_jobs() {
     for v in "256 3" "128 4" "192 4"; do   # GpuKernels' Hopper variants: BN, stages; alone, in clusters of 2, B n x k
       set -- $v
       defs=(-std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=128
-            -DJGEMM_BN=$1 -DJGEMM_BK=64 -DJGEMM_STAGES=$2)
+            -DJGEMM_BN=$1 -DJGEMM_BK=64 -DJGEMM_STAGES=$2 -DJSHMEM_NO_WAIT_REPORT)
       nv "sm_90a hopper 128x$1x64 s$2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=1 -c "$k/jgemm_sm90.cu"
       nv "sm_90a hopper 128x$1x64 s$2 cluster 2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=2 -c "$k/jgemm_sm90.cu"
       nv "sm_90a hopper 128x$1x64 s$2 dtype $dt B n x k" "${defs[@]}" -DJGEMM_B_NK=1 -c "$k/jgemm_sm90.cu"
@@ -80,7 +81,10 @@ gemm_jobs() {
   # a job that traces compiles the tiles' spans in (DeviceModule.compileOptions)
   defs=(-std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=1 -DJGEMM_BM=128 -DJGEMM_BK=64 -DJSHMEM_DEVICE_TRACE=1)
   nv "sm_90a hopper 128x256x64 s3 traced" "${defs[@]}" -gencode=arch=compute_90a,code=sm_90a -DJGEMM_BN=256 \
-    -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 -c "$k/jgemm_sm90.cu"
+    -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 -DJSHMEM_NO_WAIT_REPORT -c "$k/jgemm_sm90.cu"
+  # with JSHMEM_WAIT_TIMEOUT set the stuck-wait report is compiled in (and its printf serialises the wgmma)
+  nv "sm_90a hopper 128x256x64 s3 with the wait report" -std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=1 -DJGEMM_BM=128 \
+    -DJGEMM_BK=64 -gencode=arch=compute_90a,code=sm_90a -DJGEMM_BN=256 -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 -c "$k/jgemm_sm90.cu"
   nv "sm_80 portable 128x256x64 s4 traced" "${defs[@]}" -arch=sm_80 -DJGEMM_BN=256 -DJGEMM_STAGES=4 \
     -c "$k/jgemm_portable.cu"
   hip "portable 128x256x64 s4 traced" "${defs[@]}" -DJGEMM_BN=256 -DJGEMM_STAGES=4 -c "$k/jgemm_portable.cu"
@@ -101,7 +105,13 @@ done
 run_one() { # index: runs job i, leaves its log and status in $out
   local name=${jobs[$1]%%$'\t'*} cmd=${jobs[$1]#*$'\t'}
   cmd=${cmd//@OBJ@/$out/$1.o}
-  if eval "$cmd" > "$out/$1.log" 2>&1; then echo "ok     $name"; else echo "FAILED $name" > "$out/$1.failed"; fi
+  if ! eval "$cmd" > "$out/$1.log" 2>&1; then
+    echo "FAILED $name" > "$out/$1.failed"
+  elif [[ $name == *hopper* && $name != *"wait report"* ]] && grep -q "wgmma.mma_async instructions are serialized" "$out/$1.log"; then
+    echo "FAILED $name: ptxas serialised the kernel's wgmma (a function call in the kernel?)" > "$out/$1.failed"
+  else
+    echo "ok     $name"
+  fi
   rm -f "$out/$1.o"
 }
 running=0

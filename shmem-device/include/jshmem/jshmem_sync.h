@@ -152,7 +152,9 @@ JSHMEM_DEVICE_INLINE T jshmemi_load_acquire(const T *p) {
  * With the state's wait_timeout_ms set, a wait that has seen no progress for that long prints on this
  * PE what it waits for and what it sees, then traps: the host's next call on the stream fails, and
  * the job's output holds a line per stuck PE instead of a silent hang. Unset (0), a wait costs one
- * comparison more than a bare spin. */
+ * comparison more than a bare spin. With JSHMEM_NO_WAIT_REPORT (jshmem's run-time compiles when no
+ * timeout is set) waits are bare spins and kernels hold no printf call: on Hopper a call anywhere in a
+ * kernel serialises its wgmma instructions (ptxas C7510). */
 struct jshmemi_patience {
   unsigned long long limit_ns, since, waited_ns;
   unsigned polls;
@@ -161,11 +163,15 @@ struct jshmemi_patience {
         polls(0) {}
   /* Whether the wait has gone on past the limit (waited_ns: how long); the clock is read every 1024 polls. */
   JSHMEM_DEVICE_INLINE bool over() {
+#ifdef JSHMEM_NO_WAIT_REPORT
+    return false;
+#else
     if (JSHMEM_LIKELY(limit_ns == 0) || (++polls & 1023u) != 0) return false;
     unsigned long long now = jshmemi_now_ns();
     if (since == 0) since = now;
     waited_ns = now - since;
     return waited_ns > limit_ns;
+#endif
   }
 };
 

@@ -122,12 +122,17 @@ public final class DeviceModule implements AutoCloseable {
      * branch for calls to other nodes' PEs ({@code jshmem_proxy.h}; it costs about a fifth of a
      * 4-16 KB device put's rate). So an image compiled in a job on one node must not be loaded
      * by a job across nodes; the {@link KernelCache} keys on these options. In a job that traces,
-     * {@code -DJSHMEM_DEVICE_TRACE=1} compiles the kernels' spans in ({@code jshmem_trace.h}).
+     * {@code -DJSHMEM_DEVICE_TRACE=1} compiles the kernels' spans in ({@code jshmem_trace.h}). Without
+     * a wait timeout for kernels ({@code JSHMEM_WAIT_TIMEOUT} unset), {@code -DJSHMEM_NO_WAIT_REPORT}
+     * leaves the stuck-wait report out: its printf call would serialise a Hopper kernel's wgmma.
      */
     static String[] compileOptions(Shmem shmem, String... options) {
         List<String> out = new ArrayList<>(List.of(options));
         if (!shmem.unwrap(GpuBackend.class).reachesOtherNodes()) {
             out.add("-DJSHMEM_NO_PROXY");
+        }
+        if (shmem.config().kernelWaitTimeoutMillis() == 0) {
+            out.add("-DJSHMEM_NO_WAIT_REPORT");   // waits in kernels are bare spins (jshmem_sync.h)
         }
         if (shmem.trace().recording()) {
             out.add("-DJSHMEM_DEVICE_TRACE=1");   // jshmem_trace.h's spans compiled in
