@@ -29,9 +29,10 @@
 #   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce (or GEMM_COLLECTIVES) on np PEs (default 2)
 #                                      sharing the GPU under MPS, beside the reference path (cuBLAS + jshmem's
 #                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
-#   gpu-run.sh trace [shapes]          what tracing costs: the GEMM alone on 1 PE and the fused all-scatter on 2 PEs
-#                                      (bf16, default 8192x8192x8192), each with JSHMEM_TRACE unset, then set; under
-#                                      MPS on one GPU; CSVs, and the traces' summaries (trace-summary), in $OUT
+#   gpu-run.sh trace                   what tracing costs: the GEMM alone on 1 PE and the fused all-scatter on 2 PEs
+#                                      (bf16, TRACE_SHAPES, default 8192x8192x8192, validated), and perf's on-stream
+#                                      barrier, reduce and fcollect on 2 PEs, each with JSHMEM_TRACE unset, then set;
+#                                      under MPS on one GPU; CSVs, and the traces' summaries (trace-summary), in $OUT
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
 #   gpu-run.sh tp                      the tensor-parallel cases on 2 PEs: the PyTorch anchor
@@ -222,11 +223,17 @@ case $step in
         env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G ${tenv[@]+"${tenv[@]}"} timeout 240 mpirun -np "$1" java \
           --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
           org.jshmem.gemm.cli.GemmMain -c "$2" --shapes "${TRACE_SHAPES:-8192x8192x8192}" --dtype bf16 --iters 20 \
-          --warmup 5 --csv "$out/trace-$tracing.csv" 2>&1 | tee -a "$out/trace.log"
+          --warmup 5 --validate --csv "$out/trace-$tracing.csv" 2>&1 | tee -a "$out/trace.log"
       done
+      tenv=(); [ "$tracing" = on ] && tenv=(JSHMEM_TRACE="/tmp/jshmem-trace-on_stream.json")
+      echo "== perf barrier_latency reduce fcollect --form on_stream, 2 PEs, tracing $tracing"
+      env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G ${tenv[@]+"${tenv[@]}"} timeout 200 mpirun -np 2 --bind-to none java \
+        --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.PerfMain \
+        barrier_latency reduce fcollect --sizes 8,64K,1M --form on_stream --progress never \
+        --csv "$out/trace-on_stream-$tracing.csv" 2>&1 | tee -a "$out/trace.log"
     done
     mps_stop
-    for c in none all_scatter; do
+    for c in none all_scatter on_stream; do
       echo "== trace-summary, $c" | tee -a "$out/trace-summary.txt"
       java -cp "$cp" org.jshmem.trace.TraceSummary "/tmp/jshmem-trace-$c.json" 2>&1 | tee -a "$out/trace-summary.txt"
       rm -f "/tmp/jshmem-trace-$c.json"
