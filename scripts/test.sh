@@ -20,7 +20,8 @@ for a in "$@"; do
     *) mvn_args+=("$a") ;;
   esac
 done
-step() { printf '\n[test] %s\n' "$*"; }
+# each step with the time since the start (minutes:seconds), to show where the time goes
+step() { printf '\n[test %d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 # The checks that read sources only come first: they fail in a second, not after the build.
 step "layering (docs/architecture.md) and hygiene (docs/README.md, docs/configuration.md)"
@@ -50,7 +51,7 @@ scripts/setup.sh --hip
 step "kernel compile checks (in the background, at low priority)"
 checks=$(mktemp -d)
 trap 'rm -rf "$checks"' EXIT
-(nice -n 19 scripts/compile-check.sh > "$checks/log" 2>&1; echo $? > "$checks/rc") &
+(nice -n 19 scripts/compile-check.sh > "$checks/log" 2>&1; echo $? > "$checks/rc"; echo $SECONDS > "$checks/end") &
 compile_check=$!
 step "build, unit and multi-PE tests; install for tests/consumer"
 # The HIP libraries at -O0: nothing here runs them, and -O3 takes minutes more on the build's critical path
@@ -60,7 +61,8 @@ tests/examples/run-host-examples.sh
 step "an outside project built against the installed jars"
 tests/consumer/run.sh
 wait "$compile_check" || true
-step "kernel compile checks"
+end=$(cat "$checks/end")
+step "kernel compile checks (done at $((end / 60)):$(printf %02d $((end % 60))))"
 cat "$checks/log"
 [ "$(cat "$checks/rc")" -eq 0 ] || { echo "[test] the kernels' compile check failed (above)" >&2; exit 1; }
-echo "[test] every test passed"
+echo "[test] every test passed in $((SECONDS / 60)):$(printf %02d $((SECONDS % 60)))"
