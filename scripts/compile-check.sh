@@ -44,9 +44,10 @@ device_jobs() {
     hip "$(basename "$f") -O0" -O0 -I "$inc" -c "$f"
   done
   # jshmem's run-time compiles add -DJSHMEM_NO_PROXY in jobs on one node, -DJSHMEM_DEVICE_TRACE=1 in jobs
-  # that trace (DeviceModule.compileOptions)
-  nv "device_api_test.cu -DJSHMEM_NO_PROXY" -arch=sm_90 -DJSHMEM_NO_PROXY -I "$inc" -c "${kernels[0]}"
-  nv "device_api_test.cu -DJSHMEM_DEVICE_TRACE=1" -arch=sm_90 -DJSHMEM_DEVICE_TRACE=1 -I "$inc" -c "${kernels[0]}"
+  # that trace, -DJSHMEM_NO_WAIT_REPORT without JSHMEM_WAIT_TIMEOUT (DeviceModule.compileOptions): one
+  # compile with all three (a traced job on one node), the plain one above without any
+  nv "device_api_test.cu -DJSHMEM_NO_PROXY -DJSHMEM_DEVICE_TRACE=1 -DJSHMEM_NO_WAIT_REPORT" -arch=sm_90 \
+    -DJSHMEM_NO_PROXY -DJSHMEM_DEVICE_TRACE=1 -DJSHMEM_NO_WAIT_REPORT -I "$inc" -c "${kernels[0]}"
   hip "device_api_test.cu -DJSHMEM_DEVICE_TRACE=1 -O0" -O0 -DJSHMEM_DEVICE_TRACE=1 -I "$inc" -c "${kernels[0]}"
 }
 
