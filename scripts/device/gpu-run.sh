@@ -91,7 +91,7 @@ case $step in
     # holds the launcher alone), and the classes whose jobs run on host heaps whatever the suite's backend, or
     # test the launcher or expectations alone: none of them runs GPU code, and all run in CI
     suite -Djshmem.test.backend=cuda --select-package org.jshmem.it --exclude-classname \
-      '.*(BootstrapFailureTest|MpiNativeBootstrapTest|RemoteSettingsTest|RemoteTransportTest|SpinTest|JshmemrunTest|SmokeTest|DeviceApiExpectedTest)' \
+      '.*(BootstrapFailureTest|MpiNativeBootstrapTest|RemoteSettingsTest|RemoteTransportTest|SpinTest|JshmemrunTest|SmokeTest|DeviceApiExpectedTest|NvtxTest)' \
       "$@" 2>&1 | tee "$out/gpu-tests.log" ;;
   remote)
     mps_start
