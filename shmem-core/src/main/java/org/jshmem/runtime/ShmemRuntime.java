@@ -70,8 +70,8 @@ public final class ShmemRuntime {
         this.trace = startTrace(config, bootstrap, node.nodes());
         Collectives plain = backend.collectives(new CollectiveContext(myPe, node, barrier, waiter, config));
         this.collectives = trace.enabled() ? new TracedCollectives(plain, trace) : plain;
-        this.tracedStreams = trace.recording() && backend.streams().isPresent()
-                ? new TracedStreams(backend.streams().get(), trace, myPe) : null;
+        this.tracedStreams = backend.streams().filter(s -> trace.recording())
+                .map(s -> new TracedStreams(s, trace, myPe)).orElse(null);
     }
 
     /** The backend's streams (timed on the GPU when this PE records a trace); empty on a host heap. */

@@ -184,7 +184,8 @@ public final class Trace {
     public synchronized void streamSpan(int stream, String name, String category, long start, long end, int peer,
                                         long bytes, int team) {
         if (on) {
-            deviceTrack(STREAM_TRACK_IDS + stream, "GPU stream " + stream).span(name, category, start, end, peer, bytes, team);
+            deviceTrack(STREAM_TRACK_IDS + stream, "GPU stream " + stream)
+                    .span(name, category, start, end, peer, bytes, team);
         }
     }
 
