@@ -178,26 +178,47 @@ public final class GemmBenchmark {
     static final double GPU_WARMUP_FLOPS = 7e13;
 
     /**
-     * Untimed calls before the timed ones: {@code asked}, and on a GPU at least enough for
-     * {@link #GPU_WARMUP_FLOPS} of each PE's work (at most 10 000). It follows from the collective and
-     * the shape alone, so every PE of a fused collective makes the same number of calls.
+     * Wall time that the warm-up spends at most on the calls added for the clocks: a path whose calls
+     * wait on the host (the reference path across nodes, tens of ms a call) would otherwise spend minutes
+     * on thousands of calls that the work rule asks for small shapes.
      */
-    static int warmupCalls(int asked, GemmCollective collective, GemmShape shape, int nPes, boolean gpu) {
+    static final double GPU_WARMUP_MAX_MS = 1000;
+
+    /**
+     * Untimed calls before the timed ones: {@code asked}, and on a GPU at least enough for
+     * {@link #GPU_WARMUP_FLOPS} of each PE's work (at most 10 000, and at most
+     * {@link #GPU_WARMUP_MAX_MS} of calls of {@code callMs}). It follows from the collective, the shape
+     * and the slowest PE's call time, so every PE of a fused collective makes the same number of calls.
+     */
+    static int warmupCalls(int asked, GemmCollective collective, GemmShape shape, int nPes, boolean gpu,
+                           double callMs) {
         if (!gpu) {
             return asked;
         }
         double perCall = flopsPerPe(collective, shape, nPes);
-        return (int) Math.max(asked, Math.min(10_000, Math.ceil(GPU_WARMUP_FLOPS / perCall)));
+        double forTheClocks = Math.min(Math.min(10_000, Math.ceil(GPU_WARMUP_FLOPS / perCall)),
+                Math.ceil(GPU_WARMUP_MAX_MS / callMs));
+        return (int) Math.max(asked, forTheClocks);
     }
 
     private double time(FusedGemm gemm, GemmTestData data) {
-        int warmup = warmupCalls(settings.warmup(), collective, data.global(), shmem.nPes(), device.isPresent());
-        for (int i = 0; i < warmup; i++) {
+        // the asked warm-up calls, each timed: on a GPU the fastest (the slowest PE's) bounds the added calls
+        boolean gpu = device.isPresent();
+        double fastest = Double.MAX_VALUE;
+        int done = gpu ? Math.max(1, settings.warmup()) : settings.warmup();
+        for (int i = 0; i < done; i++) {
+            long t = System.nanoTime();
+            gemm.run(data.a(), data.b(), data.c());
+            fastest = Math.min(fastest, (System.nanoTime() - t) / 1e6);
+        }
+        double callMs = gpu ? Arrays.stream(everyPe(fastest)).max().orElse(fastest) : fastest;
+        int warmup = warmupCalls(settings.warmup(), collective, data.global(), shmem.nPes(), gpu, callMs);
+        for (int i = done; i < warmup; i++) {
             gemm.run(data.a(), data.b(), data.c());
         }
         shmem.barrierAll();
         double[] ms = new double[settings.iters()];
-        if (device.isPresent()) {
+        if (gpu) {
             try (ShmemStream s = shmem.createStream()) {
                 List<ShmemEvent> events = new ArrayList<>();
                 for (int i = 0; i < 2 * ms.length; i++) {
@@ -231,7 +252,7 @@ public final class GemmBenchmark {
      * figure alone would hide a slower GPU (two GPUs of one machine can differ by tens of us per call).
      */
     private double slowest(double median) {
-        return java.util.Arrays.stream(everyPe(median)).max().orElse(median);
+        return Arrays.stream(everyPe(median)).max().orElse(median);
     }
 
 }

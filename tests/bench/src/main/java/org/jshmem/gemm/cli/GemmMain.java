@@ -58,7 +58,8 @@ public final class GemmMain implements Callable<Integer> {
     @Option(names = "--iters", description = "timed calls per case (default ${DEFAULT-VALUE})", defaultValue = "20")
     int iters;
     @Option(names = "--warmup", description = "untimed calls first, at least (default ${DEFAULT-VALUE}; on a GPU"
-            + " also at least 70 TFLOP of work, about 100 ms, so that the clocks have risen)", defaultValue = "5")
+            + " also at least 70 TFLOP of work, about 100 ms, so that the clocks have risen, for at most a second)",
+            defaultValue = "5")
     int warmup;
     @Option(names = "--back-to-back", description = "after validating, run this many calls with no barrier and validate"
             + " again (default ${DEFAULT-VALUE})", defaultValue = "0")

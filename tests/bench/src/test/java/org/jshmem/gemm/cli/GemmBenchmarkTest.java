@@ -9,29 +9,39 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The benchmark's warm-up count (the calls asked for, and on a GPU enough work for the clocks to
- * rise) and its TFLOP/s per PE.
+ * rise, for at most a second) and its TFLOP/s per PE.
  */
 class GemmBenchmarkTest {
+    private static final double FAST = 0.01;   // ms a call: the wall-time cap does not bind
 
     @Test
     void onTheCpuTheWarmUpIsTheCallsAskedFor() {
-        assertEquals(5, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, new GemmShape(1536, 6144, 8192), 1, false));
-        assertEquals(0, GemmBenchmark.warmupCalls(0, GemmCollective.ALL_REDUCE, new GemmShape(8, 8, 8), 3, false));
+        GemmShape s = new GemmShape(1536, 6144, 8192);
+        assertEquals(5, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, s, 1, false, FAST));
+        assertEquals(0, GemmBenchmark.warmupCalls(0, GemmCollective.ALL_REDUCE, new GemmShape(8, 8, 8), 3, false, FAST));
     }
 
     @Test
     void onAGpuItDoesAtLeastTheWarmUpWorkPerPeCappedAtTenThousandCalls() {
         GemmShape s = new GemmShape(1536, 6144, 8192);   // 1.55e11 flops a call
         int alone = (int) Math.ceil(GemmBenchmark.GPU_WARMUP_FLOPS / s.flops());
-        assertEquals(alone, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, s, 1, true));
+        assertEquals(alone, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, s, 1, true, FAST));
         // two PEs of a collective each do half the work per call: twice the calls, the same on both
         assertEquals((int) Math.ceil(GemmBenchmark.GPU_WARMUP_FLOPS / (s.flops() / 2)),
-                GemmBenchmark.warmupCalls(5, GemmCollective.ALL_SCATTER, s, 2, true));
+                GemmBenchmark.warmupCalls(5, GemmCollective.ALL_SCATTER, s, 2, true, FAST));
         // the GEMM alone on two PEs: each does all of it, so no more calls than on one
-        assertEquals(alone, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, s, 2, true));
-        assertEquals(10_000, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, new GemmShape(64, 64, 64), 1, true));
-        assertEquals(20_000,   // more asked
-                GemmBenchmark.warmupCalls(20_000, GemmCollective.NONE, new GemmShape(64, 64, 64), 1, true));
+        assertEquals(alone, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, s, 2, true, FAST));
+        GemmShape tiny = new GemmShape(64, 64, 64);
+        assertEquals(10_000, GemmBenchmark.warmupCalls(5, GemmCollective.NONE, tiny, 1, true, FAST));
+        assertEquals(20_000, GemmBenchmark.warmupCalls(20_000, GemmCollective.NONE, tiny, 1, true, FAST));   // more asked
+    }
+
+    @Test
+    void onAGpuCallsThatWaitOnTheHostAreCappedAtASecondOfWarmUp() {
+        GemmShape s = new GemmShape(1024, 1024, 1024);   // the work rule asks 10 000 calls
+        assertEquals(10_000, GemmBenchmark.warmupCalls(5, GemmCollective.ALL_REDUCE, s, 2, true, FAST));
+        assertEquals(34, GemmBenchmark.warmupCalls(5, GemmCollective.ALL_REDUCE, s, 2, true, 30));   // 1000 ms / 30 ms
+        assertEquals(5, GemmBenchmark.warmupCalls(5, GemmCollective.ALL_REDUCE, s, 2, true, 400));   // never below asked
     }
 
     @Test
