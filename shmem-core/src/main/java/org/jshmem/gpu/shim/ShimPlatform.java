@@ -9,6 +9,8 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Which GPU platform ({@code cuda} or {@code hip}) this process uses: probed before any GPU
@@ -75,6 +77,10 @@ public final class ShimPlatform {
      * (missing library, no driver, no device), in words a user can act on.
      */
     public static String unavailabilityCause(String platform) {
+        String driver = missingDriver(platform);
+        if (driver != null) {
+            return driver;
+        }
         prepareEnvironment();
         SymbolLookup lib;
         try {
@@ -96,6 +102,23 @@ public final class ShimPlatform {
             return n.get(JAVA_INT, 0) > 0 ? null : "no " + platform.toUpperCase() + " device is present";
         } catch (Throwable t) {
             return "probing the " + platform + " shim failed: " + t;
+        }
+    }
+
+    /**
+     * Why {@code platform}'s vendor driver is absent (NVIDIA's {@code libcuda.so.1}, AMD's {@code /dev/kfd}),
+     * or null. Checked before the shim, whose extraction and load cost each PE about a quarter of a second
+     * of CPU: on a machine without GPUs every PE of a job probes both platforms.
+     */
+    private static String missingDriver(String platform) {
+        if (platform.equals("hip")) {
+            return Files.exists(Path.of("/dev/kfd")) ? null : "no AMD GPU driver (/dev/kfd is absent)";
+        }
+        try {
+            SymbolLookup.libraryLookup("libcuda.so.1", Arena.global());   // the shim loads it anyway
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "no NVIDIA driver (libcuda.so.1 is not installed)";
         }
     }
 }
