@@ -24,14 +24,17 @@ nv_strict=(-Werror all-warnings -Xcompiler -Wall,-Wextra)
 hip_strict=(-Wall -Wextra -Werror)
 jobs=()   # "name<TAB>command", one compile each
 
+# Device code only, as jshmem compiles these sources at run time (NVRTC, hiprtc): "-c" becomes nvcc's
+# --fatbin (every -gencode, no host pass) and hipcc's --offload-device-only, a fifth less CPU per check.
 nv() { # name, nvcc arguments...
-  local name=$1; shift
-  [ -n "$nvcc" ] && jobs+=("nvcc $name"$'\t'"$(printf '%q ' "$nvcc" "$@" "${nv_strict[@]}" -o @OBJ@)")
+  local name=$1 a args=(); shift
+  for a in "$@"; do [ "$a" = -c ] && a=--fatbin; args+=("$a"); done
+  [ -n "$nvcc" ] && jobs+=("nvcc $name"$'\t'"$(printf '%q ' "$nvcc" "${args[@]}" "${nv_strict[@]}" -o @OBJ@)")
 }
 hip() { # name, hipcc arguments...
   local name=$1; shift
   [ -n "$hipcc" ] && jobs+=("hipcc $name"$'\t'"$(printf '%q ' env HIP_PLATFORM=amd "$hipcc" $hipfunc -x hip \
-    --offload-arch=gfx90a "$@" "${hip_strict[@]}" -o @OBJ@)")
+    --offload-arch=gfx90a --offload-device-only "$@" "${hip_strict[@]}" -o @OBJ@)")
 }
 
 device_jobs() {
