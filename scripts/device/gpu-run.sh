@@ -88,10 +88,11 @@ step=${1:-tests}; shift || true
 case $step in
   tests)
     # left out: the bootstrap tests (they build jobs from the JVM's class path, which under the console launcher
-    # holds the launcher alone), and the classes whose jobs run on host heaps whatever the suite's backend, or
-    # test the launcher or expectations alone: none of them runs GPU code, and all run in CI
+    # holds the launcher alone), and the classes and methods whose jobs run on host heaps whatever the suite's
+    # backend, or test the launcher or expectations alone: none of them runs GPU code, and all run in CI
     suite -Djshmem.test.backend=cuda --select-package org.jshmem.it --exclude-classname \
       '.*(BootstrapFailureTest|MpiNativeBootstrapTest|RemoteSettingsTest|RemoteTransportTest|SpinTest|JshmemrunTest|SmokeTest|DeviceApiExpectedTest|NvtxTest)' \
+      --exclude-tag host-heap \
       "$@" 2>&1 | tee "$out/gpu-tests.log" ;;
   remote)
     mps_start

@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A PE that dies while the others wait for it, under {@code mpirun --enable-recovery} so that
@@ -66,6 +67,7 @@ class PeFailureTest {
      */
     @ParameterizedTest(name = "{0} PEs, {1}, PE {2} killed")
     @CsvSource({"3, remote, 1", "2, remote, 0", "4, two-nodes, 2", "3, remote-messages, 1"})
+    @Tag("host-heap")   // on host heaps whatever the suite's backend: the GPU suite leaves it to CI
     void survivorsOnOtherNodesStopNamingTheDeadPe(int n, String mode, int victim) {
         MpiJob job = MpiJob.of(n, KillProgram.class).args("kill9", Integer.toString(victim)).mpirun("--enable-recovery")
                 .env("JSHMEM_SYMMETRIC_SIZE", "8M").timeout(Duration.ofSeconds(60));
