@@ -24,17 +24,16 @@ nv_strict=(-Werror all-warnings -Xcompiler -Wall,-Wextra)
 hip_strict=(-Wall -Wextra -Werror)
 jobs=()   # "name<TAB>command", one compile each
 
-# Device code only, as jshmem compiles these sources at run time (NVRTC, hiprtc): "-c" becomes nvcc's
-# --fatbin (every -gencode, no host pass) and hipcc's --offload-device-only, a fifth less CPU per check.
-nv() { # name, nvcc arguments...
-  local name=$1 a args=(); shift
-  for a in "$@"; do [ "$a" = -c ] && a=--fatbin; args+=("$a"); done
-  [ -n "$nvcc" ] && jobs+=("nvcc $name"$'\t'"$(printf '%q ' "$nvcc" "${args[@]}" "${nv_strict[@]}" -o @OBJ@)")
+# Device code only, as jshmem compiles these sources at run time (NVRTC, hiprtc): nvcc --fatbin (every
+# -gencode, no host pass), hipcc --offload-device-only; a fifth less CPU per check than a host object.
+nv() { # name, nvcc arguments and the source...
+  local name=$1; shift
+  [ -n "$nvcc" ] && jobs+=("nvcc $name"$'\t'"$(printf '%q ' "$nvcc" --fatbin "$@" "${nv_strict[@]}" -o @OBJ@)")
 }
-hip() { # name, hipcc arguments...
+hip() { # name, hipcc arguments and the source...
   local name=$1; shift
   [ -n "$hipcc" ] && jobs+=("hipcc $name"$'\t'"$(printf '%q ' env HIP_PLATFORM=amd "$hipcc" $hipfunc -x hip \
-    --offload-arch=gfx90a --offload-device-only "$@" "${hip_strict[@]}" -o @OBJ@)")
+    --offload-arch=gfx90a -c --offload-device-only "$@" "${hip_strict[@]}" -o @OBJ@)")
 }
 
 device_jobs() {
@@ -44,15 +43,15 @@ device_jobs() {
   # hipcc's optimiser spends over ten minutes on device_api_test.cu, which inlines every typed
   # variant of every call; -O0 checks the same source and its gfx90a code generation in seconds
   for f in "${kernels[@]}"; do
-    nv "$(basename "$f")" -arch=sm_90 -I "$inc" -c "$f"
-    hip "$(basename "$f") -O0" -O0 -I "$inc" -c "$f"
+    nv "$(basename "$f")" -arch=sm_90 -I "$inc" "$f"
+    hip "$(basename "$f") -O0" -O0 -I "$inc" "$f"
   done
   # jshmem's run-time compiles add -DJSHMEM_NO_PROXY in jobs on one node, -DJSHMEM_DEVICE_TRACE=1 in jobs
   # that trace, -DJSHMEM_NO_WAIT_REPORT without JSHMEM_WAIT_TIMEOUT (DeviceModule.compileOptions): one
   # compile with all three (a traced job on one node), the plain one above without any
   nv "device_api_test.cu -DJSHMEM_NO_PROXY -DJSHMEM_DEVICE_TRACE=1 -DJSHMEM_NO_WAIT_REPORT" -arch=sm_90 \
-    -DJSHMEM_NO_PROXY -DJSHMEM_DEVICE_TRACE=1 -DJSHMEM_NO_WAIT_REPORT -I "$inc" -c "${kernels[0]}"
-  hip "device_api_test.cu -DJSHMEM_DEVICE_TRACE=1 -O0" -O0 -DJSHMEM_DEVICE_TRACE=1 -I "$inc" -c "${kernels[0]}"
+    -DJSHMEM_NO_PROXY -DJSHMEM_DEVICE_TRACE=1 -DJSHMEM_NO_WAIT_REPORT -I "$inc" "${kernels[0]}"
+  hip "device_api_test.cu -DJSHMEM_DEVICE_TRACE=1 -O0" -O0 -DJSHMEM_DEVICE_TRACE=1 -I "$inc" "${kernels[0]}"
 }
 
 gemm_jobs() {
@@ -62,37 +61,37 @@ gemm_jobs() {
       set -- $v
       defs=(-std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=$1 -DJGEMM_BN=$2 -DJGEMM_BK=$3 -DJGEMM_STAGES=$4)
       nv "sm_90+sm_80 portable $1x$2x$3 s$4 dtype $dt" "${defs[@]}" -gencode=arch=compute_90,code=sm_90 \
-        -gencode=arch=compute_80,code=sm_80 -c "$k/jgemm_portable.cu"
-      hip "portable $1x$2x$3 s$4 dtype $dt" "${defs[@]}" -c "$k/jgemm_portable.cu"
+        -gencode=arch=compute_80,code=sm_80 "$k/jgemm_portable.cu"
+      hip "portable $1x$2x$3 s$4 dtype $dt" "${defs[@]}" "$k/jgemm_portable.cu"
     done
     for v in "128 256 64 4" "128 128 32 4"; do   # B stored n x k (BLayout.N_BY_K): both K-steps
       set -- $v
       defs=(-std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=$1 -DJGEMM_BN=$2 -DJGEMM_BK=$3 -DJGEMM_STAGES=$4
             -DJGEMM_B_NK=1)
-      nv "sm_80 portable $1x$2x$3 s$4 dtype $dt B n x k" "${defs[@]}" -arch=sm_80 -c "$k/jgemm_portable.cu"
-      hip "portable $1x$2x$3 s$4 dtype $dt B n x k" "${defs[@]}" -c "$k/jgemm_portable.cu"
+      nv "sm_80 portable $1x$2x$3 s$4 dtype $dt B n x k" "${defs[@]}" -arch=sm_80 "$k/jgemm_portable.cu"
+      hip "portable $1x$2x$3 s$4 dtype $dt B n x k" "${defs[@]}" "$k/jgemm_portable.cu"
     done
-    nv "util dtype $dt" -std=c++17 -arch=sm_90 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -c "$k/jgemm_util.cu"
-    hip "util dtype $dt" -std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -c "$k/jgemm_util.cu"
+    nv "util dtype $dt" -std=c++17 -arch=sm_90 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt "$k/jgemm_util.cu"
+    hip "util dtype $dt" -std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt "$k/jgemm_util.cu"
     for v in "256 3" "128 4" "192 4"; do   # GpuKernels' Hopper variants: BN, stages; alone, in clusters of 2, B n x k
       set -- $v
       defs=(-std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$inc" -I "$k" -DJGEMM_DTYPE=$dt -DJGEMM_BM=128
             -DJGEMM_BN=$1 -DJGEMM_BK=64 -DJGEMM_STAGES=$2 -DJSHMEM_NO_WAIT_REPORT)
-      nv "sm_90a hopper 128x$1x64 s$2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=1 -c "$k/jgemm_sm90.cu"
-      nv "sm_90a hopper 128x$1x64 s$2 cluster 2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=2 -c "$k/jgemm_sm90.cu"
-      nv "sm_90a hopper 128x$1x64 s$2 dtype $dt B n x k" "${defs[@]}" -DJGEMM_B_NK=1 -c "$k/jgemm_sm90.cu"
+      nv "sm_90a hopper 128x$1x64 s$2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=1 "$k/jgemm_sm90.cu"
+      nv "sm_90a hopper 128x$1x64 s$2 cluster 2 dtype $dt" "${defs[@]}" -DJGEMM_CLUSTER=2 "$k/jgemm_sm90.cu"
+      nv "sm_90a hopper 128x$1x64 s$2 dtype $dt B n x k" "${defs[@]}" -DJGEMM_B_NK=1 "$k/jgemm_sm90.cu"
     done
   done
   # a job that traces compiles the tiles' spans in (DeviceModule.compileOptions)
   defs=(-std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=1 -DJGEMM_BM=128 -DJGEMM_BK=64 -DJSHMEM_DEVICE_TRACE=1)
   nv "sm_90a hopper 128x256x64 s3 traced" "${defs[@]}" -gencode=arch=compute_90a,code=sm_90a -DJGEMM_BN=256 \
-    -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 -DJSHMEM_NO_WAIT_REPORT -c "$k/jgemm_sm90.cu"
+    -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 -DJSHMEM_NO_WAIT_REPORT "$k/jgemm_sm90.cu"
   # with JSHMEM_WAIT_TIMEOUT set the stuck-wait report is compiled in (and its printf serialises the wgmma)
   nv "sm_90a hopper 128x256x64 s3 with the wait report" -std=c++17 -I "$inc" -I "$k" -DJGEMM_DTYPE=1 -DJGEMM_BM=128 \
-    -DJGEMM_BK=64 -gencode=arch=compute_90a,code=sm_90a -DJGEMM_BN=256 -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 -c "$k/jgemm_sm90.cu"
+    -DJGEMM_BK=64 -gencode=arch=compute_90a,code=sm_90a -DJGEMM_BN=256 -DJGEMM_STAGES=3 -DJGEMM_CLUSTER=1 "$k/jgemm_sm90.cu"
   nv "sm_80 portable 128x256x64 s4 traced" "${defs[@]}" -arch=sm_80 -DJGEMM_BN=256 -DJGEMM_STAGES=4 \
-    -c "$k/jgemm_portable.cu"
-  hip "portable 128x256x64 s4 traced" "${defs[@]}" -DJGEMM_BN=256 -DJGEMM_STAGES=4 -c "$k/jgemm_portable.cu"
+    "$k/jgemm_portable.cu"
+  hip "portable 128x256x64 s4 traced" "${defs[@]}" -DJGEMM_BN=256 -DJGEMM_STAGES=4 "$k/jgemm_portable.cu"
 }
 
 what=("$@")
