@@ -78,6 +78,7 @@ typedef hipStreamCaptureStatus gpuStreamCaptureStatus;
 #define gpuStreamEndCapture hipStreamEndCapture
 #define gpuStreamIsCapturing hipStreamIsCapturing
 #define gpuStreamCaptureStatusActive hipStreamCaptureStatusActive
+#define gpuStreamCaptureStatusNone hipStreamCaptureStatusNone
 #define gpuGraphInstantiate(exec, graph) hipGraphInstantiate((exec), (graph), NULL, NULL, 0)
 #define gpuGraphLaunch hipGraphLaunch
 #define gpuGraphExecDestroy hipGraphExecDestroy
@@ -157,6 +158,7 @@ typedef cudaStreamCaptureStatus gpuStreamCaptureStatus;
 #define gpuStreamEndCapture cudaStreamEndCapture
 #define gpuStreamIsCapturing cudaStreamIsCapturing
 #define gpuStreamCaptureStatusActive cudaStreamCaptureStatusActive
+#define gpuStreamCaptureStatusNone cudaStreamCaptureStatusNone
 #define gpuGraphInstantiate(exec, graph) cudaGraphInstantiate((exec), (graph), 0)
 #define gpuGraphLaunch cudaGraphLaunch
 #define gpuGraphExecDestroy cudaGraphExecDestroy

@@ -186,7 +186,7 @@ typedef struct jshmem_device_state {
  * a header {next record to take, capacity} on its own 128 bytes, then `capacity` records. Records
  * taken past the capacity are lost, and counted (next - capacity). */
 #define JSHMEM_TRACE_HEADER 128ull
-#define JSHMEM_TRACE_NAME 24
+#define JSHMEM_TRACE_NAME 20
 #define JSHMEM_TRACE_CATEGORY 8
 typedef struct jshmem_trace_record {
   uint64_t begin;                  /* GPU clock (jshmemi_now_ns) */
@@ -194,7 +194,8 @@ typedef struct jshmem_trace_record {
   uint32_t block;                  /* linear block index in the grid */
   uint32_t thread;                 /* the recording thread's index in the block */
   int64_t value;                   /* the span's number (the GEMM's tile), or -1 */
-  char name[JSHMEM_TRACE_NAME];    /* NUL-terminated, cut to 23 characters */
+  uint32_t op;                     /* the traced stream operation a runtime kernel ran for, else 0 */
+  char name[JSHMEM_TRACE_NAME];    /* NUL-terminated, cut to 19 characters */
   char category[JSHMEM_TRACE_CATEGORY]; /* "gpu", or the trace's compute / comm / wait for jshmem's kernels */
 } jshmem_trace_record_t;
 

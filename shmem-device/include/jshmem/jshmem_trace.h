@@ -5,7 +5,7 @@
  *   ... the work ...
  *   jshmem_trace_end("tile", t);               or  jshmem_trace_end_value("tile", t, tile_index);
  *
- * Call both from one thread; names are cut to 23 characters. The span goes to a ring that the host
+ * Call both from one thread; names are cut to 19 characters. The span goes to a ring that the host
  * reads when the job writes its trace: a track per block and recording thread under the PE, on the
  * host's clock, so a thread's spans nest as its calls do. Compiled in only when the module is compiled with JSHMEM_DEVICE_TRACE=1, which
  * jshmem's run-time compiles add when the job traces; otherwise both calls are empty and cost
@@ -18,11 +18,6 @@
 #error "include <jshmem/jshmem.h>, not jshmem_trace.h"
 #endif
 
-#if defined(JSHMEM_DEVICE_TRACE) && JSHMEM_DEVICE_TRACE
-
-/* The span's start on the GPU clock. */
-JSHMEM_DEVICE_INLINE unsigned long long jshmem_trace_begin() { return jshmemi_now_ns(); }
-
 /* Copies a NUL-terminated string into a record's field of n bytes, cut to n - 1 characters. */
 JSHMEM_DEVICE_INLINE void jshmemi_trace_copy(char *to, const char *from, int n) {
   int i = 0;
@@ -30,25 +25,43 @@ JSHMEM_DEVICE_INLINE void jshmemi_trace_copy(char *to, const char *from, int n) 
   to[i] = 0;
 }
 
-/* Records the span [begin, now) of category `category` named `name` with `value` (-1: none). Inline: a
- * call would make the compiler spill the caller's live registers (a GEMM tile's accumulators) around it;
- * the ring is in device memory, so the slot's atomic is an L2 round trip, not a PCIe one. */
-JSHMEM_DEVICE_INLINE void jshmemi_trace_span(const char *category, const char *name, unsigned long long begin,
-                                               long long value) {
-  unsigned long long end = jshmemi_now_ns();
-  char *ring = jshmem_device_state.trace;
-  if (ring == 0) return;
+/* Takes a record of the trace ring `ring` (the device state's), or returns ~0 when it is full: the host
+ * counts next - capacity. The ring is in device memory, so the atomic is an L2 round trip, not a PCIe one. */
+JSHMEM_DEVICE_INLINE unsigned long long jshmemi_trace_take(char *ring) {
   unsigned long long *next = (unsigned long long *)ring;
   unsigned long long slot = atomicAdd(next, 1ull);
-  if (slot >= next[1]) return; /* full: the host counts next - capacity */
+  return slot < next[1] ? slot : ~0ull;
+}
+
+/* Fills record `slot` (from jshmemi_trace_take; ~0: none) with the span [begin, end) of the calling thread. */
+JSHMEM_DEVICE_INLINE void jshmemi_trace_write(char *ring, unsigned long long slot, const char *category,
+                                                const char *name, unsigned long long begin, unsigned long long end,
+                                                long long value, unsigned op) {
+  if (slot == ~0ull) return;
   jshmem_trace_record_t *r = (jshmem_trace_record_t *)(ring + JSHMEM_TRACE_HEADER) + slot;
   r->begin = begin;
   r->end = end;
   r->block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   r->thread = jshmemi_thread_id();
   r->value = value;
+  r->op = op;
   jshmemi_trace_copy(r->name, name, JSHMEM_TRACE_NAME);
   jshmemi_trace_copy(r->category, category, JSHMEM_TRACE_CATEGORY);
+}
+
+#if defined(JSHMEM_DEVICE_TRACE) && JSHMEM_DEVICE_TRACE
+
+/* The span's start on the GPU clock. */
+JSHMEM_DEVICE_INLINE unsigned long long jshmem_trace_begin() { return jshmemi_now_ns(); }
+
+/* Records the span [begin, now) of category `category` named `name` with `value` (-1: none). Inline: a
+ * call would make the compiler spill the caller's live registers (a GEMM tile's accumulators) around it. */
+JSHMEM_DEVICE_INLINE void jshmemi_trace_span(const char *category, const char *name, unsigned long long begin,
+                                               long long value) {
+  unsigned long long end = jshmemi_now_ns();
+  char *ring = jshmem_device_state.trace;
+  if (ring == 0) return;
+  jshmemi_trace_write(ring, jshmemi_trace_take(ring), category, name, begin, end, value, 0);
 }
 
 #else

@@ -38,6 +38,7 @@
 
 #include "gpu.h"
 #include "kernel_launch.h"
+#include "kernel_trace.cuh"
 #include "shim.h"
 #include "shim_internal.h"
 
@@ -78,8 +79,9 @@ static int jshmemk_sms = 1;
 /* Team sync of one block: gen += step, with a quiet first if `quiet`; fenced = 0: neither quiet
  * nor fences (jshmemi_team_sync_at_boundary: the kernel stands alone between the stream's work). */
 __global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
-    jshmemk_coll_sync(int slot, int quiet, unsigned step, int fenced) {
+    jshmemk_coll_sync(jshmemk_op op, int slot, int quiet, unsigned step, int fenced) {
   jshmemk_chain_start();
+  jshmemk_span span(op, "barrier", step == 1 ? "entry sync" : "exit sync");
   if (fenced)
     jshmemi_team_sync_block_step(JSHMEMK_COLL_FN, slot, quiet != 0, step);
   else
@@ -94,8 +96,9 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_SYNC_THREADS)
 
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_fused(int slot, void *dest, const void *src, size_t nelems, int mode) {
+    jshmemk_reduce_fused(jshmemk_op op, int slot, void *dest, const void *src, size_t nelems, int mode) {
   jshmemk_chain_start();
+  jshmemk_span span(op, "collective", mode == JSHMEMK_SCATTER ? "reduce-scatter" : "all-reduce");
   if (mode == JSHMEMK_SCATTER)
     (void)jshmemi_reducescatter_block<E, OP>(JSHMEMK_COLL_FN, slot, dest, src, nelems);
   else
@@ -105,7 +108,9 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_grid(int slot, void *dest, const void *src, size_t nelems, int mode, bool rotated) {
+    jshmemk_reduce_grid(jshmemk_op op, int slot, void *dest, const void *src, size_t nelems, int mode,
+                        bool rotated) {
+  jshmemk_span span(op, "collective", mode == JSHMEMK_SCATTER ? "reduce-scatter" : "all-reduce");
   jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
   size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   size_t nthreads = (size_t)gridDim.x * blockDim.x;
@@ -137,7 +142,8 @@ __device__ void jshmemk_reduce_blocks_with(W *dest, const jshmemk_blocks &b, int
 
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_blocks(void *dest, jshmemk_blocks b, int n, size_t nelems) {
+    jshmemk_reduce_blocks(jshmemk_op op, void *dest, jshmemk_blocks b, int n, size_t nelems) {
+  jshmemk_span span(op, "collective", "reduce pulled");
   typedef typename E::storage S;
   unsigned long long align = jshmemi_addr(dest) | (nelems * sizeof(S));
   for (int m = 0; m < n; ++m) align |= jshmemi_addr(b.at[m]);
@@ -150,19 +156,22 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 
 /* Grid copy of this PE's own piece in the copy-engine shape (the engines pull the peers'). */
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_copy_local(void *dst, const void *src, size_t bytes) {
+    jshmemk_copy_local(jshmemk_op op, void *dst, const void *src, size_t bytes) {
+  jshmemk_span span(op, "collective", "own piece");
   jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
                                      (size_t)gridDim.x * blockDim.x);
 }
 
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_pull_fused(int slot, jshmemi_pull_plan plan) {
+    jshmemk_pull_fused(jshmemk_op op, int slot, jshmemi_pull_plan plan) {
   jshmemk_chain_start();
+  jshmemk_span span(op, "collective", "pull");
   jshmemi_pull_block(JSHMEMK_COLL_FN, slot, plan);
 }
 
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_pull_grid(int slot, jshmemi_pull_plan plan) {
+    jshmemk_pull_grid(jshmemk_op op, int slot, jshmemi_pull_plan plan) {
+  jshmemk_span span(op, "collective", "pull");
   jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
   jshmemi_pull(plan, jshmem_device_state.teams[slot],
                (size_t)blockIdx.x * blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x);

@@ -131,8 +131,9 @@ __device__ void jshmemk_reduce_ll_block(int slot, void *dest, const void *src, s
 
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
-    jshmemk_reduce_ll(int slot, void *dest, const void *src, size_t nelems) {
+    jshmemk_reduce_ll(jshmemk_op op, int slot, void *dest, const void *src, size_t nelems) {
   jshmemk_chain_start();
+  jshmemk_span span(op, "collective", "all-reduce LL");
   jshmemk_reduce_ll_block<E, OP>(slot, dest, src, nelems);
 }
 

@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <type_traits>
+
 #include "gpu.h"
 #include "shim_driver.h"
 #include "shim_internal.h"
@@ -37,6 +39,18 @@ __device__ __forceinline__ void jshmemk_chain_start() {
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
+
+/* Traced stream operations. When the job traces, the host numbers each barrier, sync and collective it
+ * queues on a stream and sets that number on its thread around the call (jshmem_rt_trace_op); a runtime
+ * kernel that takes a jshmemk_op as its first parameter gets it from jshmemk_launch, and each of its blocks
+ * records its span tagged with it (jshmemk_span). The host finds the operation's span on its stream's
+ * track from its kernels' spans: no event between the kernels, which would cost the host two calls and
+ * break the chaining of launches. 0: not traced; the kernel then only tests the number (kernel_trace.cuh). */
+struct jshmemk_op {
+  unsigned id;
+};
+extern thread_local unsigned jshmemk_trace_op;
+extern thread_local unsigned jshmemk_trace_kernels; /* kernels queued under it so far */
 
 /* Whether the runtime's sync kernels at stream boundaries (the on-stream barrier and sync, the
  * collectives' separate entry and exit syncs) fence: JSHMEM_GPU_BOUNDARY_FENCES=1 restores the
@@ -123,8 +137,16 @@ static CUfunction jshmemk_function(const char *name) {
 template <auto K, typename Kernel = decltype(K)>
 struct jshmemk_launcher;
 
+template <typename... Params>
+struct jshmemk_first_is_op : std::false_type {};
+template <typename... Rest>
+struct jshmemk_first_is_op<jshmemk_op, Rest...> : std::true_type {};
+
 template <auto K, typename... Params>
 struct jshmemk_launcher<K, void (*)(Params...)> {
+  /* Whether K is a traced operation's kernel: its first parameter a jshmemk_op. */
+  static constexpr bool takes_op = jshmemk_first_is_op<Params...>::value;
+
   static int launch(const char *name, unsigned grid, unsigned threads, gpuStream_t st, bool chained,
                     Params... args) {
 #if JSHMEM_IS_HIP
@@ -157,7 +179,15 @@ struct jshmemk_launcher<K, void (*)(Params...)> {
 template <auto K, typename... Args>
 static int jshmemk_launch(const char *name, unsigned grid, unsigned threads, gpuStream_t st, bool chained,
                           Args... args) {
-  return jshmemk_launcher<K>::launch(name, grid, threads, st, chained, args...);
+  if constexpr (jshmemk_launcher<K>::takes_op) {   /* the caller's traced operation goes first */
+    unsigned op = jshmemk_trace_op;
+    gpuStreamCaptureStatus capture;
+    if (op != 0 && (gpuStreamIsCapturing(st, &capture) != gpuSuccess || capture != gpuStreamCaptureStatusNone))
+      op = 0;   /* a graph would replay the tag: captured work is timed by its graph's launch */
+    if (op != 0) jshmemk_trace_kernels++;
+    return jshmemk_launcher<K>::launch(name, grid, threads, st, chained, jshmemk_op{op}, args...);
+  } else
+    return jshmemk_launcher<K>::launch(name, grid, threads, st, chained, args...);
 }
 
 #endif /* JSHMEM_KERNEL_LAUNCH_H */

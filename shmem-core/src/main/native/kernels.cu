@@ -15,6 +15,7 @@
 
 #include "gpu.h"
 #include "kernel_launch.h"
+#include "kernel_trace.cuh"
 #include "shim_internal.h"
 
 #if JSHMEM_ARCH_HIP
@@ -100,10 +101,11 @@ __global__ void jshmemk_signal_wait(uint64_t *sig, int cmp, uint64_t value) {
 /* fenced = 0: no quiet and no fences (jshmemi_team_sync_at_boundary): the kernel is alone at a
  * stream boundary, where the stream's earlier stores are already complete. */
 __global__ void __launch_bounds__(JSHMEMK_BARRIER_THREADS)
-    jshmemk_team_sync(int slot, int quiet, int fenced) {
+    jshmemk_team_sync(jshmemk_op op, int slot, int quiet, int fenced) {
   /* Launched plainly (chaining it gains nothing, kernel_launch.h); this lets a chained kernel
    * after it be scheduled early. */
   jshmemk_chain_start();
+  jshmemk_span span(op, "barrier", quiet ? "barrier" : "sync");
   const char *fn = quiet ? "jshmem_rt_barrier_async" : "jshmem_rt_sync_async";
   if (fenced)
     jshmemi_team_sync_block(fn, slot, quiet != 0);
@@ -140,6 +142,10 @@ static int jshmemk_check_team(const char *fn, int team_slot) {
                           JSHMEM_MAX_PES);
   return 0;
 }
+
+/* The traced stream operation this thread queues (kernel_launch.h). */
+thread_local unsigned jshmemk_trace_op = 0;
+thread_local unsigned jshmemk_trace_kernels = 0;
 
 extern "C" {
 
@@ -266,6 +272,13 @@ int jshmem_rt_sync_async(int team_slot, void *stream) {
  * explicit fence (e.g. before the host reads peers' data without a stream sync). */
 int jshmem_rt_quiet_async(void *stream) {
   return jshmemk_launch<jshmemk_quiet>("jshmemk_quiet", 1, 1, (gpuStream_t)stream, true);
+}
+
+unsigned jshmem_rt_trace_op(unsigned op) {
+  unsigned kernels = jshmemk_trace_kernels;
+  jshmemk_trace_op = op;
+  jshmemk_trace_kernels = 0;
+  return kernels;
 }
 
 /* Reads the GPU clock (jshmemi_now_ns) with a one-thread kernel on the stream and waits for it; out:

@@ -186,6 +186,12 @@ void jshmem_rt_free_buffer(void *buffer);
  * jshmem_rt_copy_strided_async, jshmem_rt_put_signal_async, jshmem_rt_signal_wait_async, jshmem_rt_barrier_async,
  * jshmem_rt_sync_async, jshmem_rt_quiet_async, jshmem_rt_gpu_time. */
 
+/* Tags the runtime kernels this thread queues from now on (barriers, syncs, collectives on a stream) with
+ * traced operation `op` (0: none): each of their blocks records its span, tagged, in the device state's
+ * trace ring. Set by the tracing host around one call. Returns how many kernels were queued under the
+ * tag it replaces (0: that call queued none, e.g. a plain copy). Never fails. */
+unsigned jshmem_rt_trace_op(unsigned op);
+
 /* ---- collectives on a stream (coll_kernels.cu) ----
  * Over the team in team_slot (this PE a member; every member enqueues the same calls in the same
  * order). dest/src: this PE's addresses in its heap. blocks: 0 = one fused one-block kernel (small

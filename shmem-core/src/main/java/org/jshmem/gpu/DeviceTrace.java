@@ -27,6 +27,7 @@ final class DeviceTrace implements AutoCloseable {
     private static final long BLOCK = GpuHeapDescriptor.traceRecordField("block");
     private static final long THREAD = GpuHeapDescriptor.traceRecordField("thread");
     private static final long VALUE = GpuHeapDescriptor.traceRecordField("value");
+    private static final long OP = GpuHeapDescriptor.traceRecordField("op");
     private static final long NAME = GpuHeapDescriptor.traceRecordField("name");
     private static final long CATEGORY = GpuHeapDescriptor.traceRecordField("category");
 
@@ -98,7 +99,7 @@ final class DeviceTrace implements AutoCloseable {
                 MemorySegment r = records.asSlice(i * RECORD, RECORD);
                 into.span(r.get(JAVA_INT, BLOCK), r.get(JAVA_INT, THREAD), text(r, CATEGORY, GpuHeapDescriptor.TRACE_CATEGORY),
                         text(r, NAME, GpuHeapDescriptor.TRACE_NAME), host(r.get(JAVA_LONG, BEGIN), rate),
-                        host(r.get(JAVA_LONG, END), rate), r.get(JAVA_LONG, VALUE));
+                        host(r.get(JAVA_LONG, END), rate), r.get(JAVA_LONG, VALUE), r.get(JAVA_INT, OP));
             }
             into.summary(taken - kept, Math.max(start.error, end.error));
         }

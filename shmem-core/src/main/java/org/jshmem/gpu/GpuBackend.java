@@ -1002,6 +1002,17 @@ public final class GpuBackend implements Backend, StreamCapability {
         return Shim.capturing(s);
     }
 
+    /** On one node: the runtime's kernels, which record their spans in the trace ring; across nodes the host runs them. */
+    @Override
+    public boolean kernelsTimeTaggedOperations() {
+        return remote == null && deviceTrace != null;
+    }
+
+    @Override
+    public int tagKernels(int op) {
+        return Shim.traceOp(op);
+    }
+
     @Override
     public void graphLaunch(MemorySegment graph, MemorySegment s) {
         Shim.graphLaunch(graph, s);

@@ -81,13 +81,13 @@ public final class GpuHeapDescriptor {
     /** The device trace ring's header bytes ({next, capacity}) before its records. */
     public static final long TRACE_HEADER = 128;
     /** Bytes of a record's name and of its category, their NULs included. */
-    public static final int TRACE_NAME = 24;
+    public static final int TRACE_NAME = 20;
     public static final int TRACE_CATEGORY = 8;
 
     /** {@code jshmem_trace_record_t}: one span a kernel recorded. */
     public static final StructLayout TRACE_RECORD = structLayout(
             JAVA_LONG.withName("begin"), JAVA_LONG.withName("end"), JAVA_INT.withName("block"), JAVA_INT.withName("thread"),
-            JAVA_LONG.withName("value"), sequenceLayout(TRACE_NAME, JAVA_BYTE).withName("name"),
+            JAVA_LONG.withName("value"), JAVA_INT.withName("op"), sequenceLayout(TRACE_NAME, JAVA_BYTE).withName("name"),
             sequenceLayout(TRACE_CATEGORY, JAVA_BYTE).withName("category"));
 
     public static final long MY_PE = STATE.byteOffset(groupElement("my_pe"));

@@ -116,13 +116,15 @@ public final class ShmemRuntime {
         if (trace.recording()) {
             if (tracedStreams != null) {
                 tracedStreams.drain();
-                tracedStreams.close();
             }
             backend.drainDeviceTrace(new DeviceSpans() {   // the kernels' spans join this PE's tracks
                 @Override
                 public void span(int block, int thread, String category, String name, long start, long end,
-                                 long value) {
+                                 long value, int op) {
                     trace.deviceSpan(block, thread, category, name, start, end, value);
+                    if (op != 0 && tracedStreams != null) {
+                        tracedStreams.kernelSpan(op, start, end);
+                    }
                 }
 
                 @Override
@@ -130,6 +132,10 @@ public final class ShmemRuntime {
                     trace.deviceSummary(lost, clockErrorNanos);
                 }
             });
+            if (tracedStreams != null) {
+                tracedStreams.writeTagged();
+                tracedStreams.close();
+            }
             TraceOutput.writeJob(trace, bootstrap::allgather, config.traceFile().orElseThrow());
         }
     }

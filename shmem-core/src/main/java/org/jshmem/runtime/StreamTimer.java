@@ -3,9 +3,8 @@ package org.jshmem.runtime;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.ToIntFunction;
 import org.jshmem.spi.StreamCapability;
 import org.jshmem.trace.Trace;
 
@@ -40,13 +39,15 @@ final class StreamTimer implements AutoCloseable {
     private final ArrayDeque<MemorySegment> free = new ArrayDeque<>();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final List<Reference> references = new ArrayList<>();
-    private final Map<Long, Integer> streamNumbers = new HashMap<>();
+    private final ToIntFunction<MemorySegment> streamNumbers;
     private Reference reference;
     private long clockError;
 
-    StreamTimer(StreamCapability gpu, Trace trace) {
+    /** {@code streamNumbers}: a stream's number on its track. */
+    StreamTimer(StreamCapability gpu, Trace trace, ToIntFunction<MemorySegment> streamNumbers) {
         this.gpu = gpu;
         this.trace = trace;
+        this.streamNumbers = streamNumbers;
         this.referenceStream = gpu.streamCreate();
     }
 
@@ -71,8 +72,7 @@ final class StreamTimer implements AutoCloseable {
         }
         MemorySegment event = event();
         gpu.eventRecord(event, stream);
-        int number = streamNumbers.computeIfAbsent(stream.address(), k -> streamNumbers.size() + 1);
-        pending.add(new Pending(start, event, number, name, category, peer, bytes, team));
+        pending.add(new Pending(start, event, streamNumbers.applyAsInt(stream), name, category, peer, bytes, team));
         if (pending.size() >= READ_AT) {
             read(READ_AT / 2);
         }

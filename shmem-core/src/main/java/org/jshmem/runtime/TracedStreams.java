@@ -1,6 +1,8 @@
 package org.jshmem.runtime;
 
 import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
 import org.jshmem.AtomicOp;
 import org.jshmem.Cmp;
 import org.jshmem.DType;
@@ -14,24 +16,44 @@ import org.jshmem.trace.Trace;
 /**
  * The streams of a PE that records a trace: every operation it queues (copies, puts with signal,
  * signal waits, atomics, barriers, collectives, graph launches) becomes a span on its stream's track,
- * timed on the GPU by {@link StreamTimer}, with its peer, size and team. Only recording PEs have this layer.
+ * timed on the GPU, with its peer, size and team. Barriers, syncs and collectives whose kernels time
+ * themselves ({@link StreamCapability#kernelsTimeTaggedOperations}) are tagged and spanned from their
+ * kernels' spans ({@link TaggedOperations}); the rest are timed with events ({@link StreamTimer}).
+ * Only recording PEs have this layer.
  */
 public final class TracedStreams implements StreamCapability, AutoCloseable {
     private final StreamCapability inner;
     private final StreamTimer timer;
+    private final TaggedOperations tagged;
+    private final boolean kernelsTimeThemselves;
     private final StreamCollectives collectives;
+    private final Map<Long, Integer> streamNumbers = new HashMap<>();
+    private long lastStream = -1;
+    private int lastNumber;
     private final int me;
 
     public TracedStreams(StreamCapability inner, Trace trace, int myPe) {
         this.inner = inner;
-        this.timer = new StreamTimer(inner, trace);
+        this.timer = new StreamTimer(inner, trace, this::streamNumber);
+        this.tagged = new TaggedOperations(trace);
+        this.kernelsTimeThemselves = inner.kernelsTimeTaggedOperations();
         this.collectives = new Collectives(inner.collectives());
         this.me = myPe;
     }
 
-    /** Reads the timings still pending into the trace (waiting for the streams), before the trace is written. */
+    /** Reads the event timings still pending into the trace (waiting for the streams). */
     public void drain() {
         timer.drain();
+    }
+
+    /** A span that one block of a kernel of tagged operation {@code op} recorded, on this PE's clock. */
+    public void kernelSpan(int op, long start, long end) {
+        tagged.kernelSpan(op, start, end);
+    }
+
+    /** Writes the tagged operations' spans, once their kernels' spans have come ({@link #kernelSpan}). */
+    public void writeTagged() {
+        tagged.write();
     }
 
     @Override
@@ -39,11 +61,41 @@ public final class TracedStreams implements StreamCapability, AutoCloseable {
         timer.close();
     }
 
+    /** The stream's number on its track's name, in the order of the PE's first traced operation on each. */
+    private synchronized int streamNumber(MemorySegment stream) {
+        if (stream.address() != lastStream) {   // most calls queue on the stream of the call before
+            lastStream = stream.address();
+            lastNumber = streamNumbers.computeIfAbsent(lastStream, k -> streamNumbers.size() + 1);
+        }
+        return lastNumber;
+    }
+
     /** Queues {@code op} on {@code stream} between two timing events, and records it. */
     private void timed(String name, String category, int peer, long bytes, int team, MemorySegment stream, Runnable op) {
         StreamTimer.Start start = timer.begin(stream);
         op.run();
         timer.end(start, stream, name, category, peer, bytes, team);
+    }
+
+    /** Queues {@code op}, whose kernels time themselves when tagged, and records it (else as {@link #timed}). */
+    private void tagged(String name, String category, int peer, long bytes, int team, MemorySegment stream, Runnable op) {
+        if (!kernelsTimeThemselves) {
+            timed(name, category, peer, bytes, team, stream, op);
+            return;
+        }
+        int tag = tagged.begin(name, category, streamNumber(stream), peer, bytes, team);
+        if (tag == 0) {   // past the limit: untimed, counted as lost
+            op.run();
+            return;
+        }
+        inner.tagKernels(tag);
+        try {
+            op.run();
+        } finally {
+            if (inner.tagKernels(0) == 0) {
+                tagged.drop(tag);
+            }
+        }
     }
 
     @Override
@@ -88,12 +140,12 @@ public final class TracedStreams implements StreamCapability, AutoCloseable {
 
     @Override
     public void barrierOnStream(int teamSlot, MemorySegment stream) {
-        timed("barrierOnStream", "barrier", -1, -1, teamSlot, stream, () -> inner.barrierOnStream(teamSlot, stream));
+        tagged("barrierOnStream", "barrier", -1, -1, teamSlot, stream, () -> inner.barrierOnStream(teamSlot, stream));
     }
 
     @Override
     public void syncOnStream(int teamSlot, MemorySegment stream) {
-        timed("syncOnStream", "barrier", -1, -1, teamSlot, stream, () -> inner.syncOnStream(teamSlot, stream));
+        tagged("syncOnStream", "barrier", -1, -1, teamSlot, stream, () -> inner.syncOnStream(teamSlot, stream));
     }
 
     @Override
@@ -114,29 +166,38 @@ public final class TracedStreams implements StreamCapability, AutoCloseable {
             this.inner = inner;
         }
 
+        /** A reduction: on a team of one PE a plain copy, which no kernel times. */
+        private void reduction(TeamLayout team, String name, long bytes, MemorySegment stream, Runnable op) {
+            if (team.size() == 1) {
+                timed(name, "collective", -1, bytes, team.slot(), stream, op);
+            } else {
+                tagged(name, "collective", -1, bytes, team.slot(), stream, op);
+            }
+        }
+
         @Override
         public void reduceOnStream(TeamLayout team, ReduceOp op, DType type, long dest, long src, long nelems,
                                    MemorySegment stream) {
-            timed("reduceOnStream", "collective", -1, nelems * type.byteSize(), team.slot(), stream,
+            reduction(team, "reduceOnStream", nelems * type.byteSize(), stream,
                     () -> inner.reduceOnStream(team, op, type, dest, src, nelems, stream));
         }
 
         @Override
         public void reduceScatterOnStream(TeamLayout team, ReduceOp op, DType type, long dest, long src,
                                           long nelemsPerPe, MemorySegment stream) {
-            timed("reduceScatterOnStream", "collective", -1, nelemsPerPe * type.byteSize() * team.size(), team.slot(),
-                    stream, () -> inner.reduceScatterOnStream(team, op, type, dest, src, nelemsPerPe, stream));
+            reduction(team, "reduceScatterOnStream", nelemsPerPe * type.byteSize() * team.size(), stream,
+                    () -> inner.reduceScatterOnStream(team, op, type, dest, src, nelemsPerPe, stream));
         }
 
         @Override
         public void fcollectOnStream(TeamLayout team, long dest, long src, long bytes, MemorySegment stream) {
-            timed("fcollectOnStream", "collective", -1, bytes, team.slot(), stream,
+            tagged("fcollectOnStream", "collective", -1, bytes, team.slot(), stream,
                     () -> inner.fcollectOnStream(team, dest, src, bytes, stream));
         }
 
         @Override
         public void collectOnStream(TeamLayout team, long dest, long src, long[] bytesPerMember, MemorySegment stream) {
-            timed("collectOnStream", "collective", -1, bytesPerMember[team.myIndex()], team.slot(), stream,
+            tagged("collectOnStream", "collective", -1, bytesPerMember[team.myIndex()], team.slot(), stream,
                     () -> inner.collectOnStream(team, dest, src, bytesPerMember, stream));
         }
 
@@ -149,24 +210,24 @@ public final class TracedStreams implements StreamCapability, AutoCloseable {
 
         @Override
         public void alltoallOnStream(TeamLayout team, long dest, long src, long bytesPerPe, MemorySegment stream) {
-            timed("alltoallOnStream", "collective", -1, bytesPerPe * team.size(), team.slot(), stream,
+            tagged("alltoallOnStream", "collective", -1, bytesPerPe * team.size(), team.slot(), stream,
                     () -> inner.alltoallOnStream(team, dest, src, bytesPerPe, stream));
         }
 
         @Override
         public void broadcastOnStream(TeamLayout team, long dest, long src, long bytes, int root, MemorySegment stream) {
-            timed("broadcastOnStream", "collective", team.worldPe(root), bytes, team.slot(), stream,
+            tagged("broadcastOnStream", "collective", team.worldPe(root), bytes, team.slot(), stream,
                     () -> inner.broadcastOnStream(team, dest, src, bytes, root, stream));
         }
 
         @Override
         public void barrierOnStream(TeamLayout team, MemorySegment stream) {
-            timed("barrierOnStream", "barrier", -1, -1, team.slot(), stream, () -> inner.barrierOnStream(team, stream));
+            tagged("barrierOnStream", "barrier", -1, -1, team.slot(), stream, () -> inner.barrierOnStream(team, stream));
         }
 
         @Override
         public void syncOnStream(TeamLayout team, MemorySegment stream) {
-            timed("syncOnStream", "barrier", -1, -1, team.slot(), stream, () -> inner.syncOnStream(team, stream));
+            tagged("syncOnStream", "barrier", -1, -1, team.slot(), stream, () -> inner.syncOnStream(team, stream));
         }
     }
 

@@ -108,6 +108,25 @@ public interface StreamCapability {
     MemorySegment address(int pe, long offset);
 
     /**
+     * Whether this backend's barriers, syncs and collectives on a stream run as its own kernels that time
+     * themselves for the job's trace when tagged ({@link #tagKernels}); a traced PE times the others with
+     * events around them.
+     */
+    default boolean kernelsTimeTaggedOperations() {
+        return false;
+    }
+
+    /**
+     * Tags the backend's kernels that this thread queues from now on with traced operation {@code op} (0:
+     * none): each of their blocks records its span, with the tag, where the backend keeps its kernels'
+     * spans ({@link Backend#drainDeviceTrace}). Returns how many kernels were queued under the tag this
+     * one replaces (none for a call that queued a plain copy, or that a graph captured).
+     */
+    default int tagKernels(int op) {
+        return 0;
+    }
+
+    /**
      * The on-stream collectives. Valid after the core has called {@link Backend#collectives} (at
      * start-up, before any team exists).
      */

@@ -46,7 +46,7 @@ class GpuHeapDescriptorTest {
                   P("trace_name", JSHMEM_TRACE_NAME);
                   P("sizeof_trace_record", sizeof(jshmem_trace_record_t));
                   #define R(f) P("record_" #f, offsetof(jshmem_trace_record_t, f))
-                  R(begin); R(end); R(block); R(thread); R(value); R(name); R(category);
+                  R(begin); R(end); R(block); R(thread); R(value); R(op); R(name); R(category);
                   P("trace_category", JSHMEM_TRACE_CATEGORY);
                   P("proxy_ticket", JSHMEM_PROXY_TICKET_OFFSET);
                   P("proxy_slots", JSHMEM_PROXY_SLOTS);
@@ -112,7 +112,7 @@ class GpuHeapDescriptorTest {
         assertEquals(c.get("trace_name"), (long) GpuHeapDescriptor.TRACE_NAME);
         assertEquals(c.get("sizeof_trace_record"), GpuHeapDescriptor.TRACE_RECORD.byteSize());
         assertEquals(c.get("trace_category"), (long) GpuHeapDescriptor.TRACE_CATEGORY);
-        for (String f : new String[] {"begin", "end", "block", "thread", "value", "name", "category"}) {
+        for (String f : new String[] {"begin", "end", "block", "thread", "value", "op", "name", "category"}) {
             assertEquals(c.get("record_" + f), GpuHeapDescriptor.traceRecordField(f), "jshmem_trace_record_t." + f);
         }
         assertEquals(c.get("proxy_ticket"), GpuHeapDescriptor.PROXY_TICKET_OFFSET);

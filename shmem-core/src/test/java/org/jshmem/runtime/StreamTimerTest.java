@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link TracedStreams} and {@link StreamTimer} over a stand-in for a GPU whose events read a clock of
- * their own (the host's, shifted by an hour): the spans come out on the host clock, inside the calls that
- * queued them, on a track per stream, and events are reused past the read threshold.
+ * {@link TracedStreams}, {@link StreamTimer} and {@link TaggedOperations} over a stand-in for a GPU whose
+ * events read a clock of their own (the host's, shifted by an hour): the spans come out on the host clock,
+ * inside the calls that queued them, on a track per stream, and events are reused past the read threshold;
+ * tagged operations take their spans from their kernels' spans.
  */
 class StreamTimerTest {
     private static final long GPU_CLOCK_SHIFT = 3_600_000_000_000L;
@@ -39,6 +40,10 @@ class StreamTimerTest {
         int eventsCreated;
         int eventsDestroyed;
         long workNanos = 200_000;
+        boolean kernelsTime;
+        int tag;
+        int kernelsTagged;
+        final List<Integer> barrierTags = new java.util.ArrayList<>();
 
         StreamCapability capability() {
             return (StreamCapability) Proxy.newProxyInstance(getClass().getClassLoader(),
@@ -61,6 +66,20 @@ class StreamTimerTest {
                         case "capturing" -> capturing.contains(((MemorySegment) a[0]).address());
                         case "copyOnStream", "signalWaitOnStream" -> {
                             busy(workNanos);
+                            yield null;
+                        }
+                        case "kernelsTimeTaggedOperations" -> kernelsTime;
+                        case "tagKernels" -> {
+                            int queued = kernelsTagged;
+                            tag = (int) a[0];
+                            kernelsTagged = 0;
+                            yield queued;
+                        }
+                        case "barrierOnStream", "syncOnStream" -> {   // a kernel, tagged; team slot 7: none
+                            if ((int) a[0] != 7) {
+                                barrierTags.add(tag);
+                                kernelsTagged += tag != 0 ? 1 : 0;
+                            }
                             yield null;
                         }
                         case "streamDestroy", "eventSynchronize", "collectives" -> null;
@@ -143,5 +162,40 @@ class StreamTimerTest {
         assertTrue(gpu.eventsCreated <= 2 * 2048 + 8, gpu.eventsCreated + " events created for " + n + " operations");
         List<Event> spans = written(trace).spans(0);
         assertEquals(n, spans.size(), "every operation on the plain stream, none on the captured one");
+    }
+
+    @Test
+    void taggedOperationsSpanTheirKernelsAndThoseWithoutSpansAreCountedLost() throws Exception {
+        FakeGpu gpu = new FakeGpu();
+        gpu.kernelsTime = true;
+        Trace trace = Trace.recording(0, 2);
+        TracedStreams streams = new TracedStreams(gpu.capability(), trace, 0);
+        MemorySegment s = MemorySegment.ofAddress(5);
+        streams.barrierOnStream(0, s);
+        streams.barrierOnStream(7, s);   // queues no kernel: no span, none lost
+        streams.syncOnStream(0, s);
+        streams.barrierOnStream(0, s);
+        assertEquals(List.of(1, 3, 4), gpu.barrierTags, "each call's kernels tagged with its number");
+        assertEquals(0, gpu.tag, "the tag cleared after each call");
+        assertEquals(0, gpu.eventsCreated, "no event for a tagged operation");
+        long t0 = System.nanoTime();
+        streams.kernelSpan(1, t0 + 1_000, t0 + 5_000);   // two blocks of operation 1
+        streams.kernelSpan(1, t0 + 2_000, t0 + 9_000);
+        streams.kernelSpan(3, t0 + 10_000, t0 + 12_000);
+        streams.kernelSpan(2, t0, t0 + 1);                // operation 2 queued no kernel: ignored
+        streams.drain();
+        streams.writeTagged();                             // operation 4's spans never came: lost
+        streams.close();
+
+        TraceFile t = written(trace);
+        List<Event> spans = t.spans(0);
+        assertEquals(List.of("barrierOnStream", "syncOnStream"), spans.stream().map(Event::name).toList());
+        Event barrier = spans.get(0);
+        assertEquals("barrier", barrier.category());
+        assertEquals(0, barrier.arg("team"));
+        assertEquals(8.0, barrier.duration(), 0.01, "from the first block's start to the last block's end");
+        assertEquals(1.0, spans.get(1).start() - barrier.end(), 0.01);
+        Event clock = t.events().stream().filter(e -> e.name().equals("jshmem_clock")).findFirst().orElseThrow();
+        assertEquals(1, clock.arg("gpu_lost"), "the operation none of whose spans came");
     }
 }

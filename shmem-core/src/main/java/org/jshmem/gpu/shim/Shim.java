@@ -138,6 +138,9 @@ public final class Shim {
     private static final MethodHandle RTC_COMPILE = h("jshmem_rt_rtc_compile", FunctionDescriptor.of(JAVA_INT,
             ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle FREE_BUFFER = h("jshmem_rt_free_buffer", FunctionDescriptor.ofVoid(ADDRESS));
+    /** Critical: a thread-local store, on every traced operation. */
+    private static final MethodHandle TRACE_OP = h("jshmem_rt_trace_op", FunctionDescriptor.of(JAVA_INT, JAVA_INT),
+            Linker.Option.critical(false));
     /** Critical: a short host loop, no thread-state transition, and Java arrays may be passed. */
     private static final MethodHandle COPY_STRIDED_HOST = h("jshmem_rt_copy_strided_host",
             FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG),
@@ -444,6 +447,18 @@ public final class Shim {
     }
 
     /** Whether {@code stream} is being captured, by jshmem or anyone else. */
+    /**
+     * Tags the runtime kernels this thread queues from now on with traced operation {@code op} (0: none);
+     * returns how many kernels were queued under the tag it replaces (outside graph captures).
+     */
+    public static int traceOp(int op) {
+        try {
+            return (int) TRACE_OP.invokeExact(op);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     public static boolean capturing(MemorySegment stream) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);

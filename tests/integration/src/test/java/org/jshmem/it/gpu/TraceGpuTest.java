@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import org.jshmem.it.JobResult;
 import org.jshmem.it.MpiJob;
 import org.jshmem.trace.TraceFile;
@@ -81,7 +82,10 @@ class TraceGpuTest {
         assertEquals(List.of(file), Files.list(dir).toList(), "the trace alone");
     }
 
-    /** The stream's put, barrier and reduction: on the stream's track, in queue order, inside the host span. */
+    /**
+     * The stream's put, barrier and reduction: on the stream's track, in queue order, inside the host span;
+     * the barrier and the reduction spanned from their kernels' block spans.
+     */
     private static void assertStreamCallsTimedOnTheGpu(TraceFile t, int pe, List<Event> spans, double slack) {
         Event host = spans.stream().filter(e -> e.name().equals("stream calls")).findFirst().orElseThrow();
         List<Event> queued = spans.stream().filter(e -> e.thread() != host.thread() && e.start() >= host.start() - slack
@@ -99,6 +103,14 @@ class TraceGpuTest {
         assertTrue(track.startsWith("GPU stream "), track);
         for (int i = 1; i < queued.size(); i++) {
             assertTrue(queued.get(i).start() >= queued.get(i - 1).end() - slack, "PE " + pe + ": in stream order: " + queued);
+        }
+        for (Event call : queued.subList(1, 3)) {   // the barrier's and the reduction's kernels time themselves
+            List<Event> blocks = spans.stream().filter(e -> Set.of("barrier", "collective").contains(e.category())
+                    && e.thread() != call.thread() && !e.name().endsWith("OnStream")
+                    && e.start() >= call.start() - slack && e.end() <= call.end() + slack).toList();
+            assertTrue(!blocks.isEmpty(), "PE " + pe + ": " + call.name() + ": its kernel's block spans in it");
+            assertEquals(call.start(), blocks.stream().mapToDouble(Event::start).min().orElseThrow(), 0.01,
+                    "PE " + pe + ": " + call.name() + " starts with its first block");
         }
     }
 
