@@ -29,10 +29,11 @@
 #   gpu-run.sh gemm-fused [np]         all-scatter and all-reduce (or GEMM_COLLECTIVES) on np PEs (default 2)
 #                                      sharing the GPU under MPS, beside the reference path (cuBLAS + jshmem's
 #                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
-#   gpu-run.sh trace                   what tracing costs: the GEMM alone on 1 PE and the fused all-scatter on 2 PEs
+#   gpu-run.sh trace [gemm|on_stream]  what tracing costs: the GEMM alone on 1 PE and the fused all-scatter on 2 PEs
 #                                      (bf16, TRACE_SHAPES, default 8192x8192x8192, validated), and perf's on-stream
-#                                      barrier, reduce and fcollect on 2 PEs, each with JSHMEM_TRACE unset, then set;
-#                                      under MPS on one GPU; CSVs, and the traces' summaries (trace-summary), in $OUT
+#                                      barrier, reduce and fcollect on 2 PEs, each with JSHMEM_TRACE unset, then set
+#                                      (both parts, or the one named); under MPS on one GPU; CSVs, and the traces'
+#                                      summaries (trace-summary), in $OUT
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
 #   gpu-run.sh tp                      the tensor-parallel cases on 2 PEs: the PyTorch anchor
@@ -215,9 +216,11 @@ case $step in
       done
     done ;;
   trace)
+    part=${1:-both}
+    cases=(); [ "$part" = on_stream ] || cases=("1 none" "2 all_scatter")
     [ "$(gpu_count)" -lt 2 ] && mps_start
     for tracing in off on; do
-      for case in "1 none" "2 all_scatter"; do
+      for case in ${cases[@]+"${cases[@]}"}; do
         set -- $case
         tenv=(); [ "$tracing" = on ] && tenv=(JSHMEM_TRACE="/tmp/jshmem-trace-$2.json")
         echo "== gemm $2 bf16, $1 PE(s), tracing $tracing"
@@ -226,6 +229,7 @@ case $step in
           org.jshmem.gemm.cli.GemmMain -c "$2" --shapes "${TRACE_SHAPES:-8192x8192x8192}" --dtype bf16 --iters 20 \
           --warmup 5 --validate --csv "$out/trace-$tracing.csv" 2>&1 | tee -a "$out/trace.log"
       done
+      [ "$part" = gemm ] && continue
       tenv=(); [ "$tracing" = on ] && tenv=(JSHMEM_TRACE="/tmp/jshmem-trace-on_stream.json")
       echo "== perf barrier_latency reduce fcollect --form on_stream, 2 PEs, tracing $tracing"
       env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G ${tenv[@]+"${tenv[@]}"} timeout 200 mpirun -np 2 --bind-to none java \
@@ -235,6 +239,7 @@ case $step in
     done
     mps_stop
     for c in none all_scatter on_stream; do
+      [ -f "/tmp/jshmem-trace-$c.json" ] || continue
       echo "== trace-summary, $c" | tee -a "$out/trace-summary.txt"
       java -cp "$cp" org.jshmem.trace.TraceSummary "/tmp/jshmem-trace-$c.json" 2>&1 | tee -a "$out/trace-summary.txt"
       rm -f "/tmp/jshmem-trace-$c.json"

@@ -196,7 +196,7 @@ typedef struct jshmem_trace_record {
   int64_t value;                   /* the span's number (the GEMM's tile), or -1 */
   uint32_t op;                     /* the traced stream operation a runtime kernel ran for, else 0 */
   char name[JSHMEM_TRACE_NAME];    /* NUL-terminated, cut to 19 characters */
-  char category[JSHMEM_TRACE_CATEGORY]; /* "gpu", or the trace's compute / comm / wait for jshmem's kernels */
+  char category[JSHMEM_TRACE_CATEGORY]; /* "gpu", or the trace's compute / comm / wait / barrier for jshmem's kernels */
 } jshmem_trace_record_t;
 
 #endif /* JSHMEM_STATE_H */

@@ -33,12 +33,10 @@ JSHMEM_DEVICE_INLINE unsigned long long jshmemi_trace_take(char *ring) {
   return slot < next[1] ? slot : ~0ull;
 }
 
-/* Fills record `slot` (from jshmemi_trace_take; ~0: none) with the span [begin, end) of the calling thread. */
-JSHMEM_DEVICE_INLINE void jshmemi_trace_write(char *ring, unsigned long long slot, const char *category,
-                                                const char *name, unsigned long long begin, unsigned long long end,
-                                                long long value, unsigned op) {
-  if (slot == ~0ull) return;
-  jshmem_trace_record_t *r = (jshmem_trace_record_t *)(ring + JSHMEM_TRACE_HEADER) + slot;
+/* Fills record r with the span [begin, end) of the calling thread. */
+JSHMEM_DEVICE_INLINE void jshmemi_trace_fill(jshmem_trace_record_t *r, const char *category, const char *name,
+                                               unsigned long long begin, unsigned long long end, long long value,
+                                               unsigned op) {
   r->begin = begin;
   r->end = end;
   r->block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
@@ -61,7 +59,9 @@ JSHMEM_DEVICE_INLINE void jshmemi_trace_span(const char *category, const char *n
   unsigned long long end = jshmemi_now_ns();
   char *ring = jshmem_device_state.trace;
   if (ring == 0) return;
-  jshmemi_trace_write(ring, jshmemi_trace_take(ring), category, name, begin, end, value, 0);
+  unsigned long long slot = jshmemi_trace_take(ring);
+  if (slot != ~0ull)
+    jshmemi_trace_fill((jshmem_trace_record_t *)(ring + JSHMEM_TRACE_HEADER) + slot, category, name, begin, end, value, 0);
 }
 
 #else

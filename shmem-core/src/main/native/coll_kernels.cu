@@ -98,7 +98,7 @@ template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_reduce_fused(jshmemk_op op, int slot, void *dest, const void *src, size_t nelems, int mode) {
   jshmemk_chain_start();
-  jshmemk_span span(op, "collective", mode == JSHMEMK_SCATTER ? "reduce-scatter" : "all-reduce");
+  jshmemk_span span(op, "comm", mode == JSHMEMK_SCATTER ? "reduce-scatter" : "all-reduce");
   if (mode == JSHMEMK_SCATTER)
     (void)jshmemi_reducescatter_block<E, OP>(JSHMEMK_COLL_FN, slot, dest, src, nelems);
   else
@@ -110,7 +110,7 @@ template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_reduce_grid(jshmemk_op op, int slot, void *dest, const void *src, size_t nelems, int mode,
                         bool rotated) {
-  jshmemk_span span(op, "collective", mode == JSHMEMK_SCATTER ? "reduce-scatter" : "all-reduce");
+  jshmemk_span span(op, "comm", mode == JSHMEMK_SCATTER ? "reduce-scatter" : "all-reduce");
   jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
   size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   size_t nthreads = (size_t)gridDim.x * blockDim.x;
@@ -143,7 +143,7 @@ __device__ void jshmemk_reduce_blocks_with(W *dest, const jshmemk_blocks &b, int
 template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_reduce_blocks(jshmemk_op op, void *dest, jshmemk_blocks b, int n, size_t nelems) {
-  jshmemk_span span(op, "collective", "reduce pulled");
+  jshmemk_span span(op, "comm", "reduce pulled");
   typedef typename E::storage S;
   unsigned long long align = jshmemi_addr(dest) | (nelems * sizeof(S));
   for (int m = 0; m < n; ++m) align |= jshmemi_addr(b.at[m]);
@@ -157,7 +157,7 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 /* Grid copy of this PE's own piece in the copy-engine shape (the engines pull the peers'). */
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_copy_local(jshmemk_op op, void *dst, const void *src, size_t bytes) {
-  jshmemk_span span(op, "collective", "own piece");
+  jshmemk_span span(op, "comm", "own piece");
   jshmemi_copy<JSHMEMI_UNROLL_BLOCK>(dst, src, bytes, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
                                      (size_t)gridDim.x * blockDim.x);
 }
@@ -165,13 +165,13 @@ __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_pull_fused(jshmemk_op op, int slot, jshmemi_pull_plan plan) {
   jshmemk_chain_start();
-  jshmemk_span span(op, "collective", "pull");
+  jshmemk_span span(op, "comm", "pull");
   jshmemi_pull_block(JSHMEMK_COLL_FN, slot, plan);
 }
 
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_pull_grid(jshmemk_op op, int slot, jshmemi_pull_plan plan) {
-  jshmemk_span span(op, "collective", "pull");
+  jshmemk_span span(op, "comm", "pull");
   jshmemi_team_enter_block(JSHMEMK_COLL_FN, slot);
   jshmemi_pull(plan, jshmem_device_state.teams[slot],
                (size_t)blockIdx.x * blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x);

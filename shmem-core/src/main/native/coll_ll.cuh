@@ -133,7 +133,7 @@ template <typename E, int OP>
 __global__ void __launch_bounds__(JSHMEMK_COLL_THREADS, 1)
     jshmemk_reduce_ll(jshmemk_op op, int slot, void *dest, const void *src, size_t nelems) {
   jshmemk_chain_start();
-  jshmemk_span span(op, "collective", "all-reduce LL");
+  jshmemk_span span(op, "comm", "all-reduce LL");
   jshmemk_reduce_ll_block<E, OP>(slot, dest, src, nelems);
 }
 

@@ -28,6 +28,8 @@
 
 #include <type_traits>
 
+#include <jshmem/jshmem_state.h>
+
 #include "gpu.h"
 #include "shim_driver.h"
 #include "shim_internal.h"
@@ -42,15 +44,22 @@ __device__ __forceinline__ void jshmemk_chain_start() {
 
 /* Traced stream operations. When the job traces, the host numbers each barrier, sync and collective it
  * queues on a stream and sets that number on its thread around the call (jshmem_rt_trace_op); a runtime
- * kernel that takes a jshmemk_op as its first parameter gets it from jshmemk_launch, and each of its blocks
- * records its span tagged with it (jshmemk_span). The host finds the operation's span on its stream's
- * track from its kernels' spans: no event between the kernels, which would cost the host two calls and
- * break the chaining of launches. 0: not traced; the kernel then only tests the number (kernel_trace.cuh). */
+ * kernel that takes a jshmemk_op as its first parameter gets it from jshmemk_launch, with a record per
+ * block reserved on the host in the trace ring's part for these kernels (jshmem_rt_trace_ops_ring), and
+ * each block writes its span there (jshmemk_span, kernel_trace.cuh): no atomic on the device, where a
+ * grid's blocks would queue on one counter. The host finds the operation's span on its stream's track
+ * from its kernels' spans: no event between the kernels, which would cost the host two calls and break
+ * the chaining of launches. records == NULL: not traced (or the part is full); the kernel then only tests
+ * the pointer. */
 struct jshmemk_op {
   unsigned id;
+  jshmem_trace_record_t *records; /* block b's record is records[b] */
 };
 extern thread_local unsigned jshmemk_trace_op;
 extern thread_local unsigned jshmemk_trace_kernels; /* kernels queued under it so far */
+/* The records of `grid` blocks of a kernel of traced operation `op` on `st`, reserved; NULL when the
+ * stream is being captured (a graph would replay them) or the records are all taken (counted). */
+jshmem_trace_record_t *jshmemk_trace_reserve(unsigned grid, gpuStream_t st);
 
 /* Whether the runtime's sync kernels at stream boundaries (the on-stream barrier and sync, the
  * collectives' separate entry and exit syncs) fence: JSHMEM_GPU_BOUNDARY_FENCES=1 restores the
@@ -180,12 +189,9 @@ template <auto K, typename... Args>
 static int jshmemk_launch(const char *name, unsigned grid, unsigned threads, gpuStream_t st, bool chained,
                           Args... args) {
   if constexpr (jshmemk_launcher<K>::takes_op) {   /* the caller's traced operation goes first */
-    unsigned op = jshmemk_trace_op;
-    gpuStreamCaptureStatus capture;
-    if (op != 0 && (gpuStreamIsCapturing(st, &capture) != gpuSuccess || capture != gpuStreamCaptureStatusNone))
-      op = 0;   /* a graph would replay the tag: captured work is timed by its graph's launch */
-    if (op != 0) jshmemk_trace_kernels++;
-    return jshmemk_launcher<K>::launch(name, grid, threads, st, chained, jshmemk_op{op}, args...);
+    jshmemk_op op = {jshmemk_trace_op, NULL};
+    if (op.id != 0) op.records = jshmemk_trace_reserve(grid, st);
+    return jshmemk_launcher<K>::launch(name, grid, threads, st, chained, op, args...);
   } else
     return jshmemk_launcher<K>::launch(name, grid, threads, st, chained, args...);
 }

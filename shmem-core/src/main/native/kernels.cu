@@ -147,6 +147,27 @@ static int jshmemk_check_team(const char *fn, int team_slot) {
 thread_local unsigned jshmemk_trace_op = 0;
 thread_local unsigned jshmemk_trace_kernels = 0;
 
+/* The trace ring's records for the runtime's kernels (jshmem_rt_trace_ops_ring): the next to reserve
+ * (past the capacity: none left) and the blocks that found none. */
+static jshmem_trace_record_t *jshmemk_ops_records = NULL;
+static unsigned long long jshmemk_ops_capacity = 0;
+static unsigned long long jshmemk_ops_next = 0;
+static unsigned long long jshmemk_ops_lost = 0;
+
+jshmem_trace_record_t *jshmemk_trace_reserve(unsigned grid, gpuStream_t st) {
+  gpuStreamCaptureStatus capture;
+  if (gpuStreamIsCapturing(st, &capture) != gpuSuccess || capture != gpuStreamCaptureStatusNone)
+    return NULL;   /* a graph would replay the records: captured work is timed by its graph's launch */
+  jshmemk_trace_kernels++;
+  jshmem_trace_record_t *records = __atomic_load_n(&jshmemk_ops_records, __ATOMIC_ACQUIRE);
+  unsigned long long first = __atomic_fetch_add(&jshmemk_ops_next, (unsigned long long)grid, __ATOMIC_RELAXED);
+  if (records == NULL || first + grid > jshmemk_ops_capacity) {
+    __atomic_fetch_add(&jshmemk_ops_lost, (unsigned long long)grid, __ATOMIC_RELAXED);
+    return NULL;
+  }
+  return records + first;
+}
+
 extern "C" {
 
 /* Copies *s into this module's jshmem_device_state (synchronous). */
@@ -272,6 +293,22 @@ int jshmem_rt_sync_async(int team_slot, void *stream) {
  * explicit fence (e.g. before the host reads peers' data without a stream sync). */
 int jshmem_rt_quiet_async(void *stream) {
   return jshmemk_launch<jshmemk_quiet>("jshmemk_quiet", 1, 1, (gpuStream_t)stream, true);
+}
+
+int jshmem_rt_trace_ops_ring(void *records, unsigned long long capacity) {
+  if (records == NULL && capacity != 0)
+    return jshmem_rt_fail("jshmem_rt_trace_ops_ring: no records for a capacity of %llu", capacity);
+  __atomic_store_n(&jshmemk_ops_records, (jshmem_trace_record_t *)NULL, __ATOMIC_RELEASE);
+  jshmemk_ops_capacity = capacity;
+  __atomic_store_n(&jshmemk_ops_next, 0ull, __ATOMIC_RELAXED);
+  __atomic_store_n(&jshmemk_ops_lost, 0ull, __ATOMIC_RELAXED);
+  __atomic_store_n(&jshmemk_ops_records, (jshmem_trace_record_t *)records, __ATOMIC_RELEASE);
+  return 0;
+}
+
+void jshmem_rt_trace_ops_taken(unsigned long long *reserved, unsigned long long *lost) {
+  *reserved = __atomic_load_n(&jshmemk_ops_next, __ATOMIC_RELAXED);
+  *lost = __atomic_load_n(&jshmemk_ops_lost, __ATOMIC_RELAXED);
 }
 
 unsigned jshmem_rt_trace_op(unsigned op) {

@@ -191,6 +191,12 @@ void jshmem_rt_free_buffer(void *buffer);
  * trace ring. Set by the tracing host around one call. Returns how many kernels were queued under the
  * tag it replaces (0: that call queued none, e.g. a plain copy). Never fails. */
 unsigned jshmem_rt_trace_op(unsigned op);
+/* Gives the runtime's kernels `capacity` records at `records` (device memory, zeroed: a record whose op
+ * is 0 was not written) for the blocks of traced operations; NULL and 0: none. Resets the counts below. */
+int jshmem_rt_trace_ops_ring(void *records, unsigned long long capacity);
+/* *reserved: the records the blocks reserved so far (those below the capacity are in the ring);
+ * *lost: the blocks that found none left. */
+void jshmem_rt_trace_ops_taken(unsigned long long *reserved, unsigned long long *lost);
 
 /* ---- collectives on a stream (coll_kernels.cu) ----
  * Over the team in team_slot (this PE a member; every member enqueues the same calls in the same

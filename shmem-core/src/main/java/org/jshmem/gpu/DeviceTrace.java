@@ -13,7 +13,8 @@ import org.jshmem.spi.DeviceSpans;
 /**
  * The ring in which this PE's kernels record their spans when the job traces ({@code jshmem_trace.h}):
  * device memory, so that taking a slot costs a kernel an L2 atomic rather than a round trip over PCIe;
- * the host copies the records out once the kernels are done. The GPU clock is mapped onto the host's
+ * the host copies the records out once the kernels are done. Beside it, the records of the runtime's
+ * kernels of traced stream operations, which the host reserves a block at a time as it launches them. The GPU clock is mapped onto the host's
  * ({@link System#nanoTime}) by reading it between two host clock reads, the closest of a few, at start
  * and again when the ring is drained; a span's time is interpolated between the two, which takes out
  * the clocks' drift.
@@ -21,6 +22,8 @@ import org.jshmem.spi.DeviceSpans;
 final class DeviceTrace implements AutoCloseable {
     /** Records the ring holds: 16 MiB; spans past it are counted as lost. */
     static final long CAPACITY = 1 << 18;
+    /** Records of the runtime's kernels' blocks, the same again. */
+    static final long OPS_CAPACITY = 1 << 18;
     private static final long RECORD = GpuHeapDescriptor.TRACE_RECORD.byteSize();
     private static final long BEGIN = GpuHeapDescriptor.traceRecordField("begin");
     private static final long END = GpuHeapDescriptor.traceRecordField("end");
@@ -36,6 +39,7 @@ final class DeviceTrace implements AutoCloseable {
     }
 
     private final MemorySegment ring;
+    private final MemorySegment opsRecords;
     private final MemorySegment clockCell;
     private final MemorySegment stream;
     private final Pairing start;
@@ -52,6 +56,10 @@ final class DeviceTrace implements AutoCloseable {
             Shim.memcpyAsync(ring, header, GpuHeapDescriptor.TRACE_HEADER, stream);
             Shim.streamSynchronize(stream);
         }
+        opsRecords = Shim.heapAlloc(OPS_CAPACITY * RECORD);
+        Shim.memsetAsync(opsRecords, 0, OPS_CAPACITY * RECORD, stream);   // op 0: a record not written
+        Shim.streamSynchronize(stream);
+        Shim.traceOpsRing(opsRecords, OPS_CAPACITY);
         start = pairClocks();
     }
 
@@ -89,19 +97,29 @@ final class DeviceTrace implements AutoCloseable {
             Shim.streamSynchronize(stream);
             long taken = header.get(JAVA_LONG, 0);
             long kept = Math.min(taken, CAPACITY);
-            MemorySegment records = arena.allocate(Math.max(1, kept * RECORD), Long.BYTES);
-            if (kept > 0) {
-                Shim.memcpyAsync(records, MemorySegment.ofAddress(ring.address() + GpuHeapDescriptor.TRACE_HEADER), kept * RECORD,
-                        stream);
-                Shim.streamSynchronize(stream);
+            read(arena, MemorySegment.ofAddress(ring.address() + GpuHeapDescriptor.TRACE_HEADER), kept, rate, into);
+            long[] ops = Shim.traceOpsTaken();
+            read(arena, opsRecords, Math.min(ops[0], OPS_CAPACITY), rate, into);
+            into.summary(taken - kept + ops[1], Math.max(start.error, end.error));
+        }
+    }
+
+    /** Hands over the first {@code count} records at {@code from}, but those never written (end 0). */
+    private void read(Arena arena, MemorySegment from, long count, double rate, DeviceSpans into) {
+        if (count == 0) {
+            return;
+        }
+        MemorySegment records = arena.allocate(count * RECORD, Long.BYTES);
+        Shim.memcpyAsync(records, from, count * RECORD, stream);
+        Shim.streamSynchronize(stream);
+        for (long i = 0; i < count; i++) {
+            MemorySegment r = records.asSlice(i * RECORD, RECORD);
+            if (r.get(JAVA_LONG, END) == 0) {
+                continue;   // reserved for a block that found the ring beside it full, or never ran
             }
-            for (long i = 0; i < kept; i++) {
-                MemorySegment r = records.asSlice(i * RECORD, RECORD);
-                into.span(r.get(JAVA_INT, BLOCK), r.get(JAVA_INT, THREAD), text(r, CATEGORY, GpuHeapDescriptor.TRACE_CATEGORY),
-                        text(r, NAME, GpuHeapDescriptor.TRACE_NAME), host(r.get(JAVA_LONG, BEGIN), rate),
-                        host(r.get(JAVA_LONG, END), rate), r.get(JAVA_LONG, VALUE), r.get(JAVA_INT, OP));
-            }
-            into.summary(taken - kept, Math.max(start.error, end.error));
+            into.span(r.get(JAVA_INT, BLOCK), r.get(JAVA_INT, THREAD), text(r, CATEGORY, GpuHeapDescriptor.TRACE_CATEGORY),
+                    text(r, NAME, GpuHeapDescriptor.TRACE_NAME), host(r.get(JAVA_LONG, BEGIN), rate),
+                    host(r.get(JAVA_LONG, END), rate), r.get(JAVA_LONG, VALUE), r.get(JAVA_INT, OP));
         }
     }
 
@@ -120,6 +138,8 @@ final class DeviceTrace implements AutoCloseable {
 
     @Override
     public void close() {
+        Shim.traceOpsRing(MemorySegment.NULL, 0);
+        Shim.heapFree(opsRecords);
         Shim.streamDestroy(stream);
         Shim.hostFree(clockCell);
         Shim.heapFree(ring);

@@ -9,7 +9,7 @@ public interface DeviceSpans {
      * One span that thread {@code thread} of block {@code block} of a kernel recorded, on this PE's host
      * clock ({@link System#nanoTime}).
      *
-     * @param category "compute", "comm", "wait" (jshmem's GEMM kernels), "collective", "barrier" (its runtime
+     * @param category "compute", "comm", "wait" (jshmem's GEMM kernels), "comm", "barrier" (its runtime
      *                 kernels) or "gpu" (a kernel's own spans)
      * @param value    the span's number (the fused GEMM's tile), or -1
      * @param op       the tagged stream operation a runtime kernel ran for

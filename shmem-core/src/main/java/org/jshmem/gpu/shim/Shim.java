@@ -141,6 +141,10 @@ public final class Shim {
     /** Critical: a thread-local store, on every traced operation. */
     private static final MethodHandle TRACE_OP = h("jshmem_rt_trace_op", FunctionDescriptor.of(JAVA_INT, JAVA_INT),
             Linker.Option.critical(false));
+    private static final MethodHandle TRACE_OPS_RING = h("jshmem_rt_trace_ops_ring",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle TRACE_OPS_TAKEN = h("jshmem_rt_trace_ops_taken",
+            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     /** Critical: a short host loop, no thread-state transition, and Java arrays may be passed. */
     private static final MethodHandle COPY_STRIDED_HOST = h("jshmem_rt_copy_strided_host",
             FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG),
@@ -454,6 +458,26 @@ public final class Shim {
     public static int traceOp(int op) {
         try {
             return (int) TRACE_OP.invokeExact(op);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Gives the runtime's kernels {@code capacity} records at {@code records} (device memory, zeroed) for
+     * the blocks of traced operations; {@link MemorySegment#NULL} and 0: none. Resets the counts.
+     */
+    public static void traceOpsRing(MemorySegment records, long capacity) {
+        call("set the traced operations' records", () -> (int) TRACE_OPS_RING.invokeExact(records, capacity));
+    }
+
+    /** The records the traced operations' blocks reserved so far, and the blocks that found none left. */
+    public static long[] traceOpsTaken() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment reserved = a.allocate(JAVA_LONG);
+            MemorySegment lost = a.allocate(JAVA_LONG);
+            TRACE_OPS_TAKEN.invokeExact(reserved, lost);
+            return new long[] {reserved.get(JAVA_LONG, 0), lost.get(JAVA_LONG, 0)};
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -105,7 +105,7 @@ class TraceGpuTest {
             assertTrue(queued.get(i).start() >= queued.get(i - 1).end() - slack, "PE " + pe + ": in stream order: " + queued);
         }
         for (Event call : queued.subList(1, 3)) {   // the barrier's and the reduction's kernels time themselves
-            List<Event> blocks = spans.stream().filter(e -> Set.of("barrier", "collective").contains(e.category())
+            List<Event> blocks = spans.stream().filter(e -> Set.of("barrier", "comm").contains(e.category())
                     && e.thread() != call.thread() && !e.name().endsWith("OnStream")
                     && e.start() >= call.start() - slack && e.end() <= call.end() + slack).toList();
             assertTrue(!blocks.isEmpty(), "PE " + pe + ": " + call.name() + ": its kernel's block spans in it");
