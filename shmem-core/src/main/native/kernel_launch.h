@@ -57,8 +57,9 @@ struct jshmemk_op {
 };
 extern thread_local unsigned jshmemk_trace_op;
 extern thread_local unsigned jshmemk_trace_kernels; /* kernels queued under it so far */
-/* The records of `grid` blocks of a kernel of traced operation `op` on `st`, reserved; NULL when the
- * stream is being captured (a graph would replay them) or the records are all taken (counted). */
+/* Counts a kernel of this thread's traced operation on `st` and reserves its `grid` blocks' records;
+ * NULL when the stream is being captured (a graph would replay them; the kernel is not counted) or the
+ * records are all taken (the blocks are counted as lost). */
 jshmem_trace_record_t *jshmemk_trace_reserve(unsigned grid, gpuStream_t st);
 
 /* Whether the runtime's sync kernels at stream boundaries (the on-stream barrier and sync, the
