@@ -31,9 +31,9 @@
 #                                      collective); GEMM_SHAPES, GEMM_DTYPE (bf16) choose the cases
 #   gpu-run.sh trace [gemm|on_stream]  what tracing costs: the GEMM alone on 1 PE and the fused all-scatter on 2 PEs
 #                                      (bf16, TRACE_SHAPES, default 8192x8192x8192, validated), and perf's on-stream
-#                                      barrier, reduce and fcollect on 2 PEs, each with JSHMEM_TRACE unset, then set
-#                                      (both parts, or the one named); under MPS on one GPU; CSVs, and the traces'
-#                                      summaries (trace-summary), in $OUT
+#                                      barrier, reduce and fcollect on 2 PEs, each with JSHMEM_TRACE unset, then set,
+#                                      TRACE_ROUNDS times (default 2) (both parts, or the one named); under MPS on one
+#                                      GPU; CSVs per round, and the last traces' summaries (trace-summary), in $OUT
 #   gpu-run.sh gemm-tiles [shapes]     the GEMM alone on one PE with each kernel variant (tile) and
 #                                      dtype, validated: the data behind the default tile
 #   gpu-run.sh tp                      the tensor-parallel cases on 2 PEs: the PyTorch anchor
@@ -67,7 +67,8 @@ junit() {
 # 3-PE jobs, and two of their PEs then share a GPU (time-sliced without MPS, a 3-PE all-gather + GEMM
 # on 2 GPUs runs past its test's time limit). Test classes run GPU_TEST_PARALLELISM at a time (default 4):
 # a job keeps this machine's cores and GPU busy a fraction of its time, as on the 2-core machine
-# (tests/integration/pom.xml); the classes that must run alone say so (@Isolated).
+# (tests/integration/pom.xml); the classes that must run alone say so (@Isolated). Each test's time is in
+# the XML reports under $OUT/junit and $OUT/junit-trap.
 suite() {
   local props=($1); shift
   local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=${JUNIT_DETAILS:-testfeed} --disable-banner
@@ -75,11 +76,12 @@ suite() {
     --config=junit.jupiter.execution.parallel.mode.classes.default=concurrent --config=junit.jupiter.execution.parallel.config.strategy=fixed
     --config=junit.jupiter.execution.parallel.config.fixed.parallelism=${GPU_TEST_PARALLELISM:-4})
   mps_start
-  junit "${launcher[@]}" --exclude-tag debug-trap "$@"; local rc=$?
+  junit "${launcher[@]}" --reports-dir "$out/junit" --exclude-tag debug-trap "$@"; local rc=$?
   mps_stop
   [ "${TRAP_TESTS:-1}" = 0 ] && return $rc   # TRAP_TESTS=0: the selection alone (smoke.sh's long classes)
   echo "== the debug-trap tests, without MPS"
-  junit "${launcher[@]}" --select-class org.jshmem.it.gpu.DeviceApiTest --include-tag debug-trap || rc=$?
+  junit "${launcher[@]}" --reports-dir "$out/junit-trap" --select-class org.jshmem.it.gpu.DeviceApiTest \
+    --include-tag debug-trap || rc=$?
   return $rc
 }
 step=${1:-tests}; shift || true
@@ -219,7 +221,9 @@ case $step in
     part=${1:-both}
     cases=(); [ "$part" = on_stream ] || cases=("1 none" "2 all_scatter")
     [ "$(gpu_count)" -lt 2 ] && mps_start
-    for tracing in off on; do
+    # off and on alternate, TRACE_ROUNDS times (default 2): the GPU's clocks and MPS drift between runs by as
+    # much as tracing costs, so compare the medians of the rounds
+    for r in $(seq "${TRACE_ROUNDS:-2}"); do for tracing in off on; do
       for case in ${cases[@]+"${cases[@]}"}; do
         set -- $case
         tenv=(); [ "$tracing" = on ] && tenv=(JSHMEM_TRACE="/tmp/jshmem-trace-$2.json")
@@ -227,7 +231,7 @@ case $step in
         env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=3G ${tenv[@]+"${tenv[@]}"} timeout 240 mpirun -np "$1" java \
           --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" \
           org.jshmem.gemm.cli.GemmMain -c "$2" --shapes "${TRACE_SHAPES:-8192x8192x8192}" --dtype bf16 --iters 20 \
-          --warmup 5 --validate --csv "$out/trace-$tracing.csv" 2>&1 | tee -a "$out/trace.log"
+          --warmup 5 --validate --csv "$out/trace-$tracing-$r.csv" 2>&1 | tee -a "$out/trace.log"
       done
       [ "$part" = gemm ] && continue
       tenv=(); [ "$tracing" = on ] && tenv=(JSHMEM_TRACE="/tmp/jshmem-trace-on_stream.json")
@@ -235,8 +239,8 @@ case $step in
       env JSHMEM_BACKEND=cuda JSHMEM_SYMMETRIC_SIZE=1G ${tenv[@]+"${tenv[@]}"} timeout 200 mpirun -np 2 --bind-to none java \
         --enable-native-access=ALL-UNNAMED -Djava.library.path=/usr/lib/x86_64-linux-gnu -cp "$cp" org.jshmem.perf.PerfMain \
         barrier_latency reduce fcollect --sizes 8,64K,1M --form on_stream --progress never \
-        --csv "$out/trace-on_stream-$tracing.csv" 2>&1 | tee -a "$out/trace.log"
-    done
+        --csv "$out/trace-on_stream-$tracing-$r.csv" 2>&1 | tee -a "$out/trace.log"
+    done; done
     mps_stop
     for c in none all_scatter on_stream; do
       [ -f "/tmp/jshmem-trace-$c.json" ] || continue
