@@ -67,8 +67,9 @@ junit() {
 # 3-PE jobs, and two of their PEs then share a GPU (time-sliced without MPS, a 3-PE all-gather + GEMM
 # on 2 GPUs runs past its test's time limit). Test classes run GPU_TEST_PARALLELISM at a time (default 4):
 # a job keeps this machine's cores and GPU busy a fraction of its time, as on the 2-core machine
-# (tests/integration/pom.xml); the classes that must run alone say so (@Isolated). Each test's time is in
-# the XML reports under $OUT/junit and $OUT/junit-trap.
+# (tests/integration/pom.xml); 6 at a time on a 16-core H100 machine starved StressTest's 2-PE
+# put-with-signal ring past its 3-minute limit. The classes that must run alone say so (@Isolated).
+# Each test's time is in the XML reports under $OUT/junit and $OUT/junit-trap.
 suite() {
   local props=($1); shift
   local launcher=("${props[@]}" -jar "$here/junit-platform-console-standalone.jar" execute -cp "$testcp" --details=${JUNIT_DETAILS:-testfeed} --disable-banner
