@@ -187,11 +187,11 @@ void jshmem_rt_free_buffer(void *buffer);
  * jshmem_rt_sync_async, jshmem_rt_quiet_async, jshmem_rt_gpu_time. */
 
 /* Tags the runtime kernels this thread queues from now on (barriers, syncs, collectives on a stream) with
- * traced operation `op` (0: none): each of their blocks records its span, tagged, in the device state's
- * trace ring. Set by the tracing host around one call. Returns how many kernels were queued under the
+ * traced operation `op` (0: none): each of their blocks records its span, tagged, in the records given
+ * by jshmem_rt_trace_ops_ring. Set by the tracing host around one call. Returns how many kernels were queued under the
  * tag it replaces (0: that call queued none, e.g. a plain copy). Never fails. */
 unsigned jshmem_rt_trace_op(unsigned op);
-/* Gives the runtime's kernels `capacity` records at `records` (device memory, zeroed: a record whose op
+/* Gives the runtime's kernels `capacity` records at `records` (device memory, zeroed: a record whose end
  * is 0 was not written) for the blocks of traced operations; NULL and 0: none. Resets the counts below. */
 int jshmem_rt_trace_ops_ring(void *records, unsigned long long capacity);
 /* *reserved: the records the blocks reserved so far (those below the capacity are in the ring);

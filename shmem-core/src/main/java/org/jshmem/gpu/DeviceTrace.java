@@ -14,10 +14,10 @@ import org.jshmem.spi.DeviceSpans;
  * The ring in which this PE's kernels record their spans when the job traces ({@code jshmem_trace.h}):
  * device memory, so that taking a slot costs a kernel an L2 atomic rather than a round trip over PCIe;
  * the host copies the records out once the kernels are done. Beside it, the records of the runtime's
- * kernels of traced stream operations, which the host reserves a block at a time as it launches them. The GPU clock is mapped onto the host's
- * ({@link System#nanoTime}) by reading it between two host clock reads, the closest of a few, at start
- * and again when the ring is drained; a span's time is interpolated between the two, which takes out
- * the clocks' drift.
+ * kernels of traced stream operations, which the host reserves a block at a time as it launches them.
+ * The GPU clock is mapped onto the host's ({@link System#nanoTime}) by reading it between two host
+ * clock reads, the closest of a few, at start and again when the ring is drained; a span's time is
+ * interpolated between the two, which takes out the clocks' drift.
  */
 final class DeviceTrace implements AutoCloseable {
     /** Records the ring holds: 16 MiB; spans past it are counted as lost. */
@@ -57,7 +57,7 @@ final class DeviceTrace implements AutoCloseable {
             Shim.streamSynchronize(stream);
         }
         opsRecords = Shim.heapAlloc(OPS_CAPACITY * RECORD);
-        Shim.memsetAsync(opsRecords, 0, OPS_CAPACITY * RECORD, stream);   // op 0: a record not written
+        Shim.memsetAsync(opsRecords, 0, OPS_CAPACITY * RECORD, stream);   // end 0: a record not written
         Shim.streamSynchronize(stream);
         Shim.traceOpsRing(opsRecords, OPS_CAPACITY);
         start = pairClocks();

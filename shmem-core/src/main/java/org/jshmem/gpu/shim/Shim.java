@@ -450,7 +450,6 @@ public final class Shim {
         }
     }
 
-    /** Whether {@code stream} is being captured, by jshmem or anyone else. */
     /**
      * Tags the runtime kernels this thread queues from now on with traced operation {@code op} (0: none);
      * returns how many kernels were queued under the tag it replaces (outside graph captures).
@@ -483,6 +482,7 @@ public final class Shim {
         }
     }
 
+    /** Whether {@code stream} is being captured, by jshmem or anyone else. */
     public static boolean capturing(MemorySegment stream) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);
