@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -29,6 +30,8 @@ public final class MpiJob {
     private Duration timeout = Duration.ofSeconds(120);
     private String transport;
     private String classPath = defaultClassPath();
+    private final List<String> jvmOptions = new ArrayList<>();
+    private java.nio.file.Path workDir;
     private boolean optimizing;
 
     private MpiJob(int np, Class<?> main) {
@@ -129,6 +132,18 @@ public final class MpiJob {
         return this;
     }
 
+    /** More options for the PEs' JVMs. */
+    MpiJob jvmOptions(String... options) {
+        jvmOptions.addAll(List.of(options));
+        return this;
+    }
+
+    /** mpirun's working directory, which it also puts first on the PEs' class path. */
+    MpiJob workDir(java.nio.file.Path dir) {
+        workDir = dir;
+        return this;
+    }
+
     /** The PEs' class path instead of this JVM's (e.g. one without mpi.jar). */
     public MpiJob classPath(String cp) {
         classPath = cp;
@@ -164,13 +179,24 @@ public final class MpiJob {
         List<String> cmd = new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", Integer.toString(np),
                 "--output-filename", perPe.toString()));
         cmd.addAll(mpirunOptions);
-        cmd.add(Path.java());
-        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED",
+        cmd.add(java());
+        List<String> options = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED",
                 "-Djava.library.path=" + System.getProperty("java.library.path"),
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=" + (optimizing ? 4 : 1), "-Xshare:auto",
-                "-cp", classPath, main.getName()));
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=" + (optimizing ? 4 : 1)));
+        String cp = classPath;
+        java.nio.file.Path dir = workDir;
+        Optional<PeStartupCache.Cache> cache = cp.equals(defaultClassPath())
+                ? PeStartupCache.forClassPath(cp, options) : Optional.empty();
+        if (cache.isPresent()) {
+            cp = cache.get().classPath();
+            dir = cache.get().workDir();
+            options.addAll(cache.get().jvmOptions());
+        }
+        cmd.addAll(options);
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", cp, main.getName()));
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(dir == null ? null : dir.toFile());
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         pb.environment().putAll(transportEnv(transport, np));
@@ -257,9 +283,8 @@ public final class MpiJob {
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }
 
-    private static final class Path {
-        static String java() {
-            return java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        }
+    /** This JVM's java launcher, which the PEs run. */
+    static String java() {
+        return java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }
