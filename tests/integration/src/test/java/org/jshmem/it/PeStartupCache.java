@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 /**
  * An ahead-of-time cache of the classes a PE's JVM loads and links while it starts jshmem and makes
  * its calls (JDK 25's {@code -XX:AOTCache}), made once per test run from a job of {@link ApiProgram}:
- * the suite's PE JVMs then map those classes instead of loading, verifying and linking each again
- * (a sixth less CPU time for scripts/test.sh on two cores, where the suite is bound by it).
+ * the suite's PE JVMs then map those classes instead of loading, verifying and linking each again,
+ * which shortens scripts/test.sh where the suite is bound by CPU time (its two-core runs).
  * On where {@code -Djshmem.test.aotCache} names a directory (tests/integration/pom.xml); a step that
  * fails leaves it off, saying why once. The JVM caches classes from jars and a class path without a
  * non-empty directory: the class path's directories are packed into jars, and mpirun, which puts its
