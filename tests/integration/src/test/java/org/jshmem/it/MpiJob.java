@@ -29,7 +29,8 @@ public final class MpiJob {
     private static final long STOP_GRACE_MS = 10_000;
     private Duration timeout = Duration.ofSeconds(120);
     private String transport;
-    private String classPath = defaultClassPath();
+    /** The PEs' class path; null: this JVM's ({@link #defaultClassPath}), which may start from the PeStartupCache. */
+    private String classPath;
     private final List<String> jvmOptions = new ArrayList<>();
     private java.nio.file.Path workDir;
     private boolean optimizing;
@@ -183,9 +184,9 @@ public final class MpiJob {
         List<String> options = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED",
                 "-Djava.library.path=" + System.getProperty("java.library.path"),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=" + (optimizing ? 4 : 1)));
-        String cp = classPath;
+        String cp = classPath != null ? classPath : defaultClassPath();
         java.nio.file.Path dir = workDir;
-        Optional<PeStartupCache.Cache> cache = cp.equals(defaultClassPath())
+        Optional<PeStartupCache.Cache> cache = classPath == null
                 ? PeStartupCache.forClassPath(cp, options) : Optional.empty();
         if (cache.isPresent()) {
             cp = cache.get().classPath();
